@@ -1,0 +1,78 @@
+/*
+ * vine: locality-aware collective communication on MPI.
+ *
+ * Every vine_<coll>() takes exactly the arguments of the MPI function of the
+ * same name and has its semantics (MPI_IN_PLACE where MPI allows it, any
+ * root, any datatype that MPI_Reduce_local accepts for reductions, predefined
+ * and user-defined ops, commutative or not).  It returns MPI_SUCCESS or an MPI
+ * error class (MPI_ERR_COUNT, MPI_ERR_ROOT, MPI_ERR_BUFFER, MPI_ERR_TYPE,
+ * MPI_ERR_OP, MPI_ERR_COMM, MPI_ERR_ARG, MPI_ERR_NO_MEM, ...) and never aborts;
+ * the communicator's error handler is not invoked.  Arguments are checked
+ * before any message is sent.
+ *
+ * Algorithm choice, per collective, in this order: vine_set_algorithm(); the
+ * environment variable VINE_<COLL>_ALGORITHM (e.g. VINE_ALLREDUCE_ALGORITHM=
+ * ring); the built-in selector ("auto").  A chosen algorithm whose
+ * restrictions exclude a call (say, a commutative-only algorithm with a
+ * non-commutative op) falls back to auto for that call; VINE_VERBOSE=1 says so
+ * on stderr.
+ */
+#ifndef VINE_H
+#define VINE_H
+
+#include <mpi.h>
+
+#include "vine/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VINE_VERSION_MAJOR 0
+#define VINE_VERSION_MINOR 1
+
+int vine_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int vine_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm);
+int vine_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm);
+int vine_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int vine_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int vine_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
+/*
+ * Chooses the algorithm of a collective for the whole process; name NULL or
+ * "auto" restores automatic selection.  Returns MPI_ERR_ARG for an unknown
+ * collective or name.  Takes precedence over VINE_<COLL>_ALGORITHM.
+ */
+int vine_set_algorithm(vine_coll coll, const char *name);
+/* The algorithm set for coll ("auto" when none). */
+const char *vine_get_algorithm(vine_coll coll);
+
+/* The number of algorithms of coll, and the name of the i-th (NULL past the end). */
+int vine_algorithm_count(vine_coll coll);
+const char *vine_algorithm_name(vine_coll coll, int i);
+/* The restrictions ("-" for none) and one-line description of the i-th algorithm. */
+const char *vine_algorithm_restrictions(vine_coll coll, int i);
+const char *vine_algorithm_description(vine_coll coll, int i);
+
+/* "allreduce" for VINE_COLL_ALLREDUCE ...; "unknown" otherwise. */
+const char *vine_coll_name(vine_coll coll);
+
+/*
+ * Which algorithm served (or would serve) the latest call of coll in this
+ * process, e.g. for logging; "none" before the first call.
+ */
+const char *vine_last_algorithm(vine_coll coll);
+
+/* A sentence explaining an error code returned by vine (any MPI error class). */
+const char *vine_error_string(int errcode);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,9 @@
+/* STUB: to be replaced by the real builder. */
+#include "../coll.h"
+
+int vine__allreduce_recursive_doubling_build(const vine_args *a, vine_sched *s)
+{
+    (void)a;
+    (void)s;
+    return VINE_ERR_UNSUPPORTED;
+}

@@ -1,0 +1,32 @@
+/*
+ * Binomial-tree broadcast, distance halving (MPICH's short-message bcast).
+ *
+ * With ranks relative to the root, rank v receives from v - 2^k, where 2^k is
+ * the lowest set bit of v, and then sends to v + 2^j for each 2^j < 2^k, the
+ * largest distance first.  Source: Thakur, Rabenseifner and Gropp 2005,
+ * section 4.3 (papers/mpich-collectives.txt).  No restrictions: any p, any
+ * root.  Cost: ceil(log2 p) (alpha + n beta).
+ */
+#include "../coll.h"
+#include "../ranks.h"
+
+int vine__bcast_binomial_build(const vine_args *a, vine_sched *s)
+{
+    int p = a->p, v = vine__mod(a->rank - a->root, p);
+    int mask = 1;
+    while (mask < p) {
+        if (v & mask) {
+            vine__sched_recv(s, vine__mod(a->rank - mask, p), VINE_BUF_RECV, 0, a->count);
+            vine__sched_fence(s);
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (v + mask < p) {
+            vine__sched_send(s, vine__mod(a->rank + mask, p), VINE_BUF_RECV, 0, a->count);
+            vine__sched_fence(s);
+        }
+    }
+    return vine__sched_finish(s);
+}

@@ -1,0 +1,9 @@
+/* STUB: to be replaced by the real builder. */
+#include "../coll.h"
+
+int vine__bcast_scatter_allgather_rd_build(const vine_args *a, vine_sched *s)
+{
+    (void)a;
+    (void)s;
+    return VINE_ERR_UNSUPPORTED;
+}

@@ -1,0 +1,118 @@
+/*
+ * Schedule builders and the algorithm registry (MPI-free).
+ *
+ * A builder is a pure function of its vine_args: it appends to an initialised
+ * vine_sched the operations of rank a->rank and returns VINE_OK, or
+ * VINE_ERR_UNSUPPORTED when the case lies outside its restrictions.  It calls
+ * vine__sched_finish() itself before returning VINE_OK.
+ *
+ * Buffer layout of each collective (counts in elements; "input" is what the
+ * rank contributes, "result" what it must hold at the end).  The executor, the
+ * verifier and every builder follow this contract.
+ *
+ *   bcast           RECV[count] on every rank.  Input: RECV[0,count) at the
+ *                   root.  Result: RECV[0,count) everywhere.  No SEND.
+ *   reduce          SEND[count] input on every rank, or, with inplace at the
+ *                   root, RECV[0,count) holds the root's input (no SEND there).
+ *                   RECV[count] exists at the root only (size 0 elsewhere).
+ *                   Result: RECV[0,count) at the root = x_0 op ... op x_{p-1}.
+ *   allreduce       SEND[count] input, or RECV[0,count) when inplace.
+ *                   Result: RECV[0,count) on every rank.
+ *   allgather       SEND[count] input, or RECV[rank*count, +count) when
+ *                   inplace.  RECV[p*count].  Result: RECV[i*count, +count)
+ *                   holds rank i's input, on every rank.
+ *   reduce_scatter  counts[i] elements go to rank i; displs[i] is their offset
+ *                   in the full vector of total = displs[p] elements.
+ *                   SEND[total] input, or RECV[0,total) when inplace (then
+ *                   RECV has total elements, else counts[rank]).  Result:
+ *                   RECV[0,counts[rank]) = elements displs[rank].. of the
+ *                   reduction.  A rank may use all of RECV as scratch.
+ *   reduce_scatter_block  the same with counts[i] = count for every i.
+ *
+ * Element e of a reduction result must combine element e of every rank's
+ * input exactly once; for a non-commutative op the operands must appear in
+ * rank order (any association).
+ */
+#ifndef VINE_COLL_H
+#define VINE_COLL_H
+
+#include "../sched/sched.h"
+#include "vine/types.h"
+
+#include <stddef.h>
+
+typedef struct vine_args {
+    vine_coll coll;
+    int p;              /* communicator size, >= 1 */
+    int rank;           /* 0 <= rank < p */
+    int root;           /* rooted collectives; 0 otherwise */
+    size_t count;       /* the collective's count argument (see above) */
+    const size_t *counts; /* reduce_scatter(_block): p entries; NULL otherwise */
+    const size_t *displs; /* reduce_scatter(_block): p + 1 prefix sums */
+    int inplace;        /* MPI_IN_PLACE was given (where the layout allows) */
+    int commutative;    /* the op is commutative */
+    size_t seg_count;   /* segment size in elements for pipelined builders; 0: none */
+} vine_args;
+
+typedef int (*vine_build_fn)(const vine_args *a, vine_sched *s);
+
+/* Restriction flags of an algorithm. */
+enum vine_algo_flags {
+    VINE_ALGO_COMMUTATIVE = 1u << 0, /* needs a commutative op */
+    VINE_ALGO_POW2 = 1u << 1,        /* needs p a power of two */
+    VINE_ALGO_EVEN = 1u << 2         /* needs p even */
+};
+
+typedef struct vine_algo {
+    vine_coll coll;
+    const char *name;
+    unsigned flags;           /* enum vine_algo_flags */
+    const char *restrictions; /* human-readable, "-" when none */
+    const char *desc;         /* one line */
+    vine_build_fn build;
+} vine_algo;
+
+/* The registry: every algorithm once, grouped by collective. */
+extern const vine_algo vine__algos[];
+extern const int vine__nalgos;
+
+const char *vine__coll_name(vine_coll c);
+/* Parses a collective name ("allreduce" ...); returns -1 when unknown. */
+int vine__coll_parse(const char *name);
+/* Finds an algorithm by collective and name; NULL when unknown. */
+const vine_algo *vine__algo_find(vine_coll c, const char *name);
+/* The i-th algorithm of collective c, or NULL past the end. */
+const vine_algo *vine__algo_nth(vine_coll c, int i);
+int vine__algo_count(vine_coll c);
+/* VINE_OK when algo's restriction flags admit a, else VINE_ERR_UNSUPPORTED. */
+int vine__algo_admits(const vine_algo *algo, const vine_args *a);
+/*
+ * Builds the schedule of a->rank: initialises s, checks the restrictions and
+ * runs the builder.  On failure s is freed and the status returned.
+ */
+int vine__algo_build(const vine_algo *algo, const vine_args *a, vine_sched *s);
+
+/* Builders, one per file in src/coll/<coll>/<coll>_<algo>.c. */
+#define VINE_BUILDER(coll, algo) int vine__##coll##_##algo##_build(const vine_args *a, vine_sched *s)
+VINE_BUILDER(bcast, binomial);
+VINE_BUILDER(bcast, binomial_doubling);
+VINE_BUILDER(bcast, scatter_allgather_rd);
+VINE_BUILDER(bcast, scatter_allgather_ring);
+VINE_BUILDER(bcast, linear);
+VINE_BUILDER(reduce, binomial);
+VINE_BUILDER(reduce, rabenseifner);
+VINE_BUILDER(reduce, linear);
+VINE_BUILDER(allreduce, recursive_doubling);
+VINE_BUILDER(allreduce, rabenseifner);
+VINE_BUILDER(allreduce, binary_blocks);
+VINE_BUILDER(allreduce, ring);
+VINE_BUILDER(allreduce, reduce_bcast);
+VINE_BUILDER(reduce_scatter, recursive_halving);
+VINE_BUILDER(reduce_scatter, recursive_doubling);
+VINE_BUILDER(reduce_scatter, pairwise);
+VINE_BUILDER(reduce_scatter, ring);
+VINE_BUILDER(allgather, recursive_doubling);
+VINE_BUILDER(allgather, bruck);
+VINE_BUILDER(allgather, ring);
+
+#endif

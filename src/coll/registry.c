@@ -1,0 +1,144 @@
+/*
+ * The algorithm registry: every algorithm once, with its restrictions, a
+ * one-line description and its builder.  The selector, the executor, the
+ * verifier, `vine list` and the tests all read this table.
+ */
+#include "coll.h"
+#include "ranks.h"
+
+#include <string.h>
+
+#define C VINE_ALGO_COMMUTATIVE
+/* reduce_scatter_block runs the reduce_scatter builders with equal counts. */
+#define RSB(name, flags, restr, desc)                                                          \
+    {VINE_COLL_REDUCE_SCATTER_BLOCK, #name, flags, restr, desc,                               \
+     vine__reduce_scatter_##name##_build}
+
+const vine_algo vine__algos[] = {
+    {VINE_COLL_BCAST, "binomial", 0, "-", "binomial tree, distance halving (MPICH)",
+     vine__bcast_binomial_build},
+    {VINE_COLL_BCAST, "binomial_doubling", 0, "-",
+     "binomial tree, distance doubling (Open MPI)", vine__bcast_binomial_doubling_build},
+    {VINE_COLL_BCAST, "scatter_allgather_rd", 0, "-",
+     "binomial scatter, recursive-doubling allgather (van de Geijn)",
+     vine__bcast_scatter_allgather_rd_build},
+    {VINE_COLL_BCAST, "scatter_allgather_ring", 0, "-",
+     "binomial scatter, ring allgather (van de Geijn)", vine__bcast_scatter_allgather_ring_build},
+    {VINE_COLL_BCAST, "linear", 0, "-", "root sends to every rank", vine__bcast_linear_build},
+
+    {VINE_COLL_REDUCE, "binomial", 0, "-", "binomial tree, keeps operand order",
+     vine__reduce_binomial_build},
+    {VINE_COLL_REDUCE, "rabenseifner", C, "commutative op",
+     "recursive-halving reduce-scatter, then binomial gather to the root",
+     vine__reduce_rabenseifner_build},
+    {VINE_COLL_REDUCE, "linear", 0, "-", "root receives from every rank and reduces in order",
+     vine__reduce_linear_build},
+
+    {VINE_COLL_ALLREDUCE, "recursive_doubling", 0, "-",
+     "recursive doubling on the whole vector, fold for non-powers of two",
+     vine__allreduce_recursive_doubling_build},
+    {VINE_COLL_ALLREDUCE, "rabenseifner", C, "commutative op",
+     "recursive-halving reduce-scatter + recursive-doubling allgather, with fold",
+     vine__allreduce_rabenseifner_build},
+    {VINE_COLL_ALLREDUCE, "binary_blocks", C, "commutative op",
+     "Rabenseifner's binary blocks: halving-doubling inside power-of-two blocks",
+     vine__allreduce_binary_blocks_build},
+    {VINE_COLL_ALLREDUCE, "ring", C, "commutative op", "ring reduce-scatter + ring allgather",
+     vine__allreduce_ring_build},
+    {VINE_COLL_ALLREDUCE, "reduce_bcast", 0, "-", "binomial reduce to rank 0, then binomial bcast",
+     vine__allreduce_reduce_bcast_build},
+
+    {VINE_COLL_REDUCE_SCATTER, "recursive_halving", C, "commutative op",
+     "recursive vector halving, distance doubling, with fold",
+     vine__reduce_scatter_recursive_halving_build},
+    {VINE_COLL_REDUCE_SCATTER, "recursive_doubling", 0, "-",
+     "recursive doubling on the whole vector (non-commutative ops)",
+     vine__reduce_scatter_recursive_doubling_build},
+    {VINE_COLL_REDUCE_SCATTER, "pairwise", C, "commutative op",
+     "p-1 pairwise exchanges, send to rank+i, receive from rank-i",
+     vine__reduce_scatter_pairwise_build},
+    {VINE_COLL_REDUCE_SCATTER, "ring", C, "commutative op", "ring of p-1 neighbour steps",
+     vine__reduce_scatter_ring_build},
+
+    RSB(recursive_halving, C, "commutative op",
+        "recursive vector halving, distance doubling, with fold"),
+    RSB(recursive_doubling, 0, "-", "recursive doubling on the whole vector (non-commutative ops)"),
+    RSB(pairwise, C, "commutative op", "p-1 pairwise exchanges, send to rank+i, receive from rank-i"),
+    RSB(ring, C, "commutative op", "ring of p-1 neighbour steps"),
+
+    {VINE_COLL_ALLGATHER, "recursive_doubling", 0, "-",
+     "recursive doubling; non-powers of two by the recursive-doubling gap fill",
+     vine__allgather_recursive_doubling_build},
+    {VINE_COLL_ALLGATHER, "bruck", 0, "-", "Bruck's ceil(log2 p) steps, then a local rotation",
+     vine__allgather_bruck_build},
+    {VINE_COLL_ALLGATHER, "ring", 0, "-", "p-1 steps to the right-hand neighbour",
+     vine__allgather_ring_build},
+};
+#undef C
+#undef RSB
+
+const int vine__nalgos = (int)(sizeof vine__algos / sizeof vine__algos[0]);
+
+static const char *coll_names[VINE_COLL_COUNT] = {
+    "bcast", "reduce", "allreduce", "allgather", "reduce_scatter", "reduce_scatter_block"};
+
+const char *vine__coll_name(vine_coll c)
+{
+    return (int)c >= 0 && c < VINE_COLL_COUNT ? coll_names[c] : "unknown";
+}
+
+int vine__coll_parse(const char *name)
+{
+    for (int c = 0; c < VINE_COLL_COUNT; c++)
+        if (name && strcmp(name, coll_names[c]) == 0)
+            return c;
+    return -1;
+}
+
+const vine_algo *vine__algo_find(vine_coll c, const char *name)
+{
+    for (int i = 0; name && i < vine__nalgos; i++)
+        if (vine__algos[i].coll == c && strcmp(vine__algos[i].name, name) == 0)
+            return &vine__algos[i];
+    return NULL;
+}
+
+const vine_algo *vine__algo_nth(vine_coll c, int n)
+{
+    for (int i = 0; i < vine__nalgos; i++)
+        if (vine__algos[i].coll == c && n-- == 0)
+            return &vine__algos[i];
+    return NULL;
+}
+
+int vine__algo_count(vine_coll c)
+{
+    int n = 0;
+    for (int i = 0; i < vine__nalgos; i++)
+        n += vine__algos[i].coll == c;
+    return n;
+}
+
+int vine__algo_admits(const vine_algo *algo, const vine_args *a)
+{
+    if ((algo->flags & VINE_ALGO_COMMUTATIVE) && !a->commutative)
+        return VINE_ERR_UNSUPPORTED;
+    if ((algo->flags & VINE_ALGO_POW2) && !vine__is_pow2(a->p))
+        return VINE_ERR_UNSUPPORTED;
+    if ((algo->flags & VINE_ALGO_EVEN) && a->p % 2)
+        return VINE_ERR_UNSUPPORTED;
+    return VINE_OK;
+}
+
+int vine__algo_build(const vine_algo *algo, const vine_args *a, vine_sched *s)
+{
+    vine__sched_init(s, a->p, a->rank);
+    int rc = vine__algo_admits(algo, a);
+    if (rc == VINE_OK)
+        rc = algo->build(a, s);
+    if (rc == VINE_OK && s->err)
+        rc = s->err;
+    if (rc != VINE_OK)
+        vine__sched_free(s);
+    return rc;
+}

@@ -1,0 +1,198 @@
+/*
+ * Schedule builder: appends operations and rounds to a vine_sched.
+ */
+#include "sched.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void vine__sched_init(vine_sched *s, int p, int rank)
+{
+    memset(s, 0, sizeof *s);
+    s->p = p;
+    s->rank = rank;
+}
+
+void vine__sched_free(vine_sched *s)
+{
+    free(s->ops);
+    free(s->round_end);
+    memset(s, 0, sizeof *s);
+}
+
+void vine__sched_reset(vine_sched *s, int p, int rank)
+{
+    s->p = p;
+    s->rank = rank;
+    s->tmp_count = 0;
+    s->nops = 0;
+    s->nrounds = 0;
+    s->err = VINE_OK;
+}
+
+/* Grows *arr so that it holds at least need items of size sz. */
+static int grow(void **arr, size_t *cap, size_t need, size_t sz)
+{
+    if (need <= *cap)
+        return VINE_OK;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    while (ncap < need)
+        ncap *= 2;
+    void *n = realloc(*arr, ncap * sz);
+    if (!n)
+        return VINE_ERR_NO_MEM;
+    *arr = n;
+    *cap = ncap;
+    return VINE_OK;
+}
+
+static vine_op *push(vine_sched *s)
+{
+    if (s->err)
+        return NULL;
+    if (grow((void **)&s->ops, &s->ops_cap, s->nops + 1, sizeof *s->ops)) {
+        s->err = VINE_ERR_NO_MEM;
+        return NULL;
+    }
+    vine_op *op = &s->ops[s->nops++];
+    memset(op, 0, sizeof *op);
+    return op;
+}
+
+static void add_msg(vine_sched *s, int kind, int peer, int buf, size_t off, size_t count)
+{
+    vine_op *op = push(s);
+    if (!op)
+        return;
+    op->kind = (uint8_t)kind;
+    op->buf = (uint8_t)buf;
+    op->peer = peer;
+    op->off = off;
+    op->count = count;
+}
+
+void vine__sched_send(vine_sched *s, int peer, int buf, size_t off, size_t count)
+{
+    if (count)
+        add_msg(s, VINE_OP_SEND, peer, buf, off, count);
+}
+
+void vine__sched_recv(vine_sched *s, int peer, int buf, size_t off, size_t count)
+{
+    if (count)
+        add_msg(s, VINE_OP_RECV, peer, buf, off, count);
+}
+
+void vine__sched_sync_send(vine_sched *s, int peer)
+{
+    add_msg(s, VINE_OP_SEND, peer, VINE_BUF_TMP, 0, 0);
+}
+
+void vine__sched_sync_recv(vine_sched *s, int peer)
+{
+    add_msg(s, VINE_OP_RECV, peer, VINE_BUF_TMP, 0, 0);
+}
+
+static void add_local(vine_sched *s, int kind, int sbuf, size_t soff, int dbuf, size_t doff,
+                      size_t count, int order)
+{
+    if (!count)
+        return;
+    vine_op *op = push(s);
+    if (!op)
+        return;
+    op->kind = (uint8_t)kind;
+    op->buf = (uint8_t)sbuf;
+    op->dbuf = (uint8_t)dbuf;
+    op->order = (uint8_t)order;
+    op->peer = -1;
+    op->off = soff;
+    op->doff = doff;
+    op->count = count;
+}
+
+void vine__sched_copy(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff,
+                      size_t count)
+{
+    add_local(s, VINE_OP_COPY, sbuf, soff, dbuf, doff, count, 0);
+}
+
+void vine__sched_reduce(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff,
+                        size_t count, int order)
+{
+    add_local(s, VINE_OP_REDUCE, sbuf, soff, dbuf, doff, count, order);
+}
+
+void vine__sched_fence(vine_sched *s)
+{
+    if (s->err)
+        return;
+    size_t start = s->nrounds ? s->round_end[s->nrounds - 1] : 0;
+    if (s->nops == start)
+        return;
+    if (grow((void **)&s->round_end, &s->rounds_cap, s->nrounds + 1, sizeof *s->round_end)) {
+        s->err = VINE_ERR_NO_MEM;
+        return;
+    }
+    s->round_end[s->nrounds++] = s->nops;
+}
+
+void vine__sched_need_tmp(vine_sched *s, size_t n)
+{
+    if (n > s->tmp_count)
+        s->tmp_count = n;
+}
+
+int vine__sched_finish(vine_sched *s)
+{
+    vine__sched_fence(s);
+    return s->err;
+}
+
+static const char *buf_name(int b)
+{
+    static const char *names[] = {"send", "recv", "tmp"};
+    return b >= 0 && b < VINE_BUF_COUNT ? names[b] : "?";
+}
+
+/* Appends one line describing op to the stream. */
+static void dump_op(FILE *f, const vine_op *op)
+{
+    switch (op->kind) {
+    case VINE_OP_SEND:
+    case VINE_OP_RECV:
+        fprintf(f, "  %s %s %d %s[%zu,+%zu)\n", op->kind == VINE_OP_SEND ? "send" : "recv",
+                op->kind == VINE_OP_SEND ? "to" : "from", op->peer, buf_name(op->buf), op->off,
+                op->count);
+        break;
+    case VINE_OP_COPY:
+        fprintf(f, "  copy %s[%zu,+%zu) -> %s[%zu]\n", buf_name(op->buf), op->off, op->count,
+                buf_name(op->dbuf), op->doff);
+        break;
+    default:
+        fprintf(f, "  reduce %s[%zu,+%zu) into %s[%zu] (src %s)\n", buf_name(op->buf), op->off,
+                op->count, buf_name(op->dbuf), op->doff,
+                op->order == VINE_SRC_LEFT ? "left" : "right");
+    }
+}
+
+char *vine__sched_dump(const vine_sched *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    fprintf(f, "rank %d of %d, %zu rounds, tmp %zu\n", s->rank, s->p, s->nrounds,
+            s->tmp_count);
+    for (size_t k = 0; k < s->nrounds; k++) {
+        size_t b, e;
+        vine__sched_round(s, k, &b, &e);
+        fprintf(f, "round %zu\n", k);
+        for (size_t i = b; i < e; i++)
+            dump_op(f, &s->ops[i]);
+    }
+    fclose(f);
+    return text;
+}

@@ -1,0 +1,122 @@
+/*
+ * Schedule IR: what one rank of a collective does, as data.
+ *
+ * A schedule is an ordered list of operations on three symbolic buffers (the
+ * user's send buffer, the user's receive buffer and scratch space), grouped
+ * into rounds.  Offsets and counts are in elements of the collective's
+ * datatype; the executor turns them into bytes with the datatype's extent.
+ *
+ * Semantics of a round, shared by the executor, the verifier and the
+ * simulator:
+ *   1. all SEND and RECV operations of the round are posted together (receives
+ *      first) and run concurrently; a round must not read (SEND) and write
+ *      (RECV) overlapping element ranges of the same buffer;
+ *   2. when every SEND and RECV of the round has completed, the COPY and
+ *      REDUCE operations of the round run one after the other, in list order.
+ * A round that holds only COPY/REDUCE operations sends nothing.  Messages
+ * between two ranks match in the order they are posted (one tag, MPI's
+ * non-overtaking rule), so the k-th SEND from a to b meets the k-th RECV at b
+ * from a and both must have the same count.
+ *
+ * This header is MPI-free: builders, the verifier, the simulator and the tests
+ * use it without an MPI library.
+ */
+#ifndef VINE_SCHED_H
+#define VINE_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Status codes of the MPI-free core; src/api maps them to MPI error classes. */
+enum vine_status {
+    VINE_OK = 0,
+    VINE_ERR_NO_MEM = 1,      /* an allocation failed */
+    VINE_ERR_UNSUPPORTED = 2, /* the algorithm's restrictions exclude this case */
+    VINE_ERR_INTERNAL = 3     /* a builder produced an inconsistent schedule */
+};
+
+/* The symbolic buffers. */
+enum vine_buf {
+    VINE_BUF_SEND = 0, /* the user's send buffer: read-only */
+    VINE_BUF_RECV = 1, /* the user's receive buffer */
+    VINE_BUF_TMP = 2,  /* scratch of vine_sched.tmp_count elements */
+    VINE_BUF_COUNT = 3
+};
+
+enum vine_op_kind {
+    VINE_OP_SEND = 0,
+    VINE_OP_RECV = 1,
+    VINE_OP_COPY = 2,
+    VINE_OP_REDUCE = 3
+};
+
+/*
+ * Operand order of a REDUCE.  With op written as an infix operator:
+ *   VINE_SRC_LEFT:  dst = src op dst   (src holds lower ranks' contributions)
+ *   VINE_SRC_RIGHT: dst = dst op src   (src holds higher ranks' contributions);
+ *                   the source range is clobbered (its contents are undefined
+ *                   afterwards), so it may not lie in the send buffer.
+ * For a commutative op both give the same value.
+ */
+enum vine_red_order { VINE_SRC_LEFT = 0, VINE_SRC_RIGHT = 1 };
+
+typedef struct vine_op {
+    uint8_t kind;  /* enum vine_op_kind */
+    uint8_t buf;   /* SEND/RECV: the buffer; COPY/REDUCE: the source buffer */
+    uint8_t dbuf;  /* COPY/REDUCE: the destination buffer */
+    uint8_t order; /* REDUCE: enum vine_red_order */
+    int peer;      /* SEND/RECV: the other rank */
+    size_t off;    /* SEND/RECV: offset; COPY/REDUCE: source offset */
+    size_t doff;   /* COPY/REDUCE: destination offset */
+    size_t count;  /* elements */
+} vine_op;
+
+typedef struct vine_sched {
+    int p;            /* communicator size */
+    int rank;         /* the rank this schedule is for */
+    size_t tmp_count; /* scratch elements the schedule needs */
+    vine_op *ops;
+    size_t nops, ops_cap;
+    size_t *round_end; /* round k holds ops [round_end[k-1], round_end[k]) */
+    size_t nrounds, rounds_cap;
+    int err; /* sticky error (enum vine_status); VINE_OK while all is well */
+} vine_sched;
+
+void vine__sched_init(vine_sched *s, int p, int rank);
+void vine__sched_free(vine_sched *s);
+/* Empties s for reuse, keeping its memory. */
+void vine__sched_reset(vine_sched *s, int p, int rank);
+
+/*
+ * Appending operations.  Operations with count 0 are dropped: both ends of a
+ * message compute the same count, so they drop it together.  Allocation
+ * failure sets s->err (VINE_ERR_NO_MEM) and later calls do nothing.
+ */
+void vine__sched_send(vine_sched *s, int peer, int buf, size_t off, size_t count);
+void vine__sched_recv(vine_sched *s, int peer, int buf, size_t off, size_t count);
+void vine__sched_copy(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff,
+                      size_t count);
+void vine__sched_reduce(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff,
+                        size_t count, int order);
+/* A zero-byte message kept even though its count is 0 (synchronisation). */
+void vine__sched_sync_send(vine_sched *s, int peer);
+void vine__sched_sync_recv(vine_sched *s, int peer);
+/* Closes the current round; does nothing when the round is empty. */
+void vine__sched_fence(vine_sched *s);
+/* Declares that the schedule needs at least n scratch elements. */
+void vine__sched_need_tmp(vine_sched *s, size_t n);
+/* Closes the last round; call once when the builder is done. */
+int vine__sched_finish(vine_sched *s);
+
+/* Operations of round k: [*begin, *end). */
+static inline void vine__sched_round(const vine_sched *s, size_t k, size_t *begin,
+                                     size_t *end)
+{
+    *begin = k ? s->round_end[k - 1] : 0;
+    *end = s->round_end[k];
+}
+
+/* Writes a human-readable listing of s to a malloc'd string (NULL on failure). */
+char *vine__sched_dump(const vine_sched *s);
+
+#endif

@@ -1,0 +1,2 @@
+/* Placeholder: replaced by the vine CLI (list, verify). */
+int main(void) { return 0; }
