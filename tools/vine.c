@@ -1,2 +1,667 @@
-/* Placeholder: replaced by the vine CLI (list, verify). */
-int main(void) { return 0; }
+/*
+ * vine: the MPI-free command-line tool of the vine library.
+ *
+ *   vine list [--coll C]            the algorithm registry
+ *   vine verify --coll C ...        the symbolic verifier over a sweep of cases
+ *   vine dump --coll C --algo A ... every rank's schedule of one case
+ *
+ * It links only the MPI-free core.  docs/verify.md describes the verifier and
+ * the options; `vine --help` and `vine verify --help` summarise them.
+ */
+#include "coll/coll.h"
+#include "sched/verify.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STANDARD_RANKS "1-64,100,127,128,129,255,256,1000,1024"
+#define STANDARD_COUNTS "0,1,p-1,p,p+1,1000,4099"
+
+static const char *prog = "vine";
+
+static void usage_main(FILE *f)
+{
+    fprintf(f,
+            "usage: %s <command> [options]\n"
+            "commands:\n"
+            "  list [--coll C]       list the algorithms (collective, name, restrictions, "
+            "description)\n"
+            "  verify --coll C ...   prove schedules correct for a sweep of cases\n"
+            "  dump --coll C --algo A --ranks P --count N [--root R] ...\n"
+            "                        print every rank's schedule of one case\n"
+            "Run '%s verify --help' for the verifier's options.\n",
+            prog, prog);
+}
+
+static void usage_verify(FILE *f)
+{
+    fprintf(f,
+            "usage: %s verify --coll C[,C...]|all [--algo A[,A...]|all] [--ranks LIST]\n"
+            "       [--count LIST] [--root LIST|all] [--noncommutative]\n"
+            "       [--inplace yes|no|both] [--seg N] [-v]\n"
+            "  --coll      bcast, reduce, allreduce, allgather, reduce_scatter,\n"
+            "              reduce_scatter_block, or all\n"
+            "  --algo      algorithm names (see '%s list'); default all\n"
+            "  --ranks     communicator sizes; default " STANDARD_RANKS "\n"
+            "  --count     counts; items p, p-1, p+1 (p+N, p-N) are taken per size;\n"
+            "              default " STANDARD_COUNTS "\n"
+            "  --root      roots (items >= p are skipped); default every root when\n"
+            "              p <= 16, else 0,1,p/2,p-1\n"
+            "  --noncommutative  reductions must combine in rank order; algorithms\n"
+            "              for commutative ops only are skipped\n"
+            "  --inplace   MPI_IN_PLACE forms to check; default both\n"
+            "  --seg N     segment size in elements for pipelined algorithms\n"
+            "  -v          print passing and skipped cases too\n"
+            "LIST: comma-separated integers and ranges a-b, e.g. 1-64,100,p-1.\n"
+            "Prints one line per failing case, then 'N passed, M failed, K skipped';\n"
+            "exits 1 when a case fails, 2 on bad options.\n",
+            prog, prog);
+}
+
+static void usage_dump(FILE *f)
+{
+    fprintf(f,
+            "usage: %s dump --coll C --algo A --ranks P --count N [--root R]\n"
+            "       [--rank R] [--inplace yes|no] [--noncommutative] [--seg N]\n"
+            "Prints the schedule of every rank (or of --rank R only).\n",
+            prog);
+}
+
+/* One item of a list: the integers lo..hi, plus p when prel is set. */
+typedef struct item {
+    long long lo, hi;
+    int prel;
+} item;
+
+typedef struct list {
+    item *it;
+    size_t n;
+    int all; /* the word "all" */
+} list;
+
+/* The integers of a list for communicator size p, sorted, unique, >= 0. */
+typedef struct vals {
+    long long *v;
+    size_t n, cap;
+} vals;
+
+static int parse_ll(const char *s, const char *end, long long *out)
+{
+    if (s == end || *s < '0' || *s > '9' || end - s > 18)
+        return -1;
+    long long x = 0;
+    for (; s < end; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        x = 10 * x + (*s - '0');
+    }
+    *out = x;
+    return 0;
+}
+
+/* Parses "12", "3-9", "p", "p-1", "p+2" (the p forms only when prel_ok). */
+static int parse_item(const char *s, const char *end, int prel_ok, item *it)
+{
+    const char *dash = memchr(s, '-', (size_t)(end - s));
+    it->prel = 0;
+    if (s < end && *s == 'p') {
+        long long d = 0;
+        if (!prel_ok)
+            return -1;
+        if (end - s > 1 && ((s[1] != '-' && s[1] != '+') || parse_ll(s + 2, end, &d)))
+            return -1;
+        it->prel = 1;
+        it->lo = it->hi = end - s > 1 && s[1] == '-' ? -d : d;
+        return 0;
+    }
+    if (!dash)
+        return parse_ll(s, end, &it->lo) ? -1 : (it->hi = it->lo, 0);
+    if (parse_ll(s, dash, &it->lo) || parse_ll(dash + 1, end, &it->hi) || it->hi < it->lo)
+        return -1;
+    return 0;
+}
+
+static int parse_list(const char *s, int prel_ok, int all_ok, list *l)
+{
+    memset(l, 0, sizeof *l);
+    if (all_ok && strcmp(s, "all") == 0) {
+        l->all = 1;
+        return 0;
+    }
+    size_t n = 1;
+    for (const char *c = s; *c; c++)
+        n += *c == ',';
+    l->it = calloc(n, sizeof *l->it);
+    if (!l->it)
+        return -1;
+    for (const char *c = s;; l->n++) {
+        const char *end = strchr(c, ',');
+        end = end ? end : c + strlen(c);
+        if (parse_item(c, end, prel_ok, &l->it[l->n]))
+            return -1;
+        if (!*end)
+            break;
+        c = end + 1;
+    }
+    l->n++;
+    return 0;
+}
+
+static int vals_push(vals *v, long long x)
+{
+    if (v->n == v->cap) {
+        size_t ncap = v->cap ? 2 * v->cap : 16;
+        long long *n = realloc(v->v, ncap * sizeof *n);
+        if (!n)
+            return -1;
+        v->v = n;
+        v->cap = ncap;
+    }
+    v->v[v->n++] = x;
+    return 0;
+}
+
+static int ll_cmp(const void *x, const void *y)
+{
+    long long a = *(const long long *)x, b = *(const long long *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The values of l for size p, below limit (negative limit: none). */
+static int list_eval(const list *l, long long p, long long limit, vals *out)
+{
+    out->n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        for (long long x = l->it[i].lo; x <= l->it[i].hi; x++) {
+            long long y = l->it[i].prel ? p + x : x;
+            if (y >= 0 && (limit < 0 || y < limit) && vals_push(out, y))
+                return -1;
+        }
+    qsort(out->v, out->n, sizeof *out->v, ll_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < out->n; i++)
+        if (m == 0 || out->v[m - 1] != out->v[i])
+            out->v[m++] = out->v[i];
+    out->n = m;
+    return 0;
+}
+
+/* The roots of a case loop for size p: the list, all ranks, or the default. */
+static int roots_eval(const list *l, int given, long long p, vals *out)
+{
+    out->n = 0;
+    if (given && !l->all)
+        return list_eval(l, p, p, out);
+    if (given || p <= 16) {
+        for (long long r = 0; r < p; r++)
+            if (vals_push(out, r))
+                return -1;
+        return 0;
+    }
+    list dflt = {(item[]){{0, 1, 0}, {p / 2, p / 2, 0}, {-1, -1, 1}}, 3, 0};
+    return list_eval(&dflt, p, p, out);
+}
+
+/* Options of verify and dump. */
+typedef struct opts {
+    const char *coll, *algo, *ranks, *count, *root, *inplace, *seg, *rank;
+    int noncomm, verbose, help;
+} opts;
+
+/* Takes the value of option name from argv; handles "--name value" and "--name=value". */
+static int take(const char *arg, const char *name, int *i, int argc, char **argv, const char **val)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return 0;
+    if (arg[n] == '=') {
+        *val = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "%s: option %s needs a value\n", prog, name);
+        return -1;
+    }
+    *val = argv[++*i];
+    return 1;
+}
+
+static int parse_opts(int argc, char **argv, opts *o)
+{
+    static const char *names[] = {"--coll", "--algo",    "--ranks", "--count",
+                                  "--root", "--inplace", "--seg",   "--rank"};
+    memset(o, 0, sizeof *o);
+    const char **slots[] = {&o->coll, &o->algo,    &o->ranks, &o->count,
+                            &o->root, &o->inplace, &o->seg,   &o->rank};
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        int hit = 0;
+        for (size_t k = 0; k < sizeof names / sizeof *names && !hit; k++)
+            hit = take(a, names[k], &i, argc, argv, slots[k]);
+        if (hit < 0)
+            return -1;
+        if (hit)
+            continue;
+        if (strcmp(a, "--noncommutative") == 0)
+            o->noncomm = 1;
+        else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
+            o->verbose = 1;
+        else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+            o->help = 1;
+        else {
+            fprintf(stderr, "%s: unknown option '%s'\n", prog, a);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The sweep of `vine verify`, parsed. */
+typedef struct sweep {
+    int colls[VINE_COLL_COUNT], ncolls;
+    list algos_all;
+    char **algos;
+    size_t nalgos;
+    list ranks, counts, roots;
+    int roots_given, inplace_mask; /* bit 0: not in place, bit 1: in place */
+    size_t seg;
+    int noncomm, verbose;
+    long passed, failed, skipped;
+} sweep;
+
+static int parse_colls(const char *s, sweep *w)
+{
+    if (strcmp(s, "all") == 0) {
+        vine_coll_info info;
+        for (int c = 0; c < VINE_COLL_COUNT; c++)
+            if (vine__verify_coll_info((vine_coll)c, &info) == VINE_OK)
+                w->colls[w->ncolls++] = c;
+        return 0;
+    }
+    char *copy = strdup(s), *save = NULL;
+    int rc = copy ? 0 : -1;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && !rc;
+         t = strtok_r(NULL, ",", &save)) {
+        vine_coll_info info;
+        int c = vine__coll_parse(t);
+        if (c < 0 || vine__verify_coll_info((vine_coll)c, &info) != VINE_OK) {
+            fprintf(stderr, "%s: unknown collective '%s'\n", prog, t);
+            rc = -1;
+        } else if (w->ncolls < VINE_COLL_COUNT) {
+            w->colls[w->ncolls++] = c;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+/* Splits the --algo list and checks that every name exists for some chosen collective. */
+static int parse_algos(const char *s, sweep *w)
+{
+    if (strcmp(s, "all") == 0) {
+        w->algos_all.all = 1;
+        return 0;
+    }
+    char *copy = strdup(s), *save = NULL;
+    if (!copy)
+        return -1;
+    w->algos = calloc(strlen(s) + 1, sizeof *w->algos);
+    int rc = w->algos ? 0 : -1;
+    for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+        int found = 0;
+        for (int k = 0; k < w->ncolls; k++)
+            found |= vine__algo_find((vine_coll)w->colls[k], t) != NULL;
+        if (!found) {
+            fprintf(stderr, "%s: no algorithm '%s' for the chosen collective(s); see '%s list'\n",
+                    prog, t, prog);
+            rc = -1;
+        } else {
+            w->algos[w->nalgos] = strdup(t);
+            rc = w->algos[w->nalgos++] ? 0 : -1;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+    long long x;
+    if (parse_ll(s, s + strlen(s), &x))
+        return -1;
+    *out = (size_t)x;
+    return 0;
+}
+
+static int parse_inplace(const char *s, int *mask)
+{
+    if (!s || strcmp(s, "both") == 0)
+        *mask = 3;
+    else if (strcmp(s, "no") == 0)
+        *mask = 1;
+    else if (strcmp(s, "yes") == 0)
+        *mask = 2;
+    else
+        return -1;
+    return 0;
+}
+
+static int bad(const char *what, const char *val)
+{
+    fprintf(stderr, "%s: malformed %s '%s'\n", prog, what, val);
+    return -1;
+}
+
+static int ranks_positive(const list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->it[i].lo < 1 || l->it[i].hi > 1000000)
+            return 0;
+    return 1;
+}
+
+static int build_sweep(const opts *o, sweep *w)
+{
+    memset(w, 0, sizeof *w);
+    w->noncomm = o->noncomm;
+    w->verbose = o->verbose;
+    if (!o->coll) {
+        fprintf(stderr, "%s: --coll is required\n", prog);
+        return -1;
+    }
+    if (parse_colls(o->coll, w) || parse_algos(o->algo ? o->algo : "all", w))
+        return -1;
+    const char *ranks = o->ranks ? o->ranks : STANDARD_RANKS;
+    const char *counts = o->count ? o->count : STANDARD_COUNTS;
+    if (parse_list(ranks, 0, 0, &w->ranks) || !ranks_positive(&w->ranks))
+        return bad("--ranks list (sizes 1..1000000)", ranks);
+    if (parse_list(counts, 1, 0, &w->counts))
+        return bad("--count list", counts);
+    w->roots_given = o->root != NULL;
+    if (o->root && parse_list(o->root, 1, 1, &w->roots))
+        return bad("--root list", o->root);
+    if (parse_inplace(o->inplace, &w->inplace_mask))
+        return bad("--inplace value (yes, no or both)", o->inplace);
+    if (o->seg && parse_size(o->seg, &w->seg))
+        return bad("--seg value", o->seg);
+    return 0;
+}
+
+static int algo_selected(const sweep *w, const vine_algo *algo)
+{
+    if (w->algos_all.all)
+        return 1;
+    for (size_t i = 0; i < w->nalgos; i++)
+        if (strcmp(w->algos[i], algo->name) == 0)
+            return 1;
+    return 0;
+}
+
+static void case_label(const vine_algo *algo, const vine_args *a, const vine_coll_info *info,
+                       char *out, size_t len)
+{
+    int n = snprintf(out, len, "%s %s p=%d count=%zu", vine__coll_name(algo->coll), algo->name,
+                     a->p, a->count);
+    if (info->rooted && n > 0 && (size_t)n < len)
+        n += snprintf(out + n, len - (size_t)n, " root=%d", a->root);
+    if (info->has_inplace && n > 0 && (size_t)n < len)
+        n += snprintf(out + n, len - (size_t)n, " inplace=%s", a->inplace ? "yes" : "no");
+    if (a->seg_count && n > 0 && (size_t)n < len)
+        snprintf(out + n, len - (size_t)n, " seg=%zu", a->seg_count);
+}
+
+/* Runs one case and counts it. */
+static int run_case(sweep *w, const vine_algo *algo, vine_args *a, const vine_coll_info *info)
+{
+    char msg[1024], label[256];
+    size_t *counts = NULL, *displs = NULL;
+    if (info->vector) {
+        counts = malloc((size_t)a->p * sizeof *counts);
+        displs = malloc(((size_t)a->p + 1) * sizeof *displs);
+        if (!counts || !displs) {
+            free(counts);
+            free(displs);
+            return -1;
+        }
+        vine__verify_counts(algo->coll, a->p, a->count, counts, displs);
+    }
+    a->counts = counts;
+    a->displs = displs;
+    int rc = vine__verify_case(algo, a, msg, sizeof msg);
+    case_label(algo, a, info, label, sizeof label);
+    if (rc == VINE_OK) {
+        w->passed++;
+        if (w->verbose)
+            printf("ok    %s\n", label);
+    } else if (rc == VINE_ERR_UNSUPPORTED) {
+        w->skipped++;
+        if (w->verbose)
+            printf("skip  %s\n", label);
+    } else {
+        w->failed++;
+        printf("FAIL  %s: %s\n", label, msg);
+        fflush(stdout);
+    }
+    free(counts);
+    free(displs);
+    a->counts = a->displs = NULL;
+    return 0;
+}
+
+/* Every count, root and in-place form of one algorithm at size p. */
+static int run_size(sweep *w, const vine_algo *algo, int p, const vine_coll_info *info)
+{
+    vals counts = {0}, roots = {0};
+    int rc = list_eval(&w->counts, p, -1, &counts);
+    if (!rc && info->rooted)
+        rc = roots_eval(&w->roots, w->roots_given, p, &roots);
+    else if (!rc)
+        rc = vals_push(&roots, 0);
+    int forms = info->has_inplace ? w->inplace_mask : 1;
+    for (size_t c = 0; !rc && c < counts.n; c++)
+        for (size_t r = 0; !rc && r < roots.n; r++)
+            for (int ip = 0; !rc && ip < 2; ip++) {
+                if (!(forms & (1 << ip)))
+                    continue;
+                vine_args a = {algo->coll, p,    0,  (int)roots.v[r], (size_t)counts.v[c],
+                               NULL,       NULL, ip, !w->noncomm,     w->seg};
+                rc = run_case(w, algo, &a, info);
+            }
+    free(counts.v);
+    free(roots.v);
+    return rc;
+}
+
+static int run_sweep(sweep *w)
+{
+    vals ranks = {0};
+    if (list_eval(&w->ranks, 0, -1, &ranks))
+        return -1;
+    int rc = 0;
+    for (int k = 0; !rc && k < w->ncolls; k++) {
+        vine_coll c = (vine_coll)w->colls[k];
+        vine_coll_info info;
+        vine__verify_coll_info(c, &info);
+        const vine_algo *algo;
+        for (int i = 0; !rc && (algo = vine__algo_nth(c, i)) != NULL; i++)
+            for (size_t j = 0; !rc && algo_selected(w, algo) && j < ranks.n; j++)
+                rc = run_size(w, algo, (int)ranks.v[j], &info);
+    }
+    free(ranks.v);
+    return rc;
+}
+
+static void free_sweep(sweep *w)
+{
+    for (size_t i = 0; i < w->nalgos; i++)
+        free(w->algos[i]);
+    free(w->algos);
+    free(w->ranks.it);
+    free(w->counts.it);
+    free(w->roots.it);
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+    opts o;
+    if (parse_opts(argc, argv, &o)) {
+        usage_verify(stderr);
+        return 2;
+    }
+    if (o.help) {
+        usage_verify(stdout);
+        return 0;
+    }
+    if (o.rank) {
+        fprintf(stderr, "%s: --rank belongs to 'dump'\n", prog);
+        usage_verify(stderr);
+        return 2;
+    }
+    sweep w;
+    if (build_sweep(&o, &w)) {
+        free_sweep(&w);
+        usage_verify(stderr);
+        return 2;
+    }
+    int rc = run_sweep(&w);
+    if (rc)
+        fprintf(stderr, "%s: out of memory\n", prog);
+    printf("%ld passed, %ld failed, %ld skipped\n", w.passed, w.failed, w.skipped);
+    free_sweep(&w);
+    return rc || w.failed ? 1 : 0;
+}
+
+/* Prints the registry, one aligned line per algorithm. */
+static int cmd_list(int argc, char **argv)
+{
+    opts o;
+    int c = -1;
+    if (parse_opts(argc, argv, &o) || o.algo || o.ranks || o.count || o.root || o.inplace ||
+        o.seg || o.rank || (o.coll && (c = vine__coll_parse(o.coll)) < 0)) {
+        if (o.coll && c < 0)
+            fprintf(stderr, "%s: unknown collective '%s'\n", prog, o.coll);
+        fprintf(stderr, "usage: %s list [--coll C]\n", prog);
+        return 2;
+    }
+    int w[3] = {10, 4, 12};
+    for (int i = 0; i < vine__nalgos; i++) {
+        const vine_algo *al = &vine__algos[i];
+        int l[3] = {(int)strlen(vine__coll_name(al->coll)), (int)strlen(al->name),
+                    (int)strlen(al->restrictions)};
+        for (int k = 0; k < 3; k++)
+            w[k] = l[k] > w[k] ? l[k] : w[k];
+    }
+    printf("%-*s  %-*s  %-*s  %s\n", w[0], "collective", w[1], "name", w[2], "restrictions",
+           "description");
+    for (int i = 0; i < vine__nalgos; i++) {
+        const vine_algo *al = &vine__algos[i];
+        if (c < 0 || (int)al->coll == c)
+            printf("%-*s  %-*s  %-*s  %s\n", w[0], vine__coll_name(al->coll), w[1], al->name, w[2],
+                   al->restrictions, al->desc);
+    }
+    return 0;
+}
+
+/* Parses one non-negative integer option of dump; absent leaves *out. */
+static int dump_int(const char *name, const char *s, long long max, long long *out)
+{
+    if (!s)
+        return 0;
+    if (parse_ll(s, s + strlen(s), out) || *out > max)
+        return bad(name, s);
+    return 0;
+}
+
+static int dump_case(const vine_algo *algo, vine_args *a, long long only)
+{
+    vine_coll_info info;
+    vine__verify_coll_info(algo->coll, &info);
+    size_t *counts = NULL, *displs = NULL;
+    if (info.vector) {
+        counts = malloc((size_t)a->p * sizeof *counts);
+        displs = malloc(((size_t)a->p + 1) * sizeof *displs);
+        if (!counts || !displs) {
+            free(counts);
+            free(displs);
+            return 1;
+        }
+        vine__verify_counts(algo->coll, a->p, a->count, counts, displs);
+        a->counts = counts;
+        a->displs = displs;
+    }
+    int rc = VINE_OK;
+    for (int r = 0; r < a->p && rc == VINE_OK; r++) {
+        if (only >= 0 && r != only)
+            continue;
+        vine_sched s;
+        a->rank = r;
+        rc = vine__algo_build(algo, a, &s);
+        char *text = rc == VINE_OK ? vine__sched_dump(&s) : NULL;
+        if (text)
+            fputs(text, stdout);
+        free(text);
+        if (rc == VINE_OK)
+            vine__sched_free(&s);
+    }
+    if (rc == VINE_ERR_UNSUPPORTED)
+        fprintf(stderr, "%s: %s %s does not build this case (restrictions: %s)\n", prog,
+                vine__coll_name(algo->coll), algo->name, algo->restrictions);
+    else if (rc != VINE_OK)
+        fprintf(stderr, "%s: building rank %d failed (status %d)\n", prog, a->rank, rc);
+    free(counts);
+    free(displs);
+    return rc == VINE_OK ? 0 : 1;
+}
+
+static int cmd_dump(int argc, char **argv)
+{
+    opts o;
+    if (parse_opts(argc, argv, &o) || o.help) {
+        usage_dump(o.help ? stdout : stderr);
+        return o.help ? 0 : 2;
+    }
+    int c = o.coll ? vine__coll_parse(o.coll) : -1;
+    const vine_algo *algo = c >= 0 ? vine__algo_find((vine_coll)c, o.algo) : NULL;
+    long long p = 0, count = 0, root = 0, seg = 0, only = -1;
+    int ip = 1;
+    if (!algo || !o.ranks || !o.count) {
+        fprintf(stderr, "%s: dump needs a known --coll and --algo, --ranks and --count\n", prog);
+    } else if (!dump_int("--ranks", o.ranks, 1000000, &p) && p > 0 &&
+               !dump_int("--count", o.count, 1LL << 40, &count) &&
+               !dump_int("--root", o.root, p - 1, &root) &&
+               !dump_int("--rank", o.rank, p - 1, &only) &&
+               !dump_int("--seg", o.seg, 1LL << 40, &seg) &&
+               !parse_inplace(o.inplace ? o.inplace : "no", &ip) && ip != 3) {
+        vine_args a = {(vine_coll)c, (int)p, 0,       (int)root,  (size_t)count,
+                       NULL,         NULL,   ip == 2, !o.noncomm, (size_t)seg};
+        return dump_case(algo, &a, only);
+    }
+    usage_dump(stderr);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage_main(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        usage_main(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "list") == 0)
+        return cmd_list(argc, argv);
+    if (strcmp(cmd, "verify") == 0)
+        return cmd_verify(argc, argv);
+    if (strcmp(cmd, "dump") == 0)
+        return cmd_dump(argc, argv);
+    fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
+    usage_main(stderr);
+    return 2;
+}

@@ -1,0 +1,64 @@
+/*
+ * Symbolic verifier (MPI-free).
+ *
+ * Runs the schedules of all p ranks of a collective without MPI and proves
+ * that they are correct under the round semantics of sched.h and the buffer
+ * layout contract of coll.h: every range lies inside its buffer, the send
+ * buffer is never written, sends and receives match one to one with equal
+ * counts, nothing deadlocks under rendezvous semantics, and at the end every
+ * result element holds exactly the right contributions (in rank order for a
+ * non-commutative op).  Buffers are tracked as lists of segments, not per
+ * element, so p = 1024 with an allgather of 4099 elements per rank is cheap.
+ * docs/verify.md describes the checks and the `vine verify` tool.
+ */
+#ifndef VINE_VERIFY_H
+#define VINE_VERIFY_H
+
+#include "../coll/coll.h"
+
+#include <stddef.h>
+
+/* What the case loops of the tools need to know about a collective. */
+typedef struct vine_coll_info {
+    int rooted;      /* takes a root argument */
+    int has_inplace; /* MPI_IN_PLACE is allowed */
+    int reduction;   /* combines the ranks' inputs with an op */
+    int vector;      /* uses vine_args.counts and displs (p and p + 1 entries) */
+} vine_coll_info;
+
+/*
+ * Fills *info for collective c; returns VINE_ERR_UNSUPPORTED when the
+ * verifier does not know the collective.
+ */
+int vine__verify_coll_info(vine_coll c, vine_coll_info *info);
+
+/*
+ * Checks the prebuilt schedules of all a->p ranks (scheds[r] is rank r's;
+ * a->rank is ignored).  Returns VINE_OK, VINE_ERR_NO_MEM, or
+ * VINE_ERR_INTERNAL with a one-line explanation in msg naming the rank, round
+ * and operation at fault.
+ */
+int vine__verify_scheds(const vine_args *a, vine_sched *scheds, char *msg, size_t msglen);
+
+/*
+ * Builds the schedules of all ranks with vine__algo_build() and checks them.
+ * Returns VINE_ERR_UNSUPPORTED (a skip) when the algorithm's restrictions
+ * exclude the case; otherwise as vine__verify_scheds().  Frees everything.
+ */
+int vine__verify_case(const vine_algo *algo, const vine_args *a, char *msg, size_t msglen);
+
+/*
+ * The irregular receive counts of the reduce_scatter cases:
+ * counts[i] = count * ((7 i) mod 5) / 2 (zeros included); displs gets the
+ * p + 1 prefix sums.
+ */
+void vine__verify_rs_counts(int p, size_t count, size_t *counts, size_t *displs);
+
+/*
+ * Fills counts (p entries) and displs (p + 1) for a vector collective c:
+ * the irregular counts above for reduce_scatter, count for every rank for
+ * reduce_scatter_block.  Does nothing for other collectives.
+ */
+void vine__verify_counts(vine_coll c, int p, size_t count, size_t *counts, size_t *displs);
+
+#endif
