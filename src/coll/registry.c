@@ -67,7 +67,7 @@ const vine_algo vine__algos[] = {
     RSB(ring, C, "commutative op", "ring of p-1 neighbour steps"),
 
     {VINE_COLL_ALLGATHER, "recursive_doubling", 0, "-",
-     "recursive doubling; non-powers of two by the recursive-doubling gap fill",
+     "recursive doubling; non-powers of two by a subtree fix-up (MPICH)",
      vine__allgather_recursive_doubling_build},
     {VINE_COLL_ALLGATHER, "bruck", 0, "-", "Bruck's ceil(log2 p) steps, then a local rotation",
      vine__allgather_bruck_build},

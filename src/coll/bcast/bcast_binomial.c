@@ -8,25 +8,10 @@
  * root.  Cost: ceil(log2 p) (alpha + n beta).
  */
 #include "../coll.h"
-#include "../ranks.h"
+#include "../phase_tree.h"
 
 int vine__bcast_binomial_build(const vine_args *a, vine_sched *s)
 {
-    int p = a->p, v = vine__mod(a->rank - a->root, p);
-    int mask = 1;
-    while (mask < p) {
-        if (v & mask) {
-            vine__sched_recv(s, vine__mod(a->rank - mask, p), VINE_BUF_RECV, 0, a->count);
-            vine__sched_fence(s);
-            break;
-        }
-        mask <<= 1;
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-        if (v + mask < p) {
-            vine__sched_send(s, vine__mod(a->rank + mask, p), VINE_BUF_RECV, 0, a->count);
-            vine__sched_fence(s);
-        }
-    }
+    vine__tree_bcast(s, a->p, a->rank, a->root, VINE_BUF_RECV, 0, a->count);
     return vine__sched_finish(s);
 }

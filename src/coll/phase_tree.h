@@ -1,0 +1,83 @@
+/*
+ * Binomial-tree phases shared by the tree, scatter-allgather and
+ * reduce-then-broadcast builders (MPI-free).
+ *
+ * Every phase appends its rounds to a schedule for one rank.  Trees are built
+ * on ranks relative to a tree root t: relative rank v = (rank - t) mod p.  In
+ * the distance-halving binomial tree the parent of v > 0 is v - lowbit(v) and
+ * v's subtree is the contiguous relative range [v, v + vine__tree_span(p, v))
+ * cut at p, so a subtree's blocks form one element range.
+ */
+#ifndef VINE_PHASE_TREE_H
+#define VINE_PHASE_TREE_H
+
+#include "../sched/sched.h"
+#include "ranks.h"
+
+#include <stddef.h>
+
+/* A symbolic buffer position: the buffer (enum vine_buf) and an offset. */
+typedef struct vine_bufpos {
+    int buf;
+    size_t off;
+} vine_bufpos;
+
+/*
+ * The size of relative rank v's subtree in the distance-halving binomial tree
+ * before cutting at p: lowbit(v) for v > 0, the smallest power of two >= p for
+ * the root.
+ */
+int vine__tree_span(int p, int v);
+
+/*
+ * Whether relative rank w holds relative blocks [lo, hi) after
+ * vine__tree_scatter(), so that an allgather need not send them to it.
+ */
+int vine__tree_holds(int p, int w, int lo, int hi);
+
+/*
+ * Sends (send != 0) or receives relative blocks [lo, hi) of the count elements
+ * of RECV, cut into p blocks; the message is dropped when the blocks are empty.
+ */
+static inline void vine__blocks_msg(vine_sched *s, int send, int peer, size_t count, int p, int lo,
+                                    int hi)
+{
+    size_t off = vine__block_off(count, p, lo), len = vine__block_off(count, p, hi) - off;
+    if (send)
+        vine__sched_send(s, peer, VINE_BUF_RECV, off, len);
+    else
+        vine__sched_recv(s, peer, VINE_BUF_RECV, off, len);
+}
+
+/* Binomial broadcast (distance halving) of buf[off, off + count) from root. */
+void vine__tree_bcast(vine_sched *s, int p, int rank, int root, int buf, size_t off, size_t count);
+
+/*
+ * Binomial scatter (distance halving) inside RECV[0, count): the count
+ * elements are cut into p blocks (vine__block_off) indexed by relative rank,
+ * and relative rank v receives the blocks of its whole subtree.  Afterwards v
+ * holds blocks [v, v + vine__tree_span(p, v)) cut at p; the root holds all.
+ */
+void vine__tree_scatter(vine_sched *s, int p, int rank, int root, size_t count);
+
+/*
+ * Binomial reduce towards root, keeping operand order along relative ranks:
+ * a child's subtree lies above its parent, so received data is the right
+ * operand.  With root 0 this is rank order, which non-commutative ops need.
+ */
+typedef struct vine_tree_red {
+    int p, rank, root;
+    size_t count;
+    vine_bufpos in;  /* this rank's input (read only unless it equals acc) */
+    vine_bufpos acc; /* where a rank with children accumulates; the root's result */
+    vine_bufpos tmp; /* count elements of receive scratch, apart from acc */
+} vine_tree_red;
+
+/*
+ * Appends the reduce.  A rank with children accumulates its subtree's
+ * partial result in acc and sends it from there; a leaf sends straight from
+ * its input; the root ends with the result in acc.
+ */
+void vine__tree_reduce(vine_sched *s, const vine_tree_red *t);
+
+#endif
