@@ -1,0 +1,233 @@
+/*
+ * Algorithm choice: vine_set_algorithm(), then VINE_<COLL>_ALGORITHM (read
+ * once per collective), then the auto selector; the introspection functions
+ * of vine.h; and the fallback chain used when a schedule is built.
+ *
+ * The process-wide settings here are plain statics: like the rest of vine,
+ * they assume that one thread at a time calls into the library.
+ */
+#include "../select/select.h"
+#include "api.h"
+#include "vine.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ENV_NAME_MAX 64
+
+static struct {
+    int api_set;          /* vine_set_algorithm() was called */
+    const vine_algo *api; /* its choice; NULL for auto */
+    int env_read;         /* the environment has been read */
+    int env_bad;          /* it names an unknown algorithm */
+    const vine_algo *env; /* its choice; NULL for auto */
+    char env_value[ENV_NAME_MAX];
+    const char *last; /* the algorithm that served the latest call */
+} choice[VINE_COLL_COUNT];
+
+static int valid_coll(vine_coll c)
+{
+    return (int)c >= 0 && c < VINE_COLL_COUNT;
+}
+
+/* Reads VINE_<COLL>_ALGORITHM, e.g. VINE_REDUCE_SCATTER_BLOCK_ALGORITHM. */
+static void read_env(vine_coll c)
+{
+    char var[96] = "VINE_";
+    const char *name = vine__coll_name(c);
+    size_t n = strlen(var);
+    for (size_t i = 0; name[i] && n < sizeof var - 16; i++)
+        var[n++] = (char)toupper((unsigned char)name[i]);
+    strcpy(var + n, "_ALGORITHM");
+    const char *v = getenv(var);
+    choice[c].env_read = 1;
+    if (!v || !*v || strcmp(v, "auto") == 0)
+        return;
+    snprintf(choice[c].env_value, sizeof choice[c].env_value, "%s", v);
+    choice[c].env = vine__algo_find(c, v);
+    choice[c].env_bad = choice[c].env == NULL;
+}
+
+int vine__choose_requested(vine_coll coll, const vine_algo **req)
+{
+    if (choice[coll].api_set) {
+        *req = choice[coll].api;
+        return MPI_SUCCESS;
+    }
+    if (!choice[coll].env_read)
+        read_env(coll);
+    *req = choice[coll].env;
+    return choice[coll].env_bad ? MPI_ERR_ARG : MPI_SUCCESS;
+}
+
+/* Parses a byte count with an optional k/m/g suffix (powers of 1024); 0 when malformed. */
+static size_t parse_bytes(const char *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (end == v || errno)
+        return 0;
+    switch (tolower((unsigned char)*end)) {
+    case 'g':
+        n <<= 10;
+        /* fall through */
+    case 'm':
+        n <<= 10;
+        /* fall through */
+    case 'k':
+        n <<= 10;
+        end++;
+        break;
+    default:
+        break;
+    }
+    return *end ? 0 : (size_t)n;
+}
+
+size_t vine__choose_seg_count(size_t type_size)
+{
+    static int read;
+    static size_t seg_bytes;
+    if (!read) {
+        const char *v = getenv("VINE_SEGMENT_SIZE");
+        seg_bytes = v ? parse_bytes(v) : 0;
+        read = 1;
+    }
+    if (!seg_bytes || !type_size)
+        return 0;
+    return seg_bytes >= type_size ? seg_bytes / type_size : 1;
+}
+
+static int verbose(void)
+{
+    static int value = -1;
+    if (value < 0) {
+        const char *v = getenv("VINE_VERBOSE");
+        value = v && *v && strcmp(v, "0") != 0;
+    }
+    return value;
+}
+
+int vine__status_to_mpi(int status)
+{
+    switch (status) {
+    case VINE_OK:
+        return MPI_SUCCESS;
+    case VINE_ERR_NO_MEM:
+        return MPI_ERR_NO_MEM;
+    case VINE_ERR_UNSUPPORTED:
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    default:
+        return MPI_ERR_INTERN;
+    }
+}
+
+/* The one line VINE_VERBOSE prints when a requested algorithm cannot serve a call. */
+static void say_fallback(const vine_args *a, const vine_algo *req, const char *why,
+                         const vine_algo *served)
+{
+    /* Every rank makes the same choice, so one of them speaks for all. */
+    if (!verbose() || a->rank != 0)
+        return;
+    fprintf(stderr, "vine: %s algorithm '%s' %s (p=%d, count=%zu%s); using '%s'\n",
+            vine__coll_name(a->coll), req->name, why, a->p, a->count,
+            a->commutative ? "" : ", non-commutative op", served ? served->name : "none");
+}
+
+int vine__choose_build(const vine_args *a, const vine_algo *req, size_t type_size, vine_sched *s,
+                       const vine_algo **served)
+{
+    const vine_algo *tries[3] = {NULL, vine__select_auto(a, type_size),
+                                 vine__select_default(a->coll)};
+    const char *why = "is excluded by its restrictions";
+    int rc = VINE_ERR_UNSUPPORTED;
+    if (req && vine__algo_admits(req, a) == VINE_OK)
+        tries[0] = req;
+    for (int i = 0; i < 3; i++) {
+        if (!tries[i] || (i > 0 && tries[i] == tries[i - 1]) || (i == 2 && tries[2] == tries[0]))
+            continue;
+        rc = vine__algo_build(tries[i], a, s);
+        if (rc == VINE_OK) {
+            *served = tries[i];
+            if (req && tries[i] != req)
+                say_fallback(a, req, why, tries[i]);
+            return MPI_SUCCESS;
+        }
+        if (rc == VINE_ERR_NO_MEM)
+            break;
+        if (i == 0)
+            why = "could not build this call's schedule";
+    }
+    if (req)
+        say_fallback(a, req, why, NULL);
+    return vine__status_to_mpi(rc);
+}
+
+void vine__choose_note(vine_coll coll, const vine_algo *served)
+{
+    choice[coll].last = served->name;
+}
+
+int vine_set_algorithm(vine_coll coll, const char *name)
+{
+    if (!valid_coll(coll))
+        return MPI_ERR_ARG;
+    const vine_algo *algo = NULL;
+    if (name && strcmp(name, "auto") != 0 && !(algo = vine__algo_find(coll, name)))
+        return MPI_ERR_ARG;
+    choice[coll].api_set = 1;
+    choice[coll].api = algo;
+    return MPI_SUCCESS;
+}
+
+const char *vine_get_algorithm(vine_coll coll)
+{
+    if (!valid_coll(coll))
+        return "unknown";
+    if (choice[coll].api_set)
+        return choice[coll].api ? choice[coll].api->name : "auto";
+    if (!choice[coll].env_read)
+        read_env(coll);
+    if (choice[coll].env)
+        return choice[coll].env->name;
+    return choice[coll].env_bad ? choice[coll].env_value : "auto";
+}
+
+int vine_algorithm_count(vine_coll coll)
+{
+    return valid_coll(coll) ? vine__algo_count(coll) : 0;
+}
+
+const char *vine_algorithm_name(vine_coll coll, int i)
+{
+    const vine_algo *a = valid_coll(coll) && i >= 0 ? vine__algo_nth(coll, i) : NULL;
+    return a ? a->name : NULL;
+}
+
+const char *vine_algorithm_restrictions(vine_coll coll, int i)
+{
+    const vine_algo *a = valid_coll(coll) && i >= 0 ? vine__algo_nth(coll, i) : NULL;
+    return a ? a->restrictions : NULL;
+}
+
+const char *vine_algorithm_description(vine_coll coll, int i)
+{
+    const vine_algo *a = valid_coll(coll) && i >= 0 ? vine__algo_nth(coll, i) : NULL;
+    return a ? a->desc : NULL;
+}
+
+const char *vine_coll_name(vine_coll coll)
+{
+    return vine__coll_name(coll);
+}
+
+const char *vine_last_algorithm(vine_coll coll)
+{
+    if (!valid_coll(coll))
+        return "unknown";
+    return choice[coll].last ? choice[coll].last : "none";
+}

@@ -1,0 +1,141 @@
+/*
+ * Per-communicator state, attached to the user's communicator as an
+ * attribute: vine's private communicator, the schedule cache and the
+ * executor's scratch.  The attribute's delete callback frees it all when the
+ * user frees the communicator; a second attribute on MPI_COMM_SELF frees
+ * whatever is left when MPI_Finalize runs.
+ */
+#include "api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int state_keyval = MPI_KEYVAL_INVALID;
+static int final_keyval = MPI_KEYVAL_INVALID;
+/* Every live state, so that finalisation can release them all. */
+static vine_comm_state *all_states;
+
+static void state_free(vine_comm_state *st)
+{
+    if (st->prev)
+        st->prev->next = st->next;
+    else
+        all_states = st->next;
+    if (st->next)
+        st->next->prev = st->prev;
+    vine__cache_clear(st);
+    vine__exec_scratch_free(&st->scr);
+    if (st->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&st->comm);
+    free(st->counts);
+    free(st->displs);
+    free(st);
+}
+
+static int state_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    state_free(attr);
+    return MPI_SUCCESS;
+}
+
+/* Runs inside MPI_Finalize (MPI_COMM_SELF's attributes go first). */
+static int final_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    (void)attr;
+    (void)extra;
+    while (all_states) {
+        vine_comm_state *st = all_states;
+        if (MPI_Comm_delete_attr(st->user, state_keyval) != MPI_SUCCESS || all_states == st)
+            state_free(st);
+    }
+    MPI_Comm_free_keyval(&state_keyval);
+    MPI_Comm_free_keyval(&final_keyval);
+    return MPI_SUCCESS;
+}
+
+static int create_keyvals(void)
+{
+    int rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, state_delete, &state_keyval, NULL);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, final_delete, &final_keyval, NULL);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_set_attr(MPI_COMM_SELF, final_keyval, NULL);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank)
+{
+    int flag = 0, inter = 0;
+    *st = NULL;
+    if (comm == MPI_COMM_NULL)
+        return MPI_ERR_COMM;
+    if (state_keyval != MPI_KEYVAL_INVALID) {
+        void *v = NULL;
+        if (MPI_Comm_get_attr(comm, state_keyval, &v, &flag) == MPI_SUCCESS && flag) {
+            *st = v;
+            *p = (*st)->p;
+            *rank = (*st)->rank;
+            return MPI_SUCCESS;
+        }
+    }
+    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return MPI_ERR_COMM;
+    if (MPI_Comm_size(comm, p) != MPI_SUCCESS || MPI_Comm_rank(comm, rank) != MPI_SUCCESS)
+        return MPI_ERR_COMM;
+    return MPI_SUCCESS;
+}
+
+/*
+ * The private communicator comes from MPI_Comm_split with one colour and the
+ * old ranks as keys: the same group in the same order as MPI_Comm_dup, but
+ * without copying the user's attributes (whose copy callbacks would run).
+ */
+static int state_new(MPI_Comm comm, vine_comm_state **out)
+{
+    vine_comm_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return MPI_ERR_NO_MEM;
+    st->user = comm;
+    st->comm = MPI_COMM_NULL;
+    MPI_Comm_size(comm, &st->p);
+    MPI_Comm_rank(comm, &st->rank);
+    st->counts = malloc((size_t)st->p * sizeof *st->counts);
+    st->displs = malloc(((size_t)st->p + 1) * sizeof *st->displs);
+    st->next = all_states;
+    if (all_states)
+        all_states->prev = st;
+    all_states = st;
+    if (!st->counts || !st->displs) {
+        state_free(st);
+        return MPI_ERR_NO_MEM;
+    }
+    if (MPI_Comm_split(comm, 0, st->rank, &st->comm) != MPI_SUCCESS ||
+        MPI_Comm_set_errhandler(st->comm, MPI_ERRORS_RETURN) != MPI_SUCCESS) {
+        state_free(st);
+        return MPI_ERR_OTHER;
+    }
+    *out = st;
+    return MPI_SUCCESS;
+}
+
+int vine__comm_state(MPI_Comm comm, vine_comm_state **st)
+{
+    int p, rank, rc;
+    if ((rc = vine__comm_lookup(comm, st, &p, &rank)) != MPI_SUCCESS || *st)
+        return rc;
+    if (state_keyval == MPI_KEYVAL_INVALID && (rc = create_keyvals()) != MPI_SUCCESS)
+        return rc;
+    if ((rc = state_new(comm, st)) != MPI_SUCCESS)
+        return rc;
+    if (MPI_Comm_set_attr(comm, state_keyval, *st) != MPI_SUCCESS) {
+        state_free(*st);
+        *st = NULL;
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}

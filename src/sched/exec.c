@@ -1,0 +1,234 @@
+/*
+ * The MPI executor (see exec.h).  It is the hot path of every vine call: a
+ * cached schedule runs with no allocation, three passes over each round's
+ * operations and one MPI_Waitall per round that communicates.
+ */
+#include "exec.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The MPI error class of an MPI return code. */
+static int err_class(int rc)
+{
+    int cls = MPI_ERR_OTHER;
+    if (rc == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    if (MPI_Error_class(rc, &cls) != MPI_SUCCESS)
+        return MPI_ERR_OTHER;
+    return cls;
+}
+
+/* base + bytes; integer arithmetic lets base be MPI_BOTTOM (NULL) for derived
+ * types with absolute displacements. */
+static inline char *shift(const void *base, MPI_Aint bytes)
+{
+    return (char *)((uintptr_t)base + (uintptr_t)bytes);
+}
+
+/* Element off of a buffer whose element 0 is at base. */
+static inline char *elem(const void *base, size_t off, MPI_Aint extent)
+{
+    return shift(base, (MPI_Aint)off * extent);
+}
+
+/* The largest piece an int count can describe. */
+static inline int chunk(size_t left)
+{
+    return left > (size_t)INT_MAX ? INT_MAX : (int)left;
+}
+
+int vine__exec_type_init(vine_exec_type *t, MPI_Datatype dt)
+{
+    MPI_Aint lb;
+    int rc;
+    t->dt = dt;
+    if ((rc = MPI_Type_get_extent(dt, &lb, &t->extent)) != MPI_SUCCESS ||
+        (rc = MPI_Type_get_true_extent(dt, &t->true_lb, &t->true_extent)) != MPI_SUCCESS ||
+        (rc = MPI_Type_size_x(dt, &t->size)) != MPI_SUCCESS)
+        return err_class(rc);
+    t->dense =
+        t->size > 0 && t->size == (MPI_Count)t->extent && t->size == (MPI_Count)t->true_extent;
+    return MPI_SUCCESS;
+}
+
+size_t vine__exec_max_requests(const vine_sched *s)
+{
+    size_t best = 0;
+    for (size_t k = 0; k < s->nrounds; k++) {
+        size_t b, e, n = 0;
+        vine__sched_round(s, k, &b, &e);
+        for (size_t i = b; i < e; i++) {
+            const vine_op *op = &s->ops[i];
+            if (op->kind == VINE_OP_SEND || op->kind == VINE_OP_RECV)
+                n += op->count ? (op->count + INT_MAX - 1) / INT_MAX : 1;
+        }
+        if (n > best)
+            best = n;
+    }
+    return best;
+}
+
+/* A local copy of a derived datatype: the rank sends to itself on comm. */
+static int copy_derived(const vine_exec_type *t, const void *src, void *dst, size_t count,
+                        MPI_Comm comm)
+{
+    int me, rc = MPI_Comm_rank(comm, &me);
+    for (size_t done = 0; rc == MPI_SUCCESS && done < count;) {
+        int k = chunk(count - done);
+        rc = MPI_Sendrecv(elem(src, done, t->extent), k, t->dt, me, VINE_EXEC_COPY_TAG,
+                          elem(dst, done, t->extent), k, t->dt, me, VINE_EXEC_COPY_TAG, comm,
+                          MPI_STATUS_IGNORE);
+        done += (size_t)k;
+    }
+    return err_class(rc);
+}
+
+int vine__exec_copy(const vine_exec_type *t, const void *src, void *dst, size_t count,
+                    MPI_Comm comm)
+{
+    if (count == 0)
+        return MPI_SUCCESS;
+    if (t->dense) {
+        memmove(shift(dst, t->true_lb), shift(src, t->true_lb), count * (size_t)t->extent);
+        return MPI_SUCCESS;
+    }
+    return copy_derived(t, src, dst, count, comm);
+}
+
+/* inout = in op inout, element-wise, for count elements. */
+static int reduce_local(const vine_exec_type *t, MPI_Op op, const void *in, void *inout,
+                        size_t count)
+{
+    for (size_t done = 0; done < count;) {
+        int k = chunk(count - done);
+        int rc =
+            MPI_Reduce_local(elem(in, done, t->extent), elem(inout, done, t->extent), k, t->dt, op);
+        if (rc != MPI_SUCCESS)
+            return err_class(rc);
+        done += (size_t)k;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Runs one COPY or REDUCE operation. */
+static int run_local(const vine_exec_call *c, char *const base[], const vine_op *op)
+{
+    const vine_exec_type *t = c->type;
+    char *src = elem(base[op->buf], op->off, t->extent);
+    char *dst = elem(base[op->dbuf], op->doff, t->extent);
+    if (op->kind == VINE_OP_COPY)
+        return vine__exec_copy(t, src, dst, op->count, c->comm);
+    if (op->order == VINE_SRC_LEFT || c->commutative)
+        return reduce_local(t, c->op, src, dst, op->count);
+    /* dst = dst op src for a non-commutative op: compute it in src (which
+     * the contract lets us clobber), then move it to dst. */
+    int rc = reduce_local(t, c->op, dst, src, op->count);
+    if (rc == MPI_SUCCESS)
+        rc = vine__exec_copy(t, src, dst, op->count, c->comm);
+    return rc;
+}
+
+/* Posts the messages of one SEND or RECV, split into pieces of at most INT_MAX. */
+static int post(const vine_exec_call *c, char *const base[], const vine_op *op, MPI_Request *reqs,
+                size_t *n)
+{
+    size_t off = op->off, left = op->count;
+    do {
+        int k = chunk(left), rc;
+        char *addr = elem(base[op->buf], off, c->type->extent);
+        if (op->kind == VINE_OP_RECV)
+            rc = MPI_Irecv(addr, k, c->type->dt, op->peer, VINE_EXEC_TAG, c->comm, &reqs[*n]);
+        else
+            rc = MPI_Isend(addr, k, c->type->dt, op->peer, VINE_EXEC_TAG, c->comm, &reqs[*n]);
+        if (rc != MPI_SUCCESS)
+            return err_class(rc);
+        (*n)++;
+        off += (size_t)k;
+        left -= (size_t)k;
+    } while (left);
+    return MPI_SUCCESS;
+}
+
+/* Runs round [b, e): receives, sends, wait, then local operations in order. */
+static int run_round(const vine_exec_call *c, char *const base[], size_t b, size_t e,
+                     MPI_Request *reqs)
+{
+    const vine_op *ops = c->sched->ops;
+    size_t n = 0;
+    int rc = MPI_SUCCESS;
+    for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
+        if (ops[i].kind == VINE_OP_RECV)
+            rc = post(c, base, &ops[i], reqs, &n);
+    for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
+        if (ops[i].kind == VINE_OP_SEND)
+            rc = post(c, base, &ops[i], reqs, &n);
+    if (rc == MPI_SUCCESS && n)
+        rc = err_class(MPI_Waitall((int)n, reqs, MPI_STATUSES_IGNORE));
+    for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
+        if (ops[i].kind == VINE_OP_COPY || ops[i].kind == VINE_OP_REDUCE)
+            rc = run_local(c, base, &ops[i]);
+    return rc;
+}
+
+/*
+ * Makes the scratch hold n elements of t and returns the address of element
+ * 0 in *base.  The span of n elements is |n-1| extents plus the true extent;
+ * element 0 sits so that the lowest data byte lands at the start of the
+ * allocation, which makes a non-zero (or negative) true lower bound work.
+ */
+static int scratch_tmp(vine_exec_scratch *scr, const vine_exec_type *t, size_t n, char **base)
+{
+    static char none;
+    if (n == 0) {
+        *base = &none;
+        return MPI_SUCCESS;
+    }
+    size_t step = (size_t)(t->extent < 0 ? -t->extent : t->extent);
+    size_t bytes = (n - 1) * step + (size_t)t->true_extent;
+    if (bytes > scr->tmp_bytes) {
+        free(scr->tmp);
+        scr->tmp = malloc(bytes ? bytes : 1);
+        scr->tmp_bytes = scr->tmp ? bytes : 0;
+        if (!scr->tmp)
+            return MPI_ERR_NO_MEM;
+    }
+    *base = shift(scr->tmp, -t->true_lb + (t->extent < 0 ? (MPI_Aint)((n - 1) * step) : 0));
+    return MPI_SUCCESS;
+}
+
+static int scratch_reqs(vine_exec_scratch *scr, size_t n)
+{
+    if (n <= scr->nreqs)
+        return MPI_SUCCESS;
+    MPI_Request *r = realloc(scr->reqs, n * sizeof *r);
+    if (!r)
+        return MPI_ERR_NO_MEM;
+    scr->reqs = r;
+    scr->nreqs = n;
+    return MPI_SUCCESS;
+}
+
+int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr)
+{
+    const vine_sched *s = c->sched;
+    char *base[VINE_BUF_COUNT] = {(char *)(uintptr_t)c->sendbuf, (char *)c->recvbuf, NULL};
+    int rc = scratch_tmp(scr, c->type, s->tmp_count, &base[VINE_BUF_TMP]);
+    if (rc == MPI_SUCCESS)
+        rc = scratch_reqs(scr, c->max_reqs);
+    for (size_t k = 0; k < s->nrounds && rc == MPI_SUCCESS; k++) {
+        size_t b, e;
+        vine__sched_round(s, k, &b, &e);
+        rc = run_round(c, base, b, e, scr->reqs);
+    }
+    return rc;
+}
+
+void vine__exec_scratch_free(vine_exec_scratch *scr)
+{
+    free(scr->tmp);
+    free(scr->reqs);
+    memset(scr, 0, sizeof *scr);
+}

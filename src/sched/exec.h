@@ -1,0 +1,70 @@
+/*
+ * The MPI executor: runs one rank's vine_sched on a communicator.
+ *
+ * Each round posts all its receives (MPI_Irecv), then all its sends
+ * (MPI_Isend) with one tag, waits for them (MPI_Waitall) and then runs the
+ * round's COPY and REDUCE operations in order.  Element i of a buffer lies at
+ * base + i * extent.  Scratch memory and the request array live in a
+ * vine_exec_scratch that the caller keeps (one per communicator), so running
+ * a cached schedule allocates nothing once the scratch has grown.
+ */
+#ifndef VINE_EXEC_H
+#define VINE_EXEC_H
+
+#include "sched.h"
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* A datatype with the properties the executor needs, queried once per call. */
+typedef struct vine_exec_type {
+    MPI_Datatype dt;
+    MPI_Aint extent, true_lb, true_extent;
+    MPI_Count size;
+    /* Elements are contiguous bytes (size == extent == true extent), so a copy
+     * is one memmove.  This holds for every predefined type except the pair
+     * types of MINLOC/MAXLOC, whose padding a copy must not write. */
+    int dense;
+} vine_exec_type;
+
+/* Scratch kept between calls: the TMP buffer and the request array. */
+typedef struct vine_exec_scratch {
+    void *tmp;
+    size_t tmp_bytes;
+    MPI_Request *reqs;
+    size_t nreqs;
+} vine_exec_scratch;
+
+/* What one call runs: the schedule, the user's buffers, the type and the op. */
+typedef struct vine_exec_call {
+    const vine_sched *sched;
+    size_t max_reqs; /* vine__exec_max_requests(sched), computed once */
+    const void *sendbuf;
+    void *recvbuf;
+    const vine_exec_type *type;
+    MPI_Op op;
+    int commutative;
+    MPI_Comm comm; /* vine's private communicator */
+} vine_exec_call;
+
+/* Fills t for dt; returns MPI_SUCCESS or an MPI error class. */
+int vine__exec_type_init(vine_exec_type *t, MPI_Datatype dt);
+
+/* The most requests any round of s posts (messages above INT_MAX elements are split). */
+size_t vine__exec_max_requests(const vine_sched *s);
+
+/* Runs c; returns MPI_SUCCESS or an MPI error class. */
+int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr);
+
+/* Copies count elements of t from src to dst (a local copy on the private comm). */
+int vine__exec_copy(const vine_exec_type *t, const void *src, void *dst, size_t count,
+                    MPI_Comm comm);
+
+void vine__exec_scratch_free(vine_exec_scratch *scr);
+
+/* The tag of every message vine sends on its private communicator. */
+#define VINE_EXEC_TAG 7
+/* The tag of local copies of derived datatypes (a rank sends to itself). */
+#define VINE_EXEC_COPY_TAG 8
+
+#endif

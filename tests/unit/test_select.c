@@ -1,0 +1,201 @@
+/*
+ * Unit test of the auto selector (no MPI).  Over a grid of collectives,
+ * communicator sizes, payloads around every cutoff and both kinds of op, the
+ * selector's choice must be admitted by the algorithm's restrictions and must
+ * equal the decision table of docs/selection.md, written out again here from
+ * the paper's rules.  Spot checks pin the cutoffs to the paper's numbers.
+ */
+#include "coll/coll.h"
+#include "coll/ranks.h"
+#include "select/select.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, checks;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        checks++;                                                                                  \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                            \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
+    } while (0)
+
+/* The decision table, restated: what the selector must pick for n payload bytes. */
+static const char *expected(vine_coll c, int p, size_t n, int comm)
+{
+    int pow2 = vine__is_pow2(p);
+    switch (c) {
+    case VINE_COLL_BCAST:
+        if (n < 12 * 1024 || p < 8)
+            return "binomial";
+        return n < 512 * 1024 && pow2 ? "scatter_allgather_rd" : "scatter_allgather_ring";
+    case VINE_COLL_REDUCE:
+        return !comm || n <= 2048 ? "binomial" : "rabenseifner";
+    case VINE_COLL_ALLREDUCE:
+        if (!comm || n <= 2048)
+            return "recursive_doubling";
+        if (!pow2 && p <= 11)
+            return "ring";
+        if (!pow2 && p > 32 && n >= 16 * 1024 &&
+            (double)vine__select_delta_expo_max(p) < log2((double)n) / 2 - 2.5)
+            return "binary_blocks";
+        return "rabenseifner";
+    case VINE_COLL_REDUCE_SCATTER:
+    case VINE_COLL_REDUCE_SCATTER_BLOCK:
+        if (!comm)
+            return "recursive_doubling";
+        return n < 512 * 1024 ? "recursive_halving" : "pairwise";
+    case VINE_COLL_ALLGATHER:
+        if (pow2 && n < 512 * 1024)
+            return "recursive_doubling";
+        return !pow2 && n < 80 * 1024 ? "bruck" : "ring";
+    default:
+        return NULL;
+    }
+}
+
+/* Runs the selector for (c, p, count elements of type_size bytes, comm). */
+static const vine_algo *choose(vine_coll c, int p, size_t count, size_t type_size, int comm)
+{
+    vine_args a = {.coll = c, .p = p, .rank = p - 1, .count = count, .commutative = comm};
+    return vine__select_auto(&a, type_size);
+}
+
+/* The element count whose payload is (about) n bytes for collective c. */
+static size_t count_for(vine_coll c, int p, size_t n, size_t type_size)
+{
+    size_t per = type_size;
+    if (c == VINE_COLL_ALLGATHER || c == VINE_COLL_REDUCE_SCATTER ||
+        c == VINE_COLL_REDUCE_SCATTER_BLOCK)
+        per *= (size_t)p;
+    return n / per;
+}
+
+static void grid_case(vine_coll c, int p, size_t count, size_t type_size, int comm)
+{
+    vine_args a = {.coll = c, .p = p, .rank = 0, .count = count, .commutative = comm};
+    size_t n = vine__select_bytes(&a, type_size);
+    const vine_algo *got = choose(c, p, count, type_size, comm);
+    const char *want = expected(c, p, n, comm);
+    CHECK(got != NULL, "%s p=%d: no algorithm", vine__coll_name(c), p);
+    if (!got)
+        return;
+    CHECK(vine__algo_admits(got, &a) == VINE_OK, "%s p=%d n=%zu comm=%d: %s not admitted",
+          vine__coll_name(c), p, n, comm, got->name);
+    CHECK(strcmp(got->name, want) == 0, "%s p=%d n=%zu comm=%d: got %s, want %s",
+          vine__coll_name(c), p, n, comm, got->name, want);
+}
+
+/* Payloads on both sides of every cutoff, and some far from all of them. */
+static const size_t sizes[] = {0,      1,      8,      2047,    2048,    2049,    12287, 12288,
+                               16383,  16384,  16385,  65536,   81919,   81920,   81921, 262144,
+                               524287, 524288, 524289, 1048576, 8388608, 67108864};
+
+static void test_grid(void)
+{
+    int ps[] = {1,   2,   3,   4,    5,    7,    8,    9,    11,    12,    13,  16,
+                17,  31,  32,  33,   48,   63,   64,   65,   96,    100,   127, 128,
+                129, 255, 256, 1000, 1023, 1024, 1025, 4095, 65536, 100000};
+    size_t tsizes[] = {1, 4, 8, 24};
+    for (int c = 0; c < VINE_COLL_COUNT; c++)
+        for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+                for (size_t t = 0; t < sizeof tsizes / sizeof tsizes[0]; t++)
+                    for (int comm = 0; comm < 2; comm++)
+                        grid_case((vine_coll)c, ps[i],
+                                  count_for((vine_coll)c, ps[i], sizes[s], tsizes[t]) + (s % 2),
+                                  tsizes[t], comm);
+}
+
+static const char *name_of(vine_coll c, int p, size_t count, size_t ts, int comm)
+{
+    const vine_algo *a = choose(c, p, count, ts, comm);
+    return a ? a->name : "(null)";
+}
+
+#define EXPECT_NAME(want, c, p, count, ts, comm)                                                   \
+    do {                                                                                           \
+        const char *got_ = name_of(c, p, count, ts, comm);                                         \
+        CHECK(strcmp(got_, want) == 0, "%s p=%d count=%zu: got %s, want %s", vine__coll_name(c),   \
+              p, (size_t)(count), got_, want);                                                     \
+    } while (0)
+
+/* The paper's numbers, checked at the exact cutoffs. */
+static void test_spots(void)
+{
+    EXPECT_NAME("binomial", VINE_COLL_BCAST, 64, 12287, 1, 1);
+    EXPECT_NAME("scatter_allgather_rd", VINE_COLL_BCAST, 64, 12288, 1, 1);
+    EXPECT_NAME("binomial", VINE_COLL_BCAST, 7, 1 << 24, 1, 1);
+    EXPECT_NAME("scatter_allgather_ring", VINE_COLL_BCAST, 12, 12288, 1, 1);
+    EXPECT_NAME("scatter_allgather_ring", VINE_COLL_BCAST, 64, 524288, 1, 1);
+    EXPECT_NAME("binomial", VINE_COLL_REDUCE, 64, 256, 8, 1);
+    EXPECT_NAME("rabenseifner", VINE_COLL_REDUCE, 64, 257, 8, 1);
+    EXPECT_NAME("binomial", VINE_COLL_REDUCE, 64, 1 << 20, 8, 0);
+    EXPECT_NAME("recursive_doubling", VINE_COLL_ALLREDUCE, 64, 256, 8, 1);
+    EXPECT_NAME("rabenseifner", VINE_COLL_ALLREDUCE, 64, 257, 8, 1);
+    EXPECT_NAME("recursive_doubling", VINE_COLL_ALLREDUCE, 64, 1 << 20, 8, 0);
+    EXPECT_NAME("ring", VINE_COLL_ALLREDUCE, 7, 4096, 8, 1);
+    /* p = 100 = 64 + 32 + 4: delta_expo_max 3, so binary blocks needs n > 2^11 bytes. */
+    EXPECT_NAME("binary_blocks", VINE_COLL_ALLREDUCE, 100, 2048, 8, 1);
+    /* p = 65 = 64 + 1: delta_expo_max 6, so binary blocks needs n > 2^17 bytes. */
+    EXPECT_NAME("rabenseifner", VINE_COLL_ALLREDUCE, 65, 16384, 8, 1);
+    EXPECT_NAME("binary_blocks", VINE_COLL_ALLREDUCE, 65, 16385, 8, 1);
+    EXPECT_NAME("recursive_halving", VINE_COLL_REDUCE_SCATTER_BLOCK, 8, 65535, 1, 1);
+    EXPECT_NAME("pairwise", VINE_COLL_REDUCE_SCATTER_BLOCK, 8, 65536, 1, 1);
+    EXPECT_NAME("recursive_doubling", VINE_COLL_REDUCE_SCATTER, 8, 1, 1, 0);
+    EXPECT_NAME("recursive_doubling", VINE_COLL_ALLGATHER, 8, 65535, 1, 1);
+    EXPECT_NAME("ring", VINE_COLL_ALLGATHER, 8, 65536, 1, 1);
+    EXPECT_NAME("bruck", VINE_COLL_ALLGATHER, 10, 8191, 1, 1);
+    EXPECT_NAME("ring", VINE_COLL_ALLGATHER, 10, 8192, 1, 1);
+    EXPECT_NAME("recursive_doubling", VINE_COLL_ALLGATHER, 1, 0, 1, 1);
+}
+
+/* reduce_scatter with uneven counts: the payload is the whole vector, displs[p]. */
+static void test_displs(void)
+{
+    size_t counts[4] = {0, 100000, 0, 31073}, displs[5] = {0};
+    for (int i = 0; i < 4; i++)
+        displs[i + 1] = displs[i] + counts[i];
+    vine_args a = {.coll = VINE_COLL_REDUCE_SCATTER,
+                   .p = 4,
+                   .count = 7,
+                   .counts = counts,
+                   .displs = displs,
+                   .commutative = 1};
+    CHECK(vine__select_bytes(&a, 4) == 131073 * 4, "bytes %zu", vine__select_bytes(&a, 4));
+    CHECK(strcmp(vine__select_auto(&a, 4)->name, "pairwise") == 0, "uneven counts");
+    CHECK(strcmp(vine__select_auto(&a, 3)->name, "recursive_halving") == 0, "uneven counts");
+}
+
+static void test_helpers(void)
+{
+    CHECK(vine__select_delta_expo_max(1) == 0, "dem(1)");
+    CHECK(vine__select_delta_expo_max(64) == 0, "dem(64)");
+    CHECK(vine__select_delta_expo_max(13) == 2, "dem(13)");
+    CHECK(vine__select_delta_expo_max(100) == 3, "dem(100)");
+    CHECK(vine__select_delta_expo_max(65) == 6, "dem(65)");
+    for (int c = 0; c < VINE_COLL_COUNT; c++) {
+        const vine_algo *d = vine__select_default((vine_coll)c);
+        CHECK(d && d->flags == 0, "default of %s must have no restrictions",
+              vine__coll_name((vine_coll)c));
+    }
+    vine_args bad = {.coll = VINE_COLL_COUNT, .p = 4};
+    CHECK(vine__select_auto(&bad, 4) == NULL, "unknown collective");
+}
+
+int main(void)
+{
+    test_grid();
+    test_spots();
+    test_displs();
+    test_helpers();
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures != 0;
+}
