@@ -1,0 +1,126 @@
+/*
+ * vine-bench overhead: the per-call cost of vine's dispatch and executor.
+ *
+ * An 8-byte allreduce (one double, MPI_SUM) runs three ways, interleaved in
+ * batches so that drift and noise hit all three alike: MPI_Allreduce,
+ * vine_allreduce with the recursive_doubling algorithm (its schedule cached
+ * after the first call), and a hand-written loop of the same algorithm
+ * (MPI_Irecv, MPI_Isend, MPI_Waitall, MPI_Reduce_local on a private
+ * communicator).  The difference between the last two is what vine adds.
+ * The hand-written loop needs a power-of-two number of ranks.
+ */
+#include "bench_overhead.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vine.h"
+
+/* Recursive doubling for a power-of-two p: the schedule vine builds. */
+static void hand_allreduce(const double *in, double *out, double *tmp, MPI_Comm comm, int p,
+                           int rank)
+{
+    *out = *in;
+    for (int mask = 1; mask < p; mask <<= 1) {
+        MPI_Request req[2];
+        int peer = rank ^ mask;
+        MPI_Irecv(tmp, 1, MPI_DOUBLE, peer, 0, comm, &req[0]);
+        MPI_Isend(out, 1, MPI_DOUBLE, peer, 0, comm, &req[1]);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+        MPI_Reduce_local(tmp, out, 1, MPI_DOUBLE, MPI_SUM);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Runs iters calls of variant k and returns the slowest rank's time per call (us). */
+static double batch(int k, int iters, MPI_Comm dup, int p, int rank)
+{
+    double in = rank + 1, out = 0, tmp = 0, dt, slowest;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; i++) {
+        if (k == 0)
+            MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        else if (k == 1)
+            vine_allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        else
+            hand_allreduce(&in, &out, &tmp, dup, p, rank);
+    }
+    dt = (MPI_Wtime() - t0) / iters * 1e6;
+    MPI_Allreduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return slowest;
+}
+
+static int parse_count(const char *s, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < 1 || v > 100000000)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static void print_result(double *t[3], int batches, int iters, int p, int hand)
+{
+    double m[3];
+    for (int k = 0; k < 3; k++) {
+        qsort(t[k], (size_t)batches, sizeof(double), cmp_double);
+        m[k] = t[k][batches / 2];
+    }
+    printf("# vine-bench overhead: %d ranks, 8-byte allreduce (MPI_DOUBLE, MPI_SUM),\n"
+           "# median over %d batches of %d calls, slowest rank per batch\n",
+           p, batches, iters);
+    printf("%-30s %10s %14s\n", "variant", "us/call", "ratio to MPI");
+    printf("%-30s %10.3f %14.3f\n", "MPI_Allreduce", m[0], 1.0);
+    printf("%-30s %10.3f %14.3f\n", "vine_allreduce (rd, cached)", m[1], m[1] / m[0]);
+    if (hand) {
+        printf("%-30s %10.3f %14.3f\n", "hand-written rd loop", m[2], m[2] / m[0]);
+        printf("vine overhead over the hand-written loop: %+.3f us per call\n", m[1] - m[2]);
+    } else {
+        printf("(hand-written loop skipped: it needs a power-of-two number of ranks)\n");
+    }
+}
+
+int vine__bench_overhead(int argc, char **argv)
+{
+    int p, rank, batches = 50, iters = 2000;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (int i = 2; i < argc; i++) {
+        int *dst = strcmp(argv[i], "--batches") == 0 ? &batches
+                   : strcmp(argv[i], "--iters") == 0 ? &iters
+                                                     : NULL;
+        if (!dst || i + 1 >= argc || parse_count(argv[++i], dst)) {
+            if (rank == 0)
+                fprintf(stderr, "usage: vine-bench overhead [--batches N] [--iters N]\n");
+            return 2;
+        }
+    }
+    int hand = (p & (p - 1)) == 0;
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    vine_set_algorithm(VINE_COLL_ALLREDUCE, "recursive_doubling");
+    double *t[3];
+    for (int k = 0; k < 3; k++)
+        t[k] = calloc((size_t)batches, sizeof(double));
+    for (int b = -5; b < batches; b++)
+        for (int k = 0; k < (hand ? 3 : 2); k++) {
+            double v = batch(k, iters, dup, p, rank);
+            if (b >= 0)
+                t[k][b] = v;
+        }
+    if (rank == 0)
+        print_result(t, batches, iters, p, hand);
+    for (int k = 0; k < 3; k++)
+        free(t[k]);
+    vine_set_algorithm(VINE_COLL_ALLREDUCE, "auto");
+    MPI_Comm_free(&dup);
+    return 0;
+}

@@ -1,0 +1,736 @@
+/*
+ * vine-bench: times vine's collective algorithms against the MPI library's
+ * own collectives on the communicator it runs on.
+ *
+ *   vine-bench coll --coll C|all --algo A|all --size LIST [--iters N]
+ *              [--warmup N] [--check] [--dtype T] [--op OP] [--root R]
+ *              [--in-place]
+ *
+ * For each collective, size and algorithm (and "mpi", the MPI library's
+ * collective) it times iterations, each after a barrier, takes the maximum
+ * over ranks of each iteration's time, and prints the median, minimum and
+ * maximum in microseconds and median / median(mpi) on rank 0.  With --check
+ * it compares each algorithm's result with the MPI library's for the same
+ * buffers.  docs/bench.md describes the options and the output.
+ */
+#include <vine.h>
+#include "bench_overhead.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SIZES 64
+#define MAX_ALGOS 32
+
+/* The command line. */
+typedef struct options {
+    int colls[VINE_COLL_COUNT];
+    int ncolls;
+    const char *algos[MAX_ALGOS]; /* names as given; empty means all */
+    int nalgos;
+    size_t sizes[MAX_SIZES];
+    const char *labels[MAX_SIZES];
+    char label_store[MAX_SIZES][32];
+    int nsizes;
+    int iters, warmup; /* warmup -1: drop the first 20% of iters */
+    int check, root, inplace;
+    MPI_Datatype dt;
+    const char *dtype_name;
+    MPI_Op op;
+    const char *op_name;
+} options;
+
+/* One benchmarked case: a collective at one size, with its buffers. */
+typedef struct bcase {
+    vine_coll coll;
+    MPI_Datatype dt;
+    size_t tsize;
+    MPI_Op op;
+    int root, inplace, p, rank;
+    int count;                 /* the collective's count argument */
+    int *counts;               /* reduce_scatter: p entries */
+    size_t in_elems;           /* the input vector */
+    size_t recv_elems;         /* the receive buffer */
+    size_t res_off, res_elems; /* where the result lies in the receive buffer */
+    unsigned char *send, *recv, *input, *ref;
+} bcase;
+
+/* What one row measured. */
+typedef struct row {
+    double median, min, max;
+    int na;    /* the algorithm does not serve this case */
+    int check; /* -1 not checked, 0 failed, 1 passed */
+    int err;   /* an MPI error code, MPI_SUCCESS when all went well */
+} row;
+
+static int rank0;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: vine-bench overhead [--batches N] [--iters N]\n"
+               "       vine-bench coll --coll C|all --algo A|all --size LIST [--iters N]\n"
+               "                  [--warmup N] [--check] [--dtype int|float|double|char|long]\n"
+               "                  [--op sum|prod|max|min|land|lor|lxor|band|bor|bxor]\n"
+               "                  [--root R] [--in-place]\n"
+               "  C     a collective (bcast, reduce, allreduce, allgather, reduce_scatter,\n"
+               "        reduce_scatter_block), a comma-separated list, or all\n"
+               "  A     an algorithm name, mpi (the MPI library), auto (vine's choice),\n"
+               "        a comma-separated list, or all (mpi, auto and every algorithm)\n"
+               "  LIST  comma-separated sizes in bytes with an optional unit (B, KiB, MiB,\n"
+               "        GiB), or a doubling range such as 8B..1MiB; the size is the\n"
+               "        collective's count argument in bytes\n"
+               "  --iters N   timed iterations per row (default 100)\n"
+               "  --warmup N  untimed iterations first (default: drop the first 20%% of N)\n"
+               "  --check     compare each result with the MPI library's collective\n");
+}
+
+/* Reports a usage error on rank 0; the caller exits with status 2. */
+static int bad_usage(const char *fmt, const char *arg)
+{
+    if (rank0) {
+        fprintf(stderr, "vine-bench: ");
+        fprintf(stderr, fmt, arg);
+        fprintf(stderr, "\n");
+        usage(stderr);
+    }
+    return 2;
+}
+
+/* Parses "8", "8B", "1KiB", "64KiB", "1MiB", "1GiB" (also K, M, G) into bytes. */
+static int parse_size(const char *s, size_t *out)
+{
+    static const struct {
+        const char *unit;
+        int shift;
+    } units[] = {{"", 0},   {"B", 0},    {"K", 10}, {"KiB", 10},
+                 {"M", 20}, {"MiB", 20}, {"G", 30}, {"GiB", 30}};
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(s, &end, 10);
+    if (end == s || errno || *s == '-')
+        return -1;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].unit) == 0) {
+            if (n > (SIZE_MAX >> units[i].shift) || (n << units[i].shift) > INT32_MAX)
+                return -1;
+            *out = (size_t)(n << units[i].shift);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int add_size(options *o, size_t bytes, const char *label)
+{
+    if (o->nsizes == MAX_SIZES)
+        return -1;
+    snprintf(o->label_store[o->nsizes], sizeof o->label_store[0], "%s", label);
+    o->labels[o->nsizes] = o->label_store[o->nsizes];
+    o->sizes[o->nsizes++] = bytes;
+    return 0;
+}
+
+/* "8B..1MiB": 8, 16, 32, ... up to 1 MiB. */
+static int parse_range(options *o, char *item, char *dots)
+{
+    size_t lo, hi;
+    *dots = '\0';
+    if (parse_size(item, &lo) || parse_size(dots + 2, &hi) || lo > hi)
+        return -1;
+    for (size_t s = lo;; s = s ? 2 * s : 1) {
+        char label[32];
+        if (s % (1u << 20) == 0 && s)
+            snprintf(label, sizeof label, "%zuMiB", s >> 20);
+        else if (s % 1024 == 0 && s)
+            snprintf(label, sizeof label, "%zuKiB", s >> 10);
+        else
+            snprintf(label, sizeof label, "%zuB", s);
+        if (add_size(o, s, label))
+            return -1;
+        if (s >= hi || s > hi / 2)
+            break;
+    }
+    return 0;
+}
+
+static int parse_sizes(options *o, const char *list)
+{
+    char *copy = strdup(list), *save = NULL;
+    int rc = copy ? 0 : -1;
+    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && !rc;
+         item = strtok_r(NULL, ",", &save)) {
+        char *dots = strstr(item, "..");
+        size_t bytes;
+        if (dots)
+            rc = parse_range(o, item, dots);
+        else
+            rc = parse_size(item, &bytes) || add_size(o, bytes, item);
+    }
+    free(copy);
+    return rc || o->nsizes == 0 ? -1 : 0;
+}
+
+static int coll_from_name(const char *name)
+{
+    for (int c = 0; c < VINE_COLL_COUNT; c++)
+        if (strcmp(name, vine_coll_name((vine_coll)c)) == 0)
+            return c;
+    return -1;
+}
+
+static int parse_colls(options *o, const char *list)
+{
+    if (strcmp(list, "all") == 0) {
+        static const int order[] = {VINE_COLL_BCAST,
+                                    VINE_COLL_REDUCE,
+                                    VINE_COLL_ALLREDUCE,
+                                    VINE_COLL_ALLGATHER,
+                                    VINE_COLL_REDUCE_SCATTER_BLOCK,
+                                    VINE_COLL_REDUCE_SCATTER};
+        for (int i = 0; i < VINE_COLL_COUNT; i++)
+            o->colls[i] = order[i];
+        o->ncolls = VINE_COLL_COUNT;
+        return 0;
+    }
+    char *copy = strdup(list), *save = NULL;
+    int rc = copy ? 0 : -1;
+    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && !rc;
+         item = strtok_r(NULL, ",", &save)) {
+        int c = coll_from_name(item);
+        rc = c < 0 || o->ncolls == VINE_COLL_COUNT ? -1 : 0;
+        if (!rc)
+            o->colls[o->ncolls++] = c;
+    }
+    free(copy);
+    return rc || o->ncolls == 0 ? -1 : 0;
+}
+
+/* Keeps the names; each must exist for at least one chosen collective (checked later). */
+static int parse_algos(options *o, char *list)
+{
+    if (strcmp(list, "all") == 0)
+        return 0;
+    char *save = NULL;
+    for (char *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        if (o->nalgos == MAX_ALGOS)
+            return -1;
+        o->algos[o->nalgos++] = item;
+    }
+    return o->nalgos ? 0 : -1;
+}
+
+static int parse_int(const char *s, int min, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < min || v > INT32_MAX)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_dtype(options *o, const char *name)
+{
+    static const char *names[] = {"char", "int", "long", "float", "double"};
+    MPI_Datatype types[] = {MPI_CHAR, MPI_INT, MPI_LONG, MPI_FLOAT, MPI_DOUBLE};
+    for (int i = 0; i < 5; i++) {
+        if (strcmp(name, names[i]) == 0) {
+            o->dt = types[i];
+            o->dtype_name = names[i];
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The predefined ops; the logical and bitwise ones only for integer types. */
+static int parse_op(options *o, const char *name)
+{
+    static const char *names[] = {"sum", "prod", "max",  "min", "land",
+                                  "lor", "lxor", "band", "bor", "bxor"};
+    MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MAX,  MPI_MIN, MPI_LAND,
+                    MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR};
+    for (int i = 0; i < 10; i++) {
+        if (strcmp(name, names[i]) == 0) {
+            o->op = ops[i];
+            o->op_name = names[i];
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int is_floating(MPI_Datatype dt)
+{
+    return dt == MPI_FLOAT || dt == MPI_DOUBLE;
+}
+
+/* The value of option argv[*i], advancing *i; NULL when it is missing. */
+static char *option_value(int argc, char **argv, int *i)
+{
+    return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+/* Parses the value v of option opt; returns 0, -1 for a bad value, -2 for an unknown option. */
+static int parse_value(options *o, const char *opt, char *v)
+{
+    if (strcmp(opt, "--coll") == 0)
+        return parse_colls(o, v);
+    if (strcmp(opt, "--algo") == 0)
+        return parse_algos(o, v);
+    if (strcmp(opt, "--size") == 0)
+        return parse_sizes(o, v);
+    if (strcmp(opt, "--iters") == 0)
+        return parse_int(v, 1, &o->iters);
+    if (strcmp(opt, "--warmup") == 0)
+        return parse_int(v, 0, &o->warmup);
+    if (strcmp(opt, "--root") == 0)
+        return parse_int(v, 0, &o->root);
+    if (strcmp(opt, "--dtype") == 0)
+        return parse_dtype(o, v);
+    if (strcmp(opt, "--op") == 0)
+        return parse_op(o, v);
+    return -2;
+}
+
+/* Parses one option at argv[*i]; returns 0, or 2 after reporting a usage error. */
+static int parse_option(options *o, int argc, char **argv, int *i)
+{
+    static const char *with_value[] = {"--coll",   "--algo", "--size",  "--iters",
+                                       "--warmup", "--root", "--dtype", "--op"};
+    const char *opt = argv[*i];
+    if (strcmp(opt, "--check") == 0 || strcmp(opt, "--in-place") == 0) {
+        *(opt[2] == 'c' ? &o->check : &o->inplace) = 1;
+        return 0;
+    }
+    int known = 0;
+    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+        known |= strcmp(opt, with_value[k]) == 0;
+    if (!known)
+        return bad_usage("unknown option %s", opt);
+    char *v = option_value(argc, argv, i);
+    if (!v)
+        return bad_usage("option %s needs a value", opt);
+    return parse_value(o, opt, v) ? bad_usage("bad value for %s", opt) : 0;
+}
+
+/* Does some chosen collective know algorithm name? */
+static int algo_known(const options *o, const char *name)
+{
+    if (strcmp(name, "mpi") == 0 || strcmp(name, "auto") == 0)
+        return 1;
+    for (int c = 0; c < o->ncolls; c++)
+        for (int i = 0; vine_algorithm_name((vine_coll)o->colls[c], i); i++)
+            if (strcmp(vine_algorithm_name((vine_coll)o->colls[c], i), name) == 0)
+                return 1;
+    return 0;
+}
+
+/* Checks what the options say together once all are read. */
+static int check_options(const options *o, int p)
+{
+    if (!o->ncolls)
+        return bad_usage("%s", "--coll is required");
+    if (!o->nsizes)
+        return bad_usage("%s", "--size is required");
+    for (int i = 0; i < o->nalgos; i++)
+        if (!algo_known(o, o->algos[i]))
+            return bad_usage("no chosen collective has an algorithm named %s", o->algos[i]);
+    if (o->root >= p) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "%d is not a rank of the communicator (p=%d)", o->root, p);
+        return bad_usage("--root %s", msg);
+    }
+    if (is_floating(o->dt) && o->op != MPI_SUM && o->op != MPI_PROD && o->op != MPI_MAX &&
+        o->op != MPI_MIN)
+        return bad_usage("--op %s does not apply to floating types", o->op_name);
+    return 0;
+}
+
+static int parse_options(options *o, int argc, char **argv, int p)
+{
+    memset(o, 0, sizeof *o);
+    o->iters = 100;
+    o->warmup = -1;
+    parse_dtype(o, "int");
+    parse_op(o, "sum");
+    if (argc < 2)
+        return bad_usage("%s", "a command is required (coll)");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        if (rank0)
+            usage(stdout);
+        return 1;
+    }
+    if (strcmp(argv[1], "coll") != 0)
+        return bad_usage("unknown command %s", argv[1]);
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            if (rank0)
+                usage(stdout);
+            return 1;
+        }
+        int rc = parse_option(o, argc, argv, &i);
+        if (rc)
+            return rc;
+    }
+    return check_options(o, p);
+}
+
+/* The shape of coll's buffers for count elements (see docs/bench.md). */
+static void bcase_shape(bcase *b, size_t n)
+{
+    size_t p = (size_t)b->p, r = (size_t)b->rank;
+    b->count = (int)n;
+    b->in_elems = n;
+    b->recv_elems = n;
+    b->res_off = 0;
+    b->res_elems = n;
+    switch (b->coll) {
+    case VINE_COLL_REDUCE:
+        b->res_elems = b->rank == b->root ? n : 0;
+        break;
+    case VINE_COLL_ALLGATHER:
+        b->recv_elems = b->res_elems = n * p;
+        break;
+    case VINE_COLL_REDUCE_SCATTER_BLOCK:
+        b->in_elems = n * p;
+        b->recv_elems = b->inplace ? n * p : n;
+        break;
+    case VINE_COLL_REDUCE_SCATTER:
+        for (size_t i = 0; i < p; i++)
+            b->counts[i] = (int)(n / p + (i < n % p));
+        b->res_elems = (size_t)b->counts[r];
+        b->recv_elems = b->inplace ? n : b->res_elems;
+        break;
+    default:
+        break;
+    }
+}
+
+static int bcase_init(bcase *b, const options *o, vine_coll coll, size_t bytes)
+{
+    memset(b, 0, sizeof *b);
+    b->coll = coll;
+    b->dt = o->dt;
+    MPI_Aint lb, extent;
+    MPI_Type_get_extent(o->dt, &lb, &extent);
+    b->tsize = (size_t)extent;
+    b->op = o->op;
+    b->root = o->root;
+    b->inplace = o->inplace && coll != VINE_COLL_BCAST;
+    MPI_Comm_size(MPI_COMM_WORLD, &b->p);
+    MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
+    b->counts = malloc(sizeof(int) * (size_t)b->p);
+    if (!b->counts)
+        return -1;
+    bcase_shape(b, bytes / b->tsize);
+    size_t in = b->in_elems * b->tsize + 1, out = b->recv_elems * b->tsize + 1;
+    b->send = malloc(in);
+    b->input = malloc(in);
+    b->recv = malloc(out);
+    b->ref = malloc(out);
+    return b->send && b->input && b->recv && b->ref ? 0 : -1;
+}
+
+static void bcase_free(bcase *b)
+{
+    free(b->counts);
+    free(b->send);
+    free(b->input);
+    free(b->recv);
+    free(b->ref);
+}
+
+/* A small integer for element i of rank r, so that floating results are exact. */
+static long value(MPI_Op op, int r, size_t i)
+{
+    if (op == MPI_PROD)
+        return (r + i) % 8 == 0 ? 2 : ((r + 3 * i) % 5 == 0 ? -1 : 1);
+    if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
+        return ((i * 37 + 11) >> (r % 8)) & 1;
+    if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
+        return (long)((r + 1) * 37 + i * 11) & 0x7f;
+    return (long)((r * 7 + i * 3) % 5) - 2;
+}
+
+static void put(const bcase *b, unsigned char *dst, long v)
+{
+    if (b->dt == MPI_FLOAT) {
+        float f = (float)v;
+        memcpy(dst, &f, sizeof f);
+    } else if (b->dt == MPI_DOUBLE) {
+        double d = (double)v;
+        memcpy(dst, &d, sizeof d);
+    } else if (b->dt == MPI_CHAR) {
+        char c = (char)v;
+        memcpy(dst, &c, 1);
+    } else if (b->dt == MPI_INT) {
+        int x = (int)v;
+        memcpy(dst, &x, sizeof x);
+    } else {
+        memcpy(dst, &v, sizeof v);
+    }
+}
+
+/* Writes this rank's input where the collective reads it. */
+static void bcase_input(bcase *b)
+{
+    for (size_t i = 0; i < b->in_elems; i++)
+        put(b, b->input + i * b->tsize, value(b->op, b->rank, i));
+    size_t bytes = b->in_elems * b->tsize;
+    if (b->coll == VINE_COLL_BCAST) {
+        if (b->rank == b->root)
+            memcpy(b->recv, b->input, bytes);
+    } else if (b->coll == VINE_COLL_ALLGATHER && b->inplace) {
+        memcpy(b->recv + (size_t)b->rank * bytes, b->input, bytes);
+    } else if (b->inplace && (b->coll != VINE_COLL_REDUCE || b->rank == b->root)) {
+        memcpy(b->recv, b->input, bytes);
+    } else {
+        memcpy(b->send, b->input, bytes);
+    }
+}
+
+/* The send buffer argument: MPI_IN_PLACE where the case is in place at this rank. */
+static const void *send_arg(const bcase *b)
+{
+    if (!b->inplace || (b->coll == VINE_COLL_REDUCE && b->rank != b->root))
+        return b->send;
+    return MPI_IN_PLACE;
+}
+
+static int run_vine(const bcase *b)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    const void *s = send_arg(b);
+    switch (b->coll) {
+    case VINE_COLL_BCAST:
+        return vine_bcast(b->recv, b->count, b->dt, b->root, w);
+    case VINE_COLL_REDUCE:
+        return vine_reduce(s, b->recv, b->count, b->dt, b->op, b->root, w);
+    case VINE_COLL_ALLREDUCE:
+        return vine_allreduce(s, b->recv, b->count, b->dt, b->op, w);
+    case VINE_COLL_ALLGATHER:
+        return vine_allgather(s, b->count, b->dt, b->recv, b->count, b->dt, w);
+    case VINE_COLL_REDUCE_SCATTER_BLOCK:
+        return vine_reduce_scatter_block(s, b->recv, b->count, b->dt, b->op, w);
+    default:
+        return vine_reduce_scatter(s, b->recv, b->counts, b->dt, b->op, w);
+    }
+}
+
+static int run_mpi(const bcase *b)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    const void *s = send_arg(b);
+    switch (b->coll) {
+    case VINE_COLL_BCAST:
+        return MPI_Bcast(b->recv, b->count, b->dt, b->root, w);
+    case VINE_COLL_REDUCE:
+        return MPI_Reduce(s, b->recv, b->count, b->dt, b->op, b->root, w);
+    case VINE_COLL_ALLREDUCE:
+        return MPI_Allreduce(s, b->recv, b->count, b->dt, b->op, w);
+    case VINE_COLL_ALLGATHER:
+        return MPI_Allgather(s, b->count, b->dt, b->recv, b->count, b->dt, w);
+    case VINE_COLL_REDUCE_SCATTER_BLOCK:
+        return MPI_Reduce_scatter_block(s, b->recv, b->count, b->dt, b->op, w);
+    default:
+        return MPI_Reduce_scatter(s, b->recv, b->counts, b->dt, b->op, w);
+    }
+}
+
+static int run(const bcase *b, int mpi)
+{
+    return mpi ? run_mpi(b) : run_vine(b);
+}
+
+/* One call on fresh input and a poisoned receive buffer. */
+static int run_fresh(bcase *b, int mpi)
+{
+    memset(b->recv, 0xEE, b->recv_elems * b->tsize);
+    bcase_input(b);
+    return run(b, mpi);
+}
+
+/* Collective: 1 when every rank's result matches the MPI library's. */
+static int check(bcase *b, int *err)
+{
+    size_t off = b->res_off * b->tsize, bytes = b->res_elems * b->tsize;
+    int rc = run_fresh(b, 1);
+    memcpy(b->ref, b->recv + off, bytes);
+    if (rc == MPI_SUCCESS)
+        rc = run_fresh(b, 0);
+    int ok = rc == MPI_SUCCESS && memcmp(b->ref, b->recv + off, bytes) == 0, all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        *err = rc;
+    return all;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Times the iterations; on rank 0 fills median/min/max of the per-iteration maxima. */
+static int time_case(const bcase *b, int mpi, const options *o, row *out)
+{
+    int warm = o->warmup >= 0 ? o->warmup : o->iters / 5;
+    int kept = o->warmup >= 0 ? o->iters : o->iters - warm;
+    double *t = malloc(sizeof(double) * (size_t)(warm + kept)),
+           *tmax = malloc(sizeof(double) * (size_t)kept);
+    int rc = t && tmax ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (int k = 0; k < warm + kept && rc == MPI_SUCCESS; k++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        rc = run(b, mpi);
+        t[k] = (MPI_Wtime() - t0) * 1e6;
+    }
+    if (rc == MPI_SUCCESS) {
+        MPI_Reduce(t + warm, tmax, kept, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        qsort(tmax, (size_t)kept, sizeof(double), cmp_double);
+        out->min = tmax[0];
+        out->max = tmax[kept - 1];
+        out->median = kept % 2 ? tmax[kept / 2] : (tmax[kept / 2 - 1] + tmax[kept / 2]) / 2;
+    }
+    free(t);
+    free(tmax);
+    return rc;
+}
+
+/* Collective: does the forced algorithm serve b, or did vine fall back? */
+static int served_by(const bcase *b, const char *algo)
+{
+    int moves = b->count > 0, fell_back = 0, any;
+    if (moves && strcmp(algo, "auto") != 0)
+        fell_back = strcmp(vine_last_algorithm(b->coll), algo) != 0;
+    MPI_Allreduce(&fell_back, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    return !any;
+}
+
+/* Measures one row: algo NULL is the MPI library's collective. */
+static row measure(bcase *b, const char *algo, const options *o)
+{
+    row r = {0, 0, 0, 0, -1, MPI_SUCCESS};
+    int mpi = algo == NULL;
+    if (!mpi) {
+        vine_set_algorithm(b->coll, algo);
+        r.err = run_fresh(b, 0);
+        if (r.err == MPI_SUCCESS && !served_by(b, algo)) {
+            r.na = 1;
+            return r;
+        }
+        if (r.err == MPI_SUCCESS && o->check)
+            r.check = check(b, &r.err);
+    }
+    if (r.err == MPI_SUCCESS) {
+        bcase_input(b);
+        r.err = time_case(b, mpi, o, &r);
+    }
+    return r;
+}
+
+static void print_header(const options *o, int p)
+{
+    int warm = o->warmup >= 0 ? o->warmup : o->iters / 5;
+    printf("# vine-bench coll: p=%d dtype=%s op=%s root=%d in-place=%s iters=%d warmup=%d%s\n", p,
+           o->dtype_name, o->op_name, o->root, o->inplace ? "yes" : "no", o->iters, warm,
+           o->warmup >= 0 ? "" : " (dropped from iters)");
+    printf("# times in microseconds: per iteration the maximum over ranks; ratio = "
+           "median / median(mpi)\n");
+    printf("%-20s %-22s %8s %9s %11s %11s %11s %7s %5s\n", "collective", "algorithm", "size",
+           "count", "median_us", "min_us", "max_us", "ratio", "check");
+}
+
+/* Prints one row on rank 0; returns 1 when it counts as a failure. */
+static int print_row(const bcase *b, const char *label, const char *algo, const row *r,
+                     double mpi_median)
+{
+    if (!rank0)
+        return r->err != MPI_SUCCESS || r->check == 0;
+    printf("%-20s %-22s %8s %9d ", vine_coll_name(b->coll), algo, label, b->count);
+    if (r->err != MPI_SUCCESS) {
+        printf("error: %s\n", vine_error_string(r->err));
+    } else if (r->na) {
+        printf("%11s %11s %11s %7s %5s\n", "n/a", "n/a", "n/a", "n/a", "n/a");
+    } else {
+        char ratio[16] = "-";
+        if (mpi_median > 0)
+            snprintf(ratio, sizeof ratio, "%.2f", r->median / mpi_median);
+        const char *chk = r->check < 0 ? "-" : r->check ? "OK" : "FAIL";
+        printf("%11.2f %11.2f %11.2f %7s %5s\n", r->median, r->min, r->max, ratio, chk);
+    }
+    fflush(stdout);
+    return r->err != MPI_SUCCESS || r->check == 0;
+}
+
+/* Is algorithm i of coll (or "auto") asked for? */
+static int wanted(const options *o, const char *name)
+{
+    if (o->nalgos == 0)
+        return 1;
+    for (int i = 0; i < o->nalgos; i++)
+        if (strcmp(o->algos[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Every requested row of one collective at one size; returns the failures. */
+static int bench_size(const options *o, vine_coll coll, int s)
+{
+    bcase b;
+    int failures = 0;
+    if (bcase_init(&b, o, coll, o->sizes[s])) {
+        if (rank0)
+            fprintf(stderr, "vine-bench: out of memory for %s at %s\n", vine_coll_name(coll),
+                    o->labels[s]);
+        bcase_free(&b);
+        return 1;
+    }
+    row mpi = measure(&b, NULL, o);
+    failures += print_row(&b, o->labels[s], "mpi", &mpi, mpi.median);
+    for (int i = -1; i < vine_algorithm_count(coll); i++) {
+        const char *algo = i < 0 ? "auto" : vine_algorithm_name(coll, i);
+        if (!wanted(o, algo))
+            continue;
+        row r = measure(&b, algo, o);
+        failures += print_row(&b, o->labels[s], algo, &r, mpi.err ? 0 : mpi.median);
+    }
+    vine_set_algorithm(coll, "auto");
+    bcase_free(&b);
+    return failures;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, p;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    rank0 = rank == 0;
+    if (argc > 1 && strcmp(argv[1], "overhead") == 0) {
+        int status = vine__bench_overhead(argc, argv);
+        MPI_Finalize();
+        return status;
+    }
+    options o;
+    int rc = parse_options(&o, argc, argv, p);
+    if (rc) {
+        MPI_Finalize();
+        return rc == 1 ? 0 : rc;
+    }
+    if (rank0)
+        print_header(&o, p);
+    int failures = 0;
+    for (int c = 0; c < o.ncolls; c++)
+        for (int s = 0; s < o.nsizes; s++)
+            failures += bench_size(&o, (vine_coll)o.colls[c], s);
+    if (rank0 && o.check)
+        printf("# %s\n", failures ? "some checks FAILED" : "all checks passed");
+    MPI_Finalize();
+    return failures ? 1 : 0;
+}
