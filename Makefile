@@ -1,0 +1,89 @@
+# vine: build, demo and tests.
+#
+#   make          configure and build into build/ (tools in build/bin/)
+#   make demo     install missing packages, build, benchmark every algorithm
+#   make test     install missing packages, then every test stage in turn:
+#                 build/ (unit, verify, mpi), build-asan/ (the same under
+#                 AddressSanitizer + UBSan), build-smpi/ (SimGrid), install
+#   make clean    remove the build directories
+#
+# scripts/deps.sh installs what is missing on Debian 12 and does nothing when
+# everything is present.  Variables: JOBS (parallel build and test jobs,
+# default: the number of cores), NP (demo ranks, default: cores, at least 2),
+# BUILD_TYPE (default RelWithDebInfo).
+
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+JOBS ?= $(NPROC)
+NP ?= $(shell if [ $(NPROC) -lt 2 ]; then echo 2; else echo $(NPROC); fi)
+BUILD_TYPE ?= RelWithDebInfo
+DEMO_SIZES ?= 8B,1KiB,64KiB,1MiB
+
+CMAKE ?= cmake
+CTEST ?= ctest
+CTEST_FLAGS := --output-on-failure --timeout 1200
+MPIRUN := sh scripts/mpirun.sh
+
+# A UBSan report ends the test (the build also uses -fno-sanitize-recover).
+SAN_ENV := ASAN_OPTIONS=halt_on_error=1:strict_string_checks=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+TEST_STAGES := test-build test-asan test-smpi test-install
+
+# The stages share build directories and cores: never run them in parallel.
+.NOTPARALLEL:
+.PHONY: all build deps demo test $(TEST_STAGES) clean
+
+all: build
+
+deps:
+	@sh scripts/deps.sh
+
+build:
+	@command -v $(CMAKE) >/dev/null 2>&1 || \
+		{ echo "make: cmake is missing: run 'make deps' (make demo and make test do)" >&2; exit 1; }
+	$(CMAKE) -S . -B build -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	$(CMAKE) --build build -j $(JOBS)
+
+demo: deps build
+	@test -x build/bin/vine-bench || \
+		{ echo "make demo: build/bin/vine-bench was not built (tools/vine-bench.c missing?)" >&2; exit 1; }
+	$(MPIRUN) -np $(NP) build/bin/vine-bench coll --coll all --algo all --size $(DEMO_SIZES) --check
+
+# Runs every stage even when one fails, prints the time of each, and fails at
+# the end if any stage failed.
+test: deps
+	@failed=""; summary=""; passed=0; \
+	for stage in $(TEST_STAGES); do \
+		start=$$(date +%s); \
+		if $(MAKE) --no-print-directory $$stage; then result=ok; passed=$$((passed + 1)); \
+		else result=FAILED; failed="$$failed $$stage"; fi; \
+		summary="$$summary$$(printf '  %-13s %-7s %4d s' $$stage $$result $$(( $$(date +%s) - start )))\n"; \
+	done; \
+	printf '\nmake test: stages\n%b' "$$summary"; \
+	nfailed=$$(echo $$failed | wc -w); \
+	echo "stages: $$passed passed, $$nfailed failed"; \
+	test -z "$$failed"
+
+# MPI tests run in parallel too: Open MPI yields the core when oversubscribed,
+# and most of a short test's time is mpirun starting up.
+test-build: build
+	cd build && $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -LE '^(smpi|install)$$'
+
+# scripts/mpirun.sh turns leak detection off for the MPI tests (see there);
+# the unit and verifier tests keep it.
+test-asan:
+	$(CMAKE) -S . -B build-asan -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DVINE_SANITIZE=ON
+	$(CMAKE) --build build-asan -j $(JOBS)
+	cd build-asan && $(SAN_ENV) $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -L '^(unit|verify|mpi)$$'
+
+test-smpi:
+	$(CMAKE) -S . -B build-smpi -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DVINE_SMPI=ON \
+		-DCMAKE_C_COMPILER=smpicc
+	$(CMAKE) --build build-smpi -j $(JOBS) --target test_smpi
+	cd build-smpi && $(CTEST) $(CTEST_FLAGS) -L '^smpi$$'
+
+test-install: build
+	cd build && $(CTEST) $(CTEST_FLAGS) -L '^install$$'
+
+clean:
+	rm -rf build build-asan build-smpi build-install

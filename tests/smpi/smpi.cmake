@@ -1,0 +1,32 @@
+# SimGrid tier: every algorithm of five collectives on 64 simulated ranks
+# under smpirun, compared with SMPI's own collectives (label smpi).  It exists
+# only in the SimGrid build: cmake -DVINE_SMPI=ON -DCMAKE_C_COMPILER=smpicc.
+if(VINE_SMPI)
+  find_program(VINE_SMPIRUN smpirun REQUIRED)
+  set(VINE_SMPI_RANKS 64)
+
+  add_executable(test_smpi ${CMAKE_CURRENT_LIST_DIR}/test_smpi.c)
+  target_link_libraries(test_smpi PRIVATE vine)
+
+  # smpirun maps ranks to the hosts listed in a host file; the platform file
+  # names its hosts node-0 ... node-63.
+  set(vine_smpi_hosts "")
+  math(EXPR vine_smpi_last "${VINE_SMPI_RANKS} - 1")
+  foreach(i RANGE ${vine_smpi_last})
+    string(APPEND vine_smpi_hosts "node-${i}\n")
+  endforeach()
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/smpi_hosts.txt "${vine_smpi_hosts}")
+
+  # SMPI runs every rank in one process.  It gives each rank its own copy of
+  # the program's globals, but those of a shared library only when the library
+  # is named in smpi/privatize-libs (by the path of its soname); without it
+  # all ranks would share vine's process-wide state.
+  add_test(NAME smpi_collectives_64
+    COMMAND ${VINE_SMPIRUN} -np ${VINE_SMPI_RANKS}
+      -platform ${CMAKE_CURRENT_LIST_DIR}/cluster64.xml
+      -hostfile ${CMAKE_CURRENT_BINARY_DIR}/smpi_hosts.txt
+      --cfg=smpi/privatize-libs:$<TARGET_SONAME_FILE:vine>
+      --log=root.thres:warning --log=xbt_cfg.thres:warning --log=smpi_config.thres:warning
+      $<TARGET_FILE:test_smpi>)
+  set_tests_properties(smpi_collectives_64 PROPERTIES LABELS smpi TIMEOUT 1200)
+endif()
