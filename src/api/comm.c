@@ -15,6 +15,13 @@ static int final_keyval = MPI_KEYVAL_INVALID;
 /* Every live state, so that finalisation can release them all. */
 static vine_comm_state *all_states;
 
+/* Whether MPI calls are still allowed (false while SMPI finalises, see final_delete). */
+static int mpi_usable(void)
+{
+    int done = 1;
+    return MPI_Finalized(&done) == MPI_SUCCESS && !done;
+}
+
 static void state_free(vine_comm_state *st)
 {
     if (st->prev)
@@ -25,7 +32,7 @@ static void state_free(vine_comm_state *st)
         st->next->prev = st->prev;
     vine__cache_clear(st);
     vine__exec_scratch_free(&st->scr);
-    if (st->comm != MPI_COMM_NULL)
+    if (st->comm != MPI_COMM_NULL && mpi_usable())
         MPI_Comm_free(&st->comm);
     free(st->counts);
     free(st->displs);
@@ -48,6 +55,11 @@ static int final_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     (void)keyval;
     (void)attr;
     (void)extra;
+    /* SimGrid's SMPI runs this callback after it has marked MPI finalised and
+     * then rejects every MPI call: the process is about to end, so leave the
+     * states (and the attributes that point at them) alone. */
+    if (!mpi_usable())
+        return MPI_SUCCESS;
     while (all_states) {
         vine_comm_state *st = all_states;
         if (MPI_Comm_delete_attr(st->user, state_keyval) != MPI_SUCCESS || all_states == st)
