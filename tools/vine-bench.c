@@ -13,8 +13,8 @@
  * it compares each algorithm's result with the MPI library's for the same
  * buffers.  docs/bench.md describes the options and the output.
  */
-#include <vine.h>
 #include "bench_overhead.h"
+#include <vine.h>
 
 #include <errno.h>
 #include <stdint.h>

@@ -19,21 +19,13 @@ typedef struct vine_call {
     const vine_algo *req;
 } vine_call;
 
-static int is_named(MPI_Datatype dt)
-{
-    int ni, na, nd, combiner;
-    if (MPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
-        return 0;
-    return combiner == MPI_COMBINER_NAMED;
-}
-
 /*
  * MPI_ERR_BUFFER for a NULL buffer that must hold count > 0 elements of a
  * predefined type (a derived type may address memory from MPI_BOTTOM).
  */
 static int check_buf(const void *buf, size_t count, MPI_Datatype dt)
 {
-    if (buf == NULL && count > 0 && is_named(dt))
+    if (buf == NULL && count > 0 && vine__exec_is_named(dt))
         return MPI_ERR_BUFFER;
     return MPI_SUCCESS;
 }
@@ -56,12 +48,21 @@ static int check_common(vine_call *c, vine_coll coll, MPI_Comm comm, int count, 
     return vine__exec_type_init(&c->t, dt);
 }
 
+/* The predefined reduction ops, all commutative: no need to ask MPI. */
+static int is_predefined_op(MPI_Op op)
+{
+    return op == MPI_SUM || op == MPI_PROD || op == MPI_MAX || op == MPI_MIN || op == MPI_LAND ||
+           op == MPI_LOR || op == MPI_LXOR || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
+           op == MPI_MAXLOC || op == MPI_MINLOC;
+}
+
 static int check_op(vine_call *c, MPI_Op op)
 {
     if (op == MPI_OP_NULL)
         return MPI_ERR_OP;
     c->op = op;
-    if (MPI_Op_commutative(op, &c->a.commutative) != MPI_SUCCESS)
+    c->a.commutative = 1;
+    if (!is_predefined_op(op) && MPI_Op_commutative(op, &c->a.commutative) != MPI_SUCCESS)
         return MPI_ERR_OP;
     return MPI_SUCCESS;
 }

@@ -14,6 +14,12 @@ static int state_keyval = MPI_KEYVAL_INVALID;
 static int final_keyval = MPI_KEYVAL_INVALID;
 /* Every live state, so that finalisation can release them all. */
 static vine_comm_state *all_states;
+/*
+ * The state of the communicator used last, which saves an attribute lookup
+ * per call.  It cannot go stale: freeing a communicator runs the attribute's
+ * delete callback, and state_free() forgets it there.
+ */
+static vine_comm_state *last_state;
 
 /* Whether MPI calls are still allowed (false while SMPI finalises, see final_delete). */
 static int mpi_usable(void)
@@ -24,6 +30,8 @@ static int mpi_usable(void)
 
 static void state_free(vine_comm_state *st)
 {
+    if (last_state == st)
+        last_state = NULL;
     if (st->prev)
         st->prev->next = st->next;
     else
@@ -86,10 +94,16 @@ int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank)
     *st = NULL;
     if (comm == MPI_COMM_NULL)
         return MPI_ERR_COMM;
+    if (last_state && last_state->user == comm) {
+        *st = last_state;
+        *p = last_state->p;
+        *rank = last_state->rank;
+        return MPI_SUCCESS;
+    }
     if (state_keyval != MPI_KEYVAL_INVALID) {
         void *v = NULL;
         if (MPI_Comm_get_attr(comm, state_keyval, &v, &flag) == MPI_SUCCESS && flag) {
-            *st = v;
+            *st = last_state = v;
             *p = (*st)->p;
             *rank = (*st)->rank;
             return MPI_SUCCESS;

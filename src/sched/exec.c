@@ -40,7 +40,23 @@ static inline int chunk(size_t left)
     return left > (size_t)INT_MAX ? INT_MAX : (int)left;
 }
 
-int vine__exec_type_init(vine_exec_type *t, MPI_Datatype dt)
+/*
+ * Predefined datatypes are never freed, so what MPI says of them can be kept:
+ * the last few seen are remembered, which saves four MPI queries per call.
+ * Derived types are queried every time (a freed handle may be reused).
+ */
+#define NAMED_CACHE 8
+static vine_exec_type named_cache[NAMED_CACHE];
+static int named_cached, named_next;
+
+int vine__exec_is_named(MPI_Datatype dt)
+{
+    int ni, na, nd, combiner;
+    return MPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
+           combiner == MPI_COMBINER_NAMED;
+}
+
+static int type_query(vine_exec_type *t, MPI_Datatype dt)
 {
     MPI_Aint lb;
     int rc;
@@ -52,6 +68,23 @@ int vine__exec_type_init(vine_exec_type *t, MPI_Datatype dt)
     t->dense =
         t->size > 0 && t->size == (MPI_Count)t->extent && t->size == (MPI_Count)t->true_extent;
     return MPI_SUCCESS;
+}
+
+int vine__exec_type_init(vine_exec_type *t, MPI_Datatype dt)
+{
+    for (int i = 0; i < named_cached; i++)
+        if (named_cache[i].dt == dt) {
+            *t = named_cache[i];
+            return MPI_SUCCESS;
+        }
+    int rc = type_query(t, dt);
+    if (rc == MPI_SUCCESS && vine__exec_is_named(dt)) {
+        named_cache[named_next] = *t;
+        named_next = (named_next + 1) % NAMED_CACHE;
+        if (named_cached < NAMED_CACHE)
+            named_cached++;
+    }
+    return rc;
 }
 
 size_t vine__exec_max_requests(const vine_sched *s)

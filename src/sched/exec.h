@@ -47,6 +47,8 @@ typedef struct vine_exec_call {
     MPI_Comm comm; /* vine's private communicator */
 } vine_exec_call;
 
+/* Whether dt is a predefined (named) datatype. */
+int vine__exec_is_named(MPI_Datatype dt);
 /* Fills t for dt; returns MPI_SUCCESS or an MPI error class. */
 int vine__exec_type_init(vine_exec_type *t, MPI_Datatype dt);
 
