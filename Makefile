@@ -4,19 +4,24 @@
 #   make demo     install missing packages, build, benchmark every algorithm
 #   make test     install missing packages, then every test stage in turn:
 #                 build/ (unit, verify, mpi), build-asan/ (the same under
-#                 AddressSanitizer + UBSan), build-smpi/ (SimGrid), install
+#                 AddressSanitizer + UBSan), build-smpi/ (SimGrid),
+#                 build-mpich/ (unit, mpi against MPICH), install
 #   make clean    remove the build directories
 #
 # scripts/deps.sh installs what is missing on Debian 12 and does nothing when
 # everything is present.  Variables: JOBS (parallel build and test jobs,
 # default: the number of cores), NP (demo ranks, default: cores, at least 2),
-# BUILD_TYPE (default RelWithDebInfo).
+# BUILD_TYPE (default RelWithDebInfo), MPICH_CC and MPICH_MPIEXEC (MPICH's
+# compiler wrapper and launcher, default: Debian's mpicc.mpich and
+# mpiexec.mpich, which sit beside Open MPI's mpicc and mpirun).
 
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 JOBS ?= $(NPROC)
 NP ?= $(shell if [ $(NPROC) -lt 2 ]; then echo 2; else echo $(NPROC); fi)
 BUILD_TYPE ?= RelWithDebInfo
 DEMO_SIZES ?= 8B,1KiB,64KiB,1MiB
+MPICH_CC ?= mpicc.mpich
+MPICH_MPIEXEC ?= mpiexec.mpich
 
 CMAKE ?= cmake
 CTEST ?= ctest
@@ -27,7 +32,7 @@ MPIRUN := sh scripts/mpirun.sh
 SAN_ENV := ASAN_OPTIONS=halt_on_error=1:strict_string_checks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-TEST_STAGES := test-build test-asan test-smpi test-install
+TEST_STAGES := test-build test-asan test-smpi test-mpich test-install
 
 # The stages share build directories and cores: never run them in parallel.
 .NOTPARALLEL:
@@ -82,8 +87,24 @@ test-smpi:
 	$(CMAKE) --build build-smpi -j $(JOBS) --target test_smpi
 	cd build-smpi && $(CTEST) $(CTEST_FLAGS) -L '^smpi$$'
 
+# The library built with MPICH's compiler wrapper, its tests started by
+# MPICH's launcher (tests/mpi/launcher.cmake picks scripts/mpirun-mpich.sh).
+# The verify tier needs no MPI and has run in build/ already.  The ldd check
+# makes sure that the wrapper really linked MPICH and not Open MPI.
+test-mpich:
+	@command -v $(MPICH_MPIEXEC) >/dev/null 2>&1 || \
+		{ echo "make test-mpich: $(MPICH_MPIEXEC) is missing: run 'make deps'" >&2; exit 1; }
+	$(CMAKE) -S . -B build-mpich -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+		-DMPI_C_COMPILER=$(MPICH_CC) -DMPIEXEC_EXECUTABLE=$$(command -v $(MPICH_MPIEXEC))
+	$(CMAKE) --build build-mpich -j $(JOBS)
+	@ldd build-mpich/lib/libvine.so | grep -q 'libmpich\.so' && \
+		! ldd build-mpich/lib/libvine.so | grep -q 'libmpi\.so' || \
+		{ echo "make test-mpich: build-mpich/lib/libvine.so does not link MPICH alone:" >&2; \
+		  ldd build-mpich/lib/libvine.so >&2; exit 1; }
+	cd build-mpich && $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -L '^(unit|mpi)$$'
+
 test-install: build
 	cd build && $(CTEST) $(CTEST_FLAGS) -L '^install$$'
 
 clean:
-	rm -rf build build-asan build-smpi build-install
+	rm -rf build build-asan build-smpi build-mpich build-install

@@ -9,8 +9,10 @@ set -eu
 
 # The one list of packages.  smpirun and smpicc come with libsimgrid-dev;
 # openssh-client, which Open MPI's mpirun needs even on one host, comes with
-# openmpi-bin.
-PACKAGES="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libsimgrid-dev"
+# openmpi-bin.  MPICH (mpich, libmpich-dev) installs beside Open MPI as
+# mpicc.mpich and mpiexec.mpich; Open MPI keeps the plain names, mpicc and
+# mpirun, because Debian's alternatives rank it higher.
+PACKAGES="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libsimgrid-dev mpich libmpich-dev"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -56,13 +56,74 @@ static int is_predefined_op(MPI_Op op)
            op == MPI_MAXLOC || op == MPI_MINLOC;
 }
 
+/*
+ * Whether MPI_Reduce_local applies the predefined op to dt, asked for zero
+ * elements.  MPI reports a refusal through MPI_COMM_WORLD's error handler
+ * (MPI_COMM_SELF's under MPI 4), which by default aborts; both return errors
+ * for the moment of the question.
+ */
+static int ask_reduce_local(MPI_Datatype dt, MPI_Op op)
+{
+    static char none;
+    MPI_Errhandler world, self;
+    if (MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
+        return MPI_ERR_OTHER;
+    if (MPI_Comm_get_errhandler(MPI_COMM_SELF, &self) != MPI_SUCCESS) {
+        MPI_Errhandler_free(&world);
+        return MPI_ERR_OTHER;
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    int rc = MPI_Reduce_local(&none, &none, 0, dt, op);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, world);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, self);
+    MPI_Errhandler_free(&world);
+    MPI_Errhandler_free(&self);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OP;
+}
+
+/*
+ * MPI_ERR_OP, before any message, when MPI_Reduce_local would refuse a
+ * predefined op with dt (MPI_BAND with MPI_DOUBLE; Open MPI 4 and MPICH 4.0
+ * refuse every derived type): found out later, the refusal would abort, or
+ * leave the ranks that do not reduce waiting.  Answers for predefined types
+ * are remembered (their handles are never freed); a derived type's handle
+ * may be freed and reused, so it is asked every time.
+ */
+#define APPLIES_CACHE 16
+static struct {
+    MPI_Datatype dt;
+    MPI_Op op;
+    int rc;
+} applies[APPLIES_CACHE];
+static int applies_cached, applies_next;
+
+static int check_applies(MPI_Datatype dt, MPI_Op op)
+{
+    for (int i = 0; i < applies_cached; i++)
+        if (applies[i].dt == dt && applies[i].op == op)
+            return applies[i].rc;
+    int rc = ask_reduce_local(dt, op);
+    if (rc != MPI_ERR_OTHER && vine__exec_is_named(dt)) {
+        applies[applies_next].dt = dt;
+        applies[applies_next].op = op;
+        applies[applies_next].rc = rc;
+        applies_next = (applies_next + 1) % APPLIES_CACHE;
+        if (applies_cached < APPLIES_CACHE)
+            applies_cached++;
+    }
+    return rc;
+}
+
 static int check_op(vine_call *c, MPI_Op op)
 {
     if (op == MPI_OP_NULL)
         return MPI_ERR_OP;
     c->op = op;
     c->a.commutative = 1;
-    if (!is_predefined_op(op) && MPI_Op_commutative(op, &c->a.commutative) != MPI_SUCCESS)
+    if (is_predefined_op(op))
+        return check_applies(c->t.dt, op);
+    if (MPI_Op_commutative(op, &c->a.commutative) != MPI_SUCCESS)
         return MPI_ERR_OP;
     return MPI_SUCCESS;
 }

@@ -5,17 +5,9 @@ if(VINE_SMPI)
   return()
 endif()
 
-# scripts/mpirun.sh sets what Open MPI needs to run as root and oversubscribed;
-# the environment below does the same for a bare mpirun.
-if(EXISTS ${CMAKE_SOURCE_DIR}/scripts/mpirun.sh)
-  set(VINE_MPIRUN ${CMAKE_SOURCE_DIR}/scripts/mpirun.sh)
-  set(VINE_MPIRUN_NP -np)
-else()
-  set(VINE_MPIRUN ${MPIEXEC_EXECUTABLE})
-  set(VINE_MPIRUN_NP ${MPIEXEC_NUMPROC_FLAG})
-endif()
-set(VINE_MPI_TEST_ENV
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
+# The launcher (VINE_MPIRUN, VINE_MPIRUN_NP, VINE_MPI_TEST_ENV): Open MPI's
+# through scripts/mpirun.sh, or MPICH's through scripts/mpirun-mpich.sh.
+include(${CMAKE_CURRENT_LIST_DIR}/launcher.cmake)
 
 add_library(vine_mpitest STATIC ${CMAKE_CURRENT_LIST_DIR}/mpitest.c)
 target_link_libraries(vine_mpitest PUBLIC vine)
@@ -41,7 +33,7 @@ function(vine_mpi_test name)
       COMMAND ${VINE_MPIRUN} ${VINE_MPIRUN_NP} ${np} ${MPIEXEC_PREFLAGS}
               $<TARGET_FILE:${target}> ${MPIEXEC_POSTFLAGS})
     set_tests_properties(${test} PROPERTIES LABELS mpi TIMEOUT 300
-      ENVIRONMENT "${VINE_MPI_TEST_ENV};${ARG_ENV}")
+      ENVIRONMENT "${VINE_MPI_TEST_ENV};${ARG_ENV};VINE_TEST_NP=${np}")
   endforeach()
 endfunction()
 

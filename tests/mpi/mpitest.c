@@ -70,6 +70,14 @@ void mt_init(int *argc, char ***argv, const char *coll_name)
     MPI_Comm_size(MPI_COMM_WORLD, &mt_size);
     test_name = coll_name;
     verbose = getenv("MT_VERBOSE") != NULL;
+    /* A launcher of the wrong MPI starts every rank as a job of its own,
+     * where a 1-rank test would pass; ctest says how many ranks to expect. */
+    const char *expect = getenv("VINE_TEST_NP");
+    if (expect && atoi(expect) != mt_size) {
+        fprintf(stderr, "%s: started on %d ranks, expected %s (wrong launcher?)\n", coll_name,
+                mt_size, expect);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     MPI_Datatype mat;
     MPI_Type_contiguous(4, MPI_INT, &mat);
     MPI_Type_commit(&mat);
