@@ -123,3 +123,27 @@ void vine__hd_allgather(vine_hd *h)
         vine__sched_fence(h->s);
     }
 }
+
+int vine__hd_reduce_scatter_frame(const vine_args *a, vine_sched *s, void (*middle)(vine_hd *h))
+{
+    size_t total = a->displs[a->p], mine = a->counts[a->rank];
+    int in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
+    vine_hd h;
+    vine__hd_init(&h, s, a, total, in_buf, 0, VINE_BUF_TMP, 0, total);
+    h.displs = a->displs;
+    if (a->p == 1) {
+        if (!a->inplace)
+            vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, mine);
+        return vine__sched_finish(s);
+    }
+    vine__sched_need_tmp(s, total);
+    vine__hd_fold_in(&h, a->p, a->rank);
+    if (h.me >= 0) {
+        middle(&h);
+        vine__sched_copy(s, VINE_BUF_TMP, a->displs[a->rank], VINE_BUF_RECV, 0, mine);
+        vine__sched_fence(s);
+    }
+    int even = a->rank & ~1;
+    vine__hd_fold_out(&h, a->p, a->rank, a->displs[even], a->counts[even], VINE_BUF_RECV, 0);
+    return vine__sched_finish(s);
+}

@@ -102,6 +102,15 @@ void vine__hd_reduce_scatter(vine_hd *h);
  */
 void vine__hd_allgather(vine_hd *h);
 
+/*
+ * The frame of the reduce-scatters of this family: the vector is reduced in
+ * TMP[0, total) (RECV may hold only this rank's block) between the fold and
+ * the fold-out; middle() runs the power-of-two part on the participants and
+ * leaves the rank's own blocks in the partial vector.  Irregular counts
+ * through a->counts and a->displs.  Finishes s.
+ */
+int vine__hd_reduce_scatter_frame(const vine_args *a, vine_sched *s, void (*middle)(vine_hd *h));
+
 /* Makes w the position of the rank's partial vector (after a reduction). */
 static inline void vine__hd_settle(vine_hd *h)
 {

@@ -63,28 +63,14 @@ static void step(vine_hd *h, int d)
     vine__hd_settle(h);
 }
 
+/* The power-of-two part: one exchange per distance d = 1, 2, 4, ... */
+static void doubling(vine_hd *h)
+{
+    for (int d = 1; d < h->q; d <<= 1)
+        step(h, d);
+}
+
 int vine__reduce_scatter_recursive_doubling_build(const vine_args *a, vine_sched *s)
 {
-    size_t total = a->displs[a->p], mine = a->counts[a->rank];
-    int in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
-    vine_hd h;
-    /* RECV may hold only this rank's block, so the vector is reduced in TMP[0, total). */
-    vine__hd_init(&h, s, a, total, in_buf, 0, VINE_BUF_TMP, 0, total);
-    h.displs = a->displs;
-    if (a->p == 1) {
-        if (!a->inplace)
-            vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, mine);
-        return vine__sched_finish(s);
-    }
-    vine__sched_need_tmp(s, total);
-    vine__hd_fold_in(&h, a->p, a->rank);
-    if (h.me >= 0) {
-        for (int d = 1; d < h.q; d <<= 1)
-            step(&h, d);
-        vine__sched_copy(s, VINE_BUF_TMP, a->displs[a->rank], VINE_BUF_RECV, 0, mine);
-        vine__sched_fence(s);
-    }
-    int even = a->rank & ~1;
-    vine__hd_fold_out(&h, a->p, a->rank, a->displs[even], a->counts[even], VINE_BUF_RECV, 0);
-    return vine__sched_finish(s);
+    return vine__hd_reduce_scatter_frame(a, s, doubling);
 }
