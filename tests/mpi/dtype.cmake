@@ -6,23 +6,9 @@ if(VINE_SMPI)
   return()
 endif()
 
-# The launcher (VINE_MPIRUN, VINE_MPIRUN_NP, VINE_MPI_TEST_ENV) from
-# launcher.cmake, which picks Open MPI's or MPICH's; without that file, Open
-# MPI's as in mpi.cmake: scripts/mpirun.sh sets what Open MPI needs to run as
-# root and oversubscribed, and the environment does the same for a bare mpirun.
-if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/launcher.cmake)
-  include(${CMAKE_CURRENT_LIST_DIR}/launcher.cmake)
-elseif(EXISTS ${CMAKE_SOURCE_DIR}/scripts/mpirun.sh)
-  set(VINE_MPIRUN ${CMAKE_SOURCE_DIR}/scripts/mpirun.sh)
-  set(VINE_MPIRUN_NP -np)
-else()
-  set(VINE_MPIRUN ${MPIEXEC_EXECUTABLE})
-  set(VINE_MPIRUN_NP ${MPIEXEC_NUMPROC_FLAG})
-endif()
-if(NOT DEFINED VINE_MPI_TEST_ENV)
-  set(VINE_MPI_TEST_ENV
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
-endif()
+# The launcher (VINE_MPIRUN, VINE_MPIRUN_NP, VINE_MPI_TEST_ENV): Open MPI's or
+# MPICH's, as launcher.cmake picks it.
+include(${CMAKE_CURRENT_LIST_DIR}/launcher.cmake)
 
 # vine_mpitest (the shared harness) is defined in mpi.cmake; CMake resolves
 # the name when it generates, so the order of the fragments does not matter.

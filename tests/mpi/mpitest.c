@@ -449,11 +449,10 @@ void mt_check_same_everywhere(const void *buf, size_t bytes)
                 (unsigned long long)h);
 }
 
-int mt_counts(long *out)
+int mt_unique(const long *want, int nwant, long *out)
 {
-    long want[] = {0, 1, 7, mt_size - 1, mt_size + 1, 1000, 1031};
     int n = 0;
-    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+    for (int k = 0; k < nwant; k++) {
         int dup = 0;
         for (int j = 0; j < n; j++)
             dup |= out[j] == want[k];
@@ -461,4 +460,10 @@ int mt_counts(long *out)
             out[n++] = want[k];
     }
     return n;
+}
+
+int mt_counts(long *out)
+{
+    long want[] = {0, 1, 7, mt_size - 1, mt_size + 1, 1000, 1031};
+    return mt_unique(want, (int)(sizeof want / sizeof want[0]), out);
 }

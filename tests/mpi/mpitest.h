@@ -120,5 +120,7 @@ void mt_check_same_everywhere(const void *buf, size_t bytes);
 
 /* The distinct counts of the sweep for p ranks: 0, 1, 7, p-1, p+1, 1000, 1031. */
 int mt_counts(long *out);
+/* The distinct values of want[0..nwant) in order, into out; returns how many. */
+int mt_unique(const long *want, int nwant, long *out);
 
 #endif

@@ -252,15 +252,7 @@ static void run_refused(vine_coll coll, const char *algo, const dt_type *t)
 static int counts_of(long *out)
 {
     long want[] = {0, 1, 2, mt_size + 1, 37};
-    int n = 0;
-    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
-        int dup = 0;
-        for (int j = 0; j < n; j++)
-            dup |= out[j] == want[k];
-        if (!dup)
-            out[n++] = want[k];
-    }
-    return n;
+    return mt_unique(want, (int)(sizeof want / sizeof want[0]), out);
 }
 
 /*
