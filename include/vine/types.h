@@ -13,6 +13,10 @@ typedef enum vine_coll {
     VINE_COLL_ALLGATHER,
     VINE_COLL_REDUCE_SCATTER,
     VINE_COLL_REDUCE_SCATTER_BLOCK,
+    VINE_COLL_ALLTOALL,
+    VINE_COLL_GATHER,
+    VINE_COLL_SCATTER,
+    VINE_COLL_BARRIER,
     VINE_COLL_COUNT /* the number of collectives; not a collective */
 } vine_coll;
 

@@ -28,6 +28,27 @@
  *                   RECV[0,counts[rank]) = elements displs[rank].. of the
  *                   reduction.  A rank may use all of RECV as scratch.
  *   reduce_scatter_block  the same with counts[i] = count for every i.
+ *   alltoall        SEND[p*count] input: block i = SEND[i*count, +count) goes
+ *                   to rank i.  RECV[p*count].  Result: RECV[i*count, +count)
+ *                   holds block `rank` of rank i's input.  No inplace: the
+ *                   API layer copies an MPI_IN_PLACE input into scratch and
+ *                   passes it as SEND.
+ *   gather          SEND[count] input on every rank, or, with inplace at the
+ *                   root, RECV[root*count, +count) holds the root's input (no
+ *                   SEND there).  RECV[p*count] at the root only (size 0
+ *                   elsewhere).  Result: RECV[i*count, +count) at the root
+ *                   holds rank i's input.
+ *   scatter         SEND[p*count] input at the root only (size 0 elsewhere):
+ *                   block i goes to rank i.  RECV[count] on every rank, except
+ *                   the root with inplace (size 0: its block stays in SEND).
+ *                   Result: RECV[0, count) = block `rank` of the root's SEND.
+ *   barrier         no buffers (count is ignored).  Result: no rank finishes
+ *                   its schedule before every rank has started its own; the
+ *                   messages are zero-byte (vine__sched_sync_send/recv).
+ *
+ * The data-movement collectives (bcast, allgather, alltoall, gather, scatter)
+ * run on bytes: the API layer passes count in bytes and packs non-contiguous
+ * datatypes once into scratch, so their builders never see a datatype.
  *
  * Element e of a reduction result must combine element e of every rank's
  * input exactly once; for a non-commutative op the operands must appear in
@@ -114,5 +135,13 @@ VINE_BUILDER(reduce_scatter, ring);
 VINE_BUILDER(allgather, recursive_doubling);
 VINE_BUILDER(allgather, bruck);
 VINE_BUILDER(allgather, ring);
+VINE_BUILDER(alltoall, bruck);
+VINE_BUILDER(alltoall, linear);
+VINE_BUILDER(alltoall, pairwise);
+VINE_BUILDER(gather, binomial);
+VINE_BUILDER(gather, linear);
+VINE_BUILDER(scatter, binomial);
+VINE_BUILDER(scatter, linear);
+VINE_BUILDER(barrier, dissemination);
 
 #endif

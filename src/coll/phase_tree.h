@@ -49,6 +49,31 @@ static inline void vine__blocks_msg(vine_sched *s, int send, int peer, size_t co
         vine__sched_recv(s, peer, VINE_BUF_RECV, off, len);
 }
 
+/* The end of relative rank v's subtree, cut at p: v holds [v, end). */
+static inline int vine__tree_end(int p, int v)
+{
+    int span = vine__tree_span(p, v);
+    return span < p - v ? v + span : p;
+}
+
+/*
+ * Where relative blocks [lo, hi) of a tree rooted at root lie in rank order:
+ * from block first (= (root + lo) mod p), n0 blocks up to the end of the
+ * buffer, then n1 blocks from block 0 when the range wraps past rank p - 1.
+ */
+typedef struct vine_tree_wrap {
+    int first, n0, n1;
+} vine_tree_wrap;
+
+static inline vine_tree_wrap vine__tree_wrap(int p, int root, int lo, int hi)
+{
+    vine_tree_wrap w;
+    w.first = vine__mod((long)root + lo, p);
+    w.n0 = hi - lo < p - w.first ? hi - lo : p - w.first;
+    w.n1 = hi - lo - w.n0;
+    return w;
+}
+
 /* Binomial broadcast (distance halving) of buf[off, off + count) from root. */
 void vine__tree_bcast(vine_sched *s, int p, int rank, int root, int buf, size_t off, size_t count);
 

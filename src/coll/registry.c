@@ -73,6 +73,29 @@ const vine_algo vine__algos[] = {
      vine__allgather_bruck_build},
     {VINE_COLL_ALLGATHER, "ring", 0, "-", "p-1 steps to the right-hand neighbour",
      vine__allgather_ring_build},
+
+    {VINE_COLL_ALLTOALL, "bruck", 0, "-",
+     "Bruck's index algorithm: ceil(log2 p) steps of store and forward",
+     vine__alltoall_bruck_build},
+    {VINE_COLL_ALLTOALL, "linear", 0, "-",
+     "every receive and send posted at once, peers in rank-rotated order",
+     vine__alltoall_linear_build},
+    {VINE_COLL_ALLTOALL, "pairwise", 0, "-",
+     "p-1 exchanges: XOR partner for powers of two, else send rank+i, receive rank-i",
+     vine__alltoall_pairwise_build},
+
+    {VINE_COLL_GATHER, "binomial", 0, "-", "binomial tree towards the root (MPICH)",
+     vine__gather_binomial_build},
+    {VINE_COLL_GATHER, "linear", 0, "-", "root receives from every rank",
+     vine__gather_linear_build},
+
+    {VINE_COLL_SCATTER, "binomial", 0, "-", "binomial tree from the root (MPICH)",
+     vine__scatter_binomial_build},
+    {VINE_COLL_SCATTER, "linear", 0, "-", "root sends to every rank", vine__scatter_linear_build},
+
+    {VINE_COLL_BARRIER, "dissemination", 0, "-",
+     "ceil(log2 p) rounds: send to rank+2^k, receive from rank-2^k",
+     vine__barrier_dissemination_build},
 };
 #undef C
 #undef RSB
@@ -80,7 +103,8 @@ const vine_algo vine__algos[] = {
 const int vine__nalgos = (int)(sizeof vine__algos / sizeof vine__algos[0]);
 
 static const char *coll_names[VINE_COLL_COUNT] = {
-    "bcast", "reduce", "allreduce", "allgather", "reduce_scatter", "reduce_scatter_block"};
+    "bcast",          "reduce",   "allreduce", "allgather", "reduce_scatter",
+    "reduce_scatter_block", "alltoall", "gather", "scatter", "barrier"};
 
 const char *vine__coll_name(vine_coll c)
 {

@@ -75,6 +75,50 @@ static void layout_reduce_scatter(const vine_args *a, int rank, vine_vlayout *l)
     l->res_e0 = a->displs[rank];
 }
 
+static void layout_alltoall(const vine_args *a, int rank, vine_vlayout *l)
+{
+    size_t all = (size_t)a->p * a->count;
+    l->size[VINE_BUF_SEND] = all;
+    l->size[VINE_BUF_RECV] = all;
+    l->in_buf = VINE_BUF_SEND;
+    l->in_len = all;
+    l->res = VINE_VRES_GATHER;
+    l->res_len = a->count;
+    l->res_e0 = (size_t)rank * a->count;
+}
+
+static void layout_gather(const vine_args *a, int rank, vine_vlayout *l)
+{
+    int root = rank == a->root, inplace = root && a->inplace;
+    l->size[VINE_BUF_SEND] = inplace ? 0 : a->count;
+    l->size[VINE_BUF_RECV] = root ? (size_t)a->p * a->count : 0;
+    l->in_buf = inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
+    l->in_off = inplace ? (size_t)rank * a->count : 0;
+    l->in_len = a->count;
+    l->res = root ? VINE_VRES_GATHER : VINE_VRES_NONE;
+    l->res_len = a->count;
+}
+
+static void layout_scatter(const vine_args *a, int rank, vine_vlayout *l)
+{
+    int root = rank == a->root, inplace = root && a->inplace;
+    l->size[VINE_BUF_SEND] = root ? (size_t)a->p * a->count : 0;
+    l->size[VINE_BUF_RECV] = inplace ? 0 : a->count;
+    l->in_buf = VINE_BUF_SEND;
+    l->in_len = root ? (size_t)a->p * a->count : 0;
+    l->res = inplace ? VINE_VRES_NONE : VINE_VRES_FROM;
+    l->res_len = a->count;
+    l->res_e0 = (size_t)rank * a->count;
+    l->res_from = a->root;
+}
+
+static void layout_barrier(const vine_args *a, int rank, vine_vlayout *l)
+{
+    (void)a;
+    (void)rank;
+    l->res = VINE_VRES_SYNC;
+}
+
 /* Indexed by vine_coll; a collective without an entry is unknown here. */
 static const vine_vcoll colls[VINE_COLL_COUNT] = {
     [VINE_COLL_BCAST] = {{1, 0, 0, 0}, layout_bcast},
@@ -83,6 +127,10 @@ static const vine_vcoll colls[VINE_COLL_COUNT] = {
     [VINE_COLL_ALLGATHER] = {{0, 1, 0, 0}, layout_allgather},
     [VINE_COLL_REDUCE_SCATTER] = {{0, 1, 1, 1}, layout_reduce_scatter},
     [VINE_COLL_REDUCE_SCATTER_BLOCK] = {{0, 1, 1, 1}, layout_reduce_scatter},
+    [VINE_COLL_ALLTOALL] = {{0, 0, 0, 0}, layout_alltoall},
+    [VINE_COLL_GATHER] = {{1, 1, 0, 0}, layout_gather},
+    [VINE_COLL_SCATTER] = {{1, 1, 0, 0}, layout_scatter},
+    [VINE_COLL_BARRIER] = {{0, 0, 0, 0}, layout_barrier},
 };
 
 int vine__verify_coll_info(vine_coll c, vine_coll_info *info)
@@ -253,9 +301,30 @@ static int check_piece(vine_vctx *ctx, int r, size_t off, size_t len, size_t e0,
     return VINE_OK;
 }
 
+/* A barrier: rank r must have heard of every rank's start (verify_sim.c). */
+static int check_sync(vine_vctx *ctx, int r)
+{
+    const uint64_t *heard = ctx->heard + (size_t)r * ctx->sync_words;
+    int missing = 0, first = -1;
+    for (int j = 0; j < ctx->p; j++)
+        if (!(heard[j / 64] >> (j % 64) & 1)) {
+            missing++;
+            first = first < 0 ? j : first;
+        }
+    if (first < 0)
+        return VINE_OK;
+    return vine__verr(ctx,
+                      "rank %d: not a barrier: the rank may finish before rank %d starts (no "
+                      "chain of messages leads from rank %d to it; %d of %d ranks unheard of)",
+                      r, first, first, missing, ctx->p);
+}
+
 static int check_rank(vine_vctx *ctx, int r)
 {
     const vine_vlayout *l = &ctx->lay[r];
+    if (l->res == VINE_VRES_SYNC)
+        return ctx->heard ? check_sync(ctx, r)
+                          : vine__verr(ctx, "rank %d: the barrier's causality was not tracked", r);
     if (l->res == VINE_VRES_REDUCED)
         return check_piece(ctx, r, 0, l->res_len, l->res_e0, -1);
     if (l->res == VINE_VRES_FROM)
@@ -337,6 +406,8 @@ static void ctx_free(vine_vctx *ctx)
     free(ctx->cur);
     free(ctx->pending);
     free(ctx->stack);
+    free(ctx->heard);
+    free(ctx->news);
     vine__vvec_free(&ctx->v1);
     vine__vvec_free(&ctx->v2);
     vine__vvec_free(&ctx->v3);

@@ -76,7 +76,8 @@ enum vine_vres {
     VINE_VRES_NONE = 0, /* no result on this rank */
     VINE_VRES_REDUCED,  /* RECV[0, len) = every rank's element e0 + i, combined */
     VINE_VRES_FROM,     /* RECV[0, len) = rank from's element e0 + i */
-    VINE_VRES_GATHER    /* RECV[i * len, +len) = rank i's elements e0 + ... */
+    VINE_VRES_GATHER,   /* RECV[i * len, +len) = rank i's elements e0 + ... */
+    VINE_VRES_SYNC      /* barrier: the rank's end depends on every rank's start */
 };
 
 /* A rank's buffers and where its input and result lie (coll.h's contract). */
@@ -113,6 +114,14 @@ typedef struct vine_vctx {
     size_t nstack;
     vine_vvec v1, v2, v3, tmp;
     uint64_t hash_all; /* sum of the hashes of all ranks */
+    /*
+     * Barriers only (a layout with VINE_VRES_SYNC), else NULL: bitsets of
+     * sync_words words per rank.  heard[r] holds the ranks whose start rank r
+     * has causally heard of as of the start of its posted round; news[r] what
+     * the receives of that round bring, merged into heard[r] when it completes.
+     */
+    uint64_t *heard, *news;
+    size_t sync_words;
     char *msg;
     size_t msglen;
 } vine_vctx;
@@ -131,9 +140,12 @@ void vine__vop_str(const vine_op *op, char *out, size_t outlen);
 int vine__verify_static(vine_vctx *ctx);
 /* Check 3: pairs the k-th send from a to b with the k-th receive at b from a. */
 int vine__verify_match(vine_vctx *ctx);
-/* Checks 4 and 5: runs all ranks with rendezvous semantics, moving the data. */
+/*
+ * Checks 4 and 5: runs all ranks with rendezvous semantics, moving the data;
+ * for a barrier also records in heard which starts each rank has heard of.
+ */
 int vine__verify_run(vine_vctx *ctx);
-/* Check 6: every rank's result. */
+/* Check 6: every rank's result (for a barrier: that it heard of every rank). */
 int vine__verify_result(vine_vctx *ctx);
 
 #endif

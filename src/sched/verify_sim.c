@@ -8,10 +8,18 @@
  * round whose messages are all matched completes: its COPY and REDUCE
  * operations run in order and the rank posts its next round.  Ranks left
  * unfinished when no round can complete are deadlocked.
+ *
+ * For a barrier it also tracks causality: rank r has heard of rank j's start
+ * when a chain of messages leads from j's start to r.  A message carries what
+ * its sender had heard of when it posted the send's round (the receives of
+ * that round may not have completed yet, so they do not count), and the
+ * receiver learns it when its own round completes.  Sends teach the sender
+ * nothing: with eager sends a send completes without its receive.
  */
 #include "verify_int.h"
 
 #include <limits.h>
+#include <stdlib.h>
 
 static vine_vbuf *buf(vine_vctx *ctx, int r, int b)
 {
@@ -30,6 +38,49 @@ static int transfer(vine_vctx *ctx, int r, size_t i, vine_vpeer q)
     if (vine__vbuf_read(buf(ctx, from, snd->buf), snd->off, snd->count, &ctx->v1))
         return VINE_ERR_NO_MEM;
     return vine__vbuf_write(buf(ctx, to, rcv->buf), rcv->off, &ctx->v1, &ctx->tmp);
+}
+
+static uint64_t *sync_set(uint64_t *sets, const vine_vctx *ctx, int r)
+{
+    return sets + (size_t)r * ctx->sync_words;
+}
+
+/* A matched message from rank from to rank to carries from's knowledge. */
+static void sync_msg(vine_vctx *ctx, int from, int to)
+{
+    const uint64_t *x = sync_set(ctx->heard, ctx, from);
+    uint64_t *y = sync_set(ctx->news, ctx, to);
+    for (size_t w = 0; w < ctx->sync_words; w++)
+        y[w] |= x[w];
+}
+
+/* Rank r's round completed: what its receives brought is now known. */
+static void sync_learn(vine_vctx *ctx, int r)
+{
+    uint64_t *x = sync_set(ctx->news, ctx, r), *y = sync_set(ctx->heard, ctx, r);
+    for (size_t w = 0; w < ctx->sync_words; w++) {
+        y[w] |= x[w];
+        x[w] = 0;
+    }
+}
+
+/* Sets up the knowledge of a barrier: every rank has heard of itself only. */
+static int sync_init(vine_vctx *ctx)
+{
+    int sync = 0;
+    for (int r = 0; r < ctx->p && !sync; r++)
+        sync = ctx->lay[r].res == VINE_VRES_SYNC;
+    if (!sync)
+        return VINE_OK;
+    size_t words = ((size_t)ctx->p + 63) / 64;
+    ctx->sync_words = words;
+    ctx->heard = calloc((size_t)ctx->p * words, sizeof *ctx->heard);
+    ctx->news = calloc((size_t)ctx->p * words, sizeof *ctx->news);
+    if (!ctx->heard || !ctx->news)
+        return VINE_ERR_NO_MEM;
+    for (int r = 0; r < ctx->p; r++)
+        sync_set(ctx->heard, ctx, r)[r / 64] |= (uint64_t)1 << (r % 64);
+    return VINE_OK;
 }
 
 /* Posts round k of rank r, matching the messages whose partners are posted. */
@@ -52,6 +103,10 @@ static int post(vine_vctx *ctx, int r, size_t k)
         }
         if (transfer(ctx, r, i, q))
             return VINE_ERR_NO_MEM;
+        if (ctx->heard) {
+            int snd = kind == VINE_OP_SEND;
+            sync_msg(ctx, snd ? r : q.rank, snd ? q.rank : r);
+        }
         if (--ctx->pending[q.rank] == 0)
             ctx->stack[ctx->nstack++] = q.rank;
     }
@@ -137,6 +192,8 @@ static int complete(vine_vctx *ctx, int r)
                 return rc;
         }
     }
+    if (ctx->heard)
+        sync_learn(ctx, r);
     return post(ctx, r, k + 1);
 }
 
@@ -171,17 +228,20 @@ static int report_deadlock(vine_vctx *ctx)
 
 int vine__verify_run(vine_vctx *ctx)
 {
+    int rc = sync_init(ctx);
+    if (rc)
+        return rc;
     /* Until a rank posts its first round no message may match with it. */
     for (int r = 0; r < ctx->p; r++)
         ctx->cur[r] = SIZE_MAX;
     ctx->nstack = 0;
     for (int r = 0; r < ctx->p; r++) {
-        int rc = post(ctx, r, 0);
+        rc = post(ctx, r, 0);
         if (rc)
             return rc;
     }
     while (ctx->nstack) {
-        int rc = complete(ctx, ctx->stack[--ctx->nstack]);
+        rc = complete(ctx, ctx->stack[--ctx->nstack]);
         if (rc)
             return rc;
     }

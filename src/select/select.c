@@ -28,6 +28,9 @@ const vine_select_cutoffs vine__select_cutoffs = {
     .reduce_scatter_long = 512 * KIB,
     .allgather_rd_max = 512 * KIB,
     .allgather_bruck_max = 80 * KIB,
+    .alltoall_short = 256,
+    .alltoall_bruck_min_p = 8,
+    .alltoall_medium = 32 * KIB,
 };
 
 /* a * b, saturating at SIZE_MAX so that huge payloads still compare as long. */
@@ -78,6 +81,13 @@ const vine_algo *vine__select_default(vine_coll coll)
         return vine__algo_find(coll, "recursive_doubling");
     case VINE_COLL_ALLGATHER:
         return vine__algo_find(coll, "ring");
+    case VINE_COLL_ALLTOALL:
+        return vine__algo_find(coll, "pairwise");
+    case VINE_COLL_GATHER:
+    case VINE_COLL_SCATTER:
+        return vine__algo_find(coll, "binomial");
+    case VINE_COLL_BARRIER:
+        return vine__algo_find(coll, "dissemination");
     default:
         return NULL;
     }
@@ -144,6 +154,17 @@ static const char *allgather_rule(int p, size_t n)
     return "ring";
 }
 
+/* n is the bytes of one block (one rank to one rank). */
+static const char *alltoall_rule(int p, size_t n)
+{
+    const vine_select_cutoffs *c = &vine__select_cutoffs;
+    if (n <= c->alltoall_short && p >= c->alltoall_bruck_min_p)
+        return "bruck";
+    if (n <= c->alltoall_medium)
+        return "linear";
+    return "pairwise";
+}
+
 /* The name the decision rules give for a. */
 static const char *rule_name(const vine_args *a, size_t n)
 {
@@ -159,6 +180,13 @@ static const char *rule_name(const vine_args *a, size_t n)
         return reduce_scatter_rule(n, a->commutative);
     case VINE_COLL_ALLGATHER:
         return allgather_rule(a->p, n);
+    case VINE_COLL_ALLTOALL:
+        return alltoall_rule(a->p, n);
+    case VINE_COLL_GATHER:
+    case VINE_COLL_SCATTER:
+        return "binomial";
+    case VINE_COLL_BARRIER:
+        return "dissemination";
     default:
         return NULL;
     }

@@ -27,6 +27,9 @@ typedef struct vine_select_cutoffs {
     size_t reduce_scatter_long; /* reduce_scatter: pairwise from here on */
     size_t allgather_rd_max;    /* allgather: recursive doubling below this (p = 2^k) */
     size_t allgather_bruck_max; /* allgather: Bruck below this (other p) */
+    size_t alltoall_short;      /* alltoall: Bruck up to this many bytes per block */
+    int alltoall_bruck_min_p;   /* alltoall: Bruck only from this p on */
+    size_t alltoall_medium;     /* alltoall: linear up to this, pairwise above */
 } vine_select_cutoffs;
 
 extern const vine_select_cutoffs vine__select_cutoffs;
@@ -35,7 +38,9 @@ extern const vine_select_cutoffs vine__select_cutoffs;
  * The payload the selector compares with the cutoffs: count * type_size for
  * bcast, reduce and allreduce; the gathered total p * count * type_size for
  * allgather; the full input vector (displs[p], or p * count when displs is
- * NULL) times type_size for reduce_scatter and reduce_scatter_block.
+ * NULL) times type_size for reduce_scatter and reduce_scatter_block; one
+ * block, count * type_size, for alltoall, gather and scatter (MPICH's
+ * alltoall cutoffs are per message).
  */
 size_t vine__select_bytes(const vine_args *a, size_t type_size);
 

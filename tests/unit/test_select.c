@@ -56,6 +56,15 @@ static const char *expected(vine_coll c, int p, size_t n, int comm)
         if (pow2 && n < 512 * 1024)
             return "recursive_doubling";
         return !pow2 && n < 80 * 1024 ? "bruck" : "ring";
+    case VINE_COLL_ALLTOALL: /* n: one block */
+        if (n <= 256 && p >= 8)
+            return "bruck";
+        return n <= 32 * 1024 ? "linear" : "pairwise";
+    case VINE_COLL_GATHER:
+    case VINE_COLL_SCATTER:
+        return "binomial";
+    case VINE_COLL_BARRIER:
+        return "dissemination";
     default:
         return NULL;
     }
@@ -155,6 +164,11 @@ static void test_spots(void)
     EXPECT_NAME("bruck", VINE_COLL_ALLGATHER, 10, 8191, 1, 1);
     EXPECT_NAME("ring", VINE_COLL_ALLGATHER, 10, 8192, 1, 1);
     EXPECT_NAME("recursive_doubling", VINE_COLL_ALLGATHER, 1, 0, 1, 1);
+    EXPECT_NAME("bruck", VINE_COLL_ALLTOALL, 8, 256, 1, 1);
+    EXPECT_NAME("linear", VINE_COLL_ALLTOALL, 7, 256, 1, 1);
+    EXPECT_NAME("linear", VINE_COLL_ALLTOALL, 8, 257, 1, 1);
+    EXPECT_NAME("linear", VINE_COLL_ALLTOALL, 8, 32768, 1, 1);
+    EXPECT_NAME("pairwise", VINE_COLL_ALLTOALL, 8, 32769, 1, 1);
 }
 
 /* reduce_scatter with uneven counts: the payload is the whole vector, displs[p]. */

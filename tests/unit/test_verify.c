@@ -248,6 +248,113 @@ static void test_case(void)
     }
 }
 
+/*
+ * Dissemination barrier on p ranks with `rounds` rounds of distances 1, 2, 4
+ * ...; merged puts all of them in one round (every send posted at once).
+ */
+static void dissemination(tcase *t, int p, int rounds, int merged)
+{
+    tc_init(t, VINE_COLL_BARRIER, p, 0, 1);
+    for (int r = 0; r < p; r++)
+        for (int k = 0, d = 1; k < rounds; k++, d *= 2) {
+            vine__sched_sync_send(&t->s[r], (r + d) % p);
+            vine__sched_sync_recv(&t->s[r], (r - d % p + p) % p);
+            if (!merged)
+                vine__sched_fence(&t->s[r]);
+        }
+}
+
+/* Fan-in to rank 0, then fan-out; rank `mute` (if >= 0) sends nothing. */
+static void fan_barrier(tcase *t, int p, int mute)
+{
+    tc_init(t, VINE_COLL_BARRIER, p, 0, 1);
+    for (int r = 1; r < p; r++) {
+        if (r != mute) {
+            vine__sched_sync_recv(&t->s[0], r);
+            vine__sched_sync_send(&t->s[r], 0);
+            vine__sched_fence(&t->s[r]);
+        }
+        vine__sched_sync_recv(&t->s[r], 0);
+    }
+    vine__sched_fence(&t->s[0]);
+    for (int r = 1; r < p; r++)
+        vine__sched_sync_send(&t->s[0], r);
+}
+
+/*
+ * Barriers: the verifier must prove that no rank finishes before every rank
+ * has started, i.e. that a chain of messages leads from each rank's start to
+ * each rank's end, with a message carrying only what its sender knew when it
+ * posted the send's round.
+ */
+static void test_barrier(void)
+{
+    tcase t;
+    char name[96];
+    for (int p = 1; p <= MAXP; p++) {
+        int rounds = 0;
+        while ((1 << rounds) < p)
+            rounds++;
+        snprintf(name, sizeof name, "barrier dissemination p=%d", p);
+        dissemination(&t, p, rounds, 0);
+        expect(name, &t, VINE_OK, NULL);
+        if (p > 2) {
+            /* One round too few: rank 0 hears only of the 2^(rounds-1) ranks up to it. */
+            snprintf(name, sizeof name, "barrier dissemination p=%d, last round dropped", p);
+            dissemination(&t, p, rounds - 1, 0);
+            expect(name, &t, VINE_ERR_INTERNAL, "rank 0: not a barrier");
+            /* A one-round ring: rank r hears of r - 1 only. */
+            snprintf(name, sizeof name, "barrier one-round ring p=%d", p);
+            dissemination(&t, p, 1, 0);
+            expect(name, &t, VINE_ERR_INTERNAL,
+                   "rank 0: not a barrier: the rank may finish before rank 1 starts");
+        }
+    }
+    /* A one-round ring on 2 ranks is a pairwise exchange, a correct barrier. */
+    dissemination(&t, 2, 1, 0);
+    expect("barrier one-round ring p=2", &t, VINE_OK, NULL);
+    /*
+     * All rounds in one: every message leaves before any receive completes,
+     * so rank 0 hears only of ranks 4, 3 and 1, never of rank 2.  (A verifier
+     * that let a message carry what its sender received in the same round
+     * would name another rank here.)
+     */
+    dissemination(&t, 5, 3, 1);
+    expect("barrier dissemination p=5 squeezed into one round", &t, VINE_ERR_INTERNAL,
+           "rank 0: not a barrier: the rank may finish before rank 2 starts");
+
+    fan_barrier(&t, 6, -1);
+    expect("barrier fan-in fan-out p=6", &t, VINE_OK, NULL);
+    fan_barrier(&t, 6, 3);
+    expect("barrier fan-in fan-out p=6, rank 3 sends nothing", &t, VINE_ERR_INTERNAL,
+           "rank 0: not a barrier: the rank may finish before rank 3 starts");
+    /* The fan-out alone: the root's sends teach it nothing about the others. */
+    tc_init(&t, VINE_COLL_BARRIER, 4, 0, 1);
+    for (int r = 1; r < 4; r++) {
+        vine__sched_sync_send(&t.s[0], r);
+        vine__sched_sync_recv(&t.s[r], 0);
+    }
+    expect("barrier fan-out only p=4", &t, VINE_ERR_INTERNAL,
+           "rank 0: not a barrier: the rank may finish before rank 1 starts");
+    /* No messages at all: fine on one rank only. */
+    tc_init(&t, VINE_COLL_BARRIER, 1, 0, 1);
+    expect("barrier empty p=1", &t, VINE_OK, NULL);
+    tc_init(&t, VINE_COLL_BARRIER, 3, 0, 1);
+    expect("barrier empty p=3", &t, VINE_ERR_INTERNAL, "rank 0: not a barrier");
+
+    /* The registered builder, through vine__verify_case, up to p = 1000. */
+    const vine_algo *algo = vine__algo_find(VINE_COLL_BARRIER, "dissemination");
+    static const int ps[] = {1, 2, 3, 7, 64, 100, 1000};
+    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+        char msg[512] = "";
+        vine_args a = {VINE_COLL_BARRIER, ps[i], 0, 0, 0, NULL, NULL, 0, 1, 0};
+        int rc = algo ? vine__verify_case(algo, &a, msg, sizeof msg) : -1;
+        printf("%s barrier dissemination p=%d via vine__verify_case: rc %d \"%s\"\n",
+               rc ? "FAIL" : "ok  ", ps[i], rc, msg);
+        failures += rc != VINE_OK;
+    }
+}
+
 static void test_rs_counts(void)
 {
     size_t counts[6], displs[7];
@@ -267,6 +374,7 @@ int main(void)
     test_contributions();
     test_buffers();
     test_case();
+    test_barrier();
     test_rs_counts();
     printf("%d failures\n", failures);
     return failures != 0;

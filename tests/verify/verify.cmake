@@ -8,7 +8,8 @@ if(VINE_SMPI)
 endif()
 set(VINE_VERIFY_RANKS "1-64,100,127,128,129,255,256,1000,1024")
 set(VINE_VERIFY_COUNTS "0,1,p-1,p,p+1,1000,4099")
-set(VINE_VERIFY_COLLS bcast reduce allreduce allgather reduce_scatter reduce_scatter_block)
+set(VINE_VERIFY_COLLS bcast reduce allreduce allgather reduce_scatter reduce_scatter_block
+  alltoall gather scatter barrier)
 set(VINE_VERIFY_REDUCING reduce allreduce reduce_scatter reduce_scatter_block)
 
 foreach(coll ${VINE_VERIFY_COLLS})
