@@ -42,6 +42,37 @@ int vine_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int vine_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int vine_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int vine_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int vine_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int vine_barrier(MPI_Comm comm);
+
+/*
+ * Large-count variants (MPI-4's _c functions): counts are MPI_Count, so a
+ * call may move more than INT_MAX elements; messages above INT_MAX elements
+ * are split.  Same semantics and errors as the int versions.
+ */
+int vine_bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int vine_reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm);
+int vine_allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm);
+int vine_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int vine_reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int vine_reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int vine_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int vine_gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int vine_scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm);
 
 /*
  * Chooses the algorithm of a collective for the whole process; name NULL or

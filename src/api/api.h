@@ -35,7 +35,18 @@ typedef struct vine_cache_entry {
     const vine_algo *served; /* the algorithm that built sched */
     vine_sched sched;
     size_t max_reqs;
+    /* Persistent requests (exec.h): npreq of them (0: the schedule never uses
+     * them), live when pready, bound to pbase and pdt; before that, pbase and
+     * pdt remember the previous call's buffers and datatype. */
+    size_t npreq;
+    MPI_Request *preq;
+    int pready;
+    char *pbase[VINE_BUF_COUNT];
+    MPI_Datatype pdt;
 } vine_cache_entry;
+
+/* Scratch of the data-movement collectives: packed input and output bytes. */
+enum { VINE_PACK_IN = 0, VINE_PACK_OUT = 1, VINE_PACK_COUNT = 2 };
 
 typedef struct vine_comm_state {
     MPI_Comm user; /* the user's communicator, which holds this state */
@@ -43,6 +54,8 @@ typedef struct vine_comm_state {
     int p, rank;
     size_t *counts, *displs; /* p and p + 1 entries for reduce_scatter(_block) */
     vine_exec_scratch scr;
+    void *pack[VINE_PACK_COUNT];
+    size_t pack_bytes[VINE_PACK_COUNT];
     vine_cache_entry cache[VINE_CACHE_SIZE];
     int mru;
     uint64_t clock;
@@ -64,7 +77,8 @@ vine_cache_entry *vine__cache_find(vine_comm_state *st, const vine_key *k);
 vine_cache_entry *vine__cache_add(vine_comm_state *st, const vine_key *k);
 /* Forgets an entry whose schedule could not be built. */
 void vine__cache_drop(vine_cache_entry *e);
-void vine__cache_clear(vine_comm_state *st);
+/* Empties the cache; mpi_ok false: MPI is finalised, leave its requests alone. */
+void vine__cache_clear(vine_comm_state *st, int mpi_ok);
 
 /*
  * The algorithm requested for coll (vine_set_algorithm, else the
@@ -74,6 +88,8 @@ void vine__cache_clear(vine_comm_state *st);
 int vine__choose_requested(vine_coll coll, const vine_algo **req);
 /* The segment size in elements from VINE_SEGMENT_SIZE (0 when unset). */
 size_t vine__choose_seg_count(size_t type_size);
+/* VINE_SEGMENT_SIZE in bytes, read when the library is first used (0: unset). */
+extern size_t vine__seg_bytes;
 /*
  * Builds the schedule of a into s: req if it admits a and builds, else
  * auto's choice, else the collective's default.  Returns an MPI error class.
@@ -85,5 +101,75 @@ void vine__choose_note(vine_coll coll, const vine_algo *served);
 
 /* The MPI error class for an enum vine_status. */
 int vine__status_to_mpi(int status);
+
+/*
+ * VINE_VERBOSE: says once per collective and communicator, on the
+ * communicator's rank 0, which algorithm served it (algo NULL: the call had
+ * nothing to move).  Does nothing unless VINE_VERBOSE is set.
+ */
+void vine__say_served(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo);
+/* Forgets what was said about comm (its handle may be reused once freed). */
+void vine__say_forget(MPI_Comm comm);
+/* Whether VINE_VERBOSE is set (read once). */
+int vine__verbose(void);
+
+/* ---- One collective call (call.c) ---- */
+
+/* A call in flight: the builder's arguments and what the executor needs. */
+typedef struct vine_call {
+    vine_comm_state *st; /* NULL until the first call on the communicator */
+    MPI_Comm comm;       /* the user's communicator */
+    vine_args a;
+    vine_exec_type t;
+    MPI_Op op;
+    const void *sendbuf;
+    void *recvbuf;
+    const vine_algo *req;
+} vine_call;
+
+/* Starts c for coll on comm: MPI_ERR_COMM for MPI_COMM_NULL or an intercommunicator. */
+int vine__call_start(vine_call *c, vine_coll coll, MPI_Comm comm);
+/* MPI_ERR_COUNT for count < 0, MPI_ERR_TYPE for MPI_DATATYPE_NULL or a type MPI rejects. */
+int vine__call_check_type(MPI_Count count, MPI_Datatype dt, vine_exec_type *t);
+/* MPI_ERR_BUFFER for NULL holding count > 0 elements of a predefined type. */
+int vine__call_check_buf(const void *buf, size_t count, const vine_exec_type *t);
+/* Checks op (MPI_ERR_OP) against c->t and records it and its commutativity. */
+int vine__call_check_op(vine_call *c, MPI_Op op);
+/* MPI_ERR_ARG when the environment names an unknown algorithm of the collective. */
+int vine__call_check_request(vine_call *c);
+/* vine's state for the communicator, created by the first call that communicates. */
+int vine__call_attach(vine_call *c);
+/* Runs the call (after vine__call_attach) with the cached schedule. */
+int vine__call_run(vine_call *c);
+/* A call with nothing to move: says so under VINE_VERBOSE and succeeds. */
+int vine__call_none(const vine_call *c);
+/* count * size in size_t, or MPI_ERR_COUNT when it does not fit. */
+int vine__call_bytes(size_t count, MPI_Count size, size_t *bytes);
+
+/* ---- The byte path of the data-movement collectives (pack.c) ---- */
+
+/*
+ * count elements of dt at buf, seen as bytes.  A predefined type whose size
+ * equals its extent is used in place (raw); any other type is packed into
+ * scratch (MPI_Pack) before the schedule runs and unpacked after it, once.
+ */
+typedef struct vine_side {
+    void *buf;
+    MPI_Datatype dt;
+    size_t count;
+    size_t bytes;
+    MPI_Aint extent;
+    int raw;
+} vine_side;
+
+void vine__side_init(vine_side *s, const void *buf, size_t count, const vine_exec_type *t);
+/* Scratch number `which` (VINE_PACK_IN/OUT) of at least bytes bytes. */
+int vine__pack_scratch(vine_comm_state *st, int which, size_t bytes, char **out);
+/* Writes the bytes of s into dst (packing when not raw). */
+int vine__side_pack(const vine_side *s, char *dst, MPI_Comm comm);
+/* Reads the bytes of s from src into the user's buffer (unpacking). */
+int vine__side_unpack(const vine_side *s, const char *src, MPI_Comm comm);
+/* The byte type the data-movement schedules run on. */
+const vine_exec_type *vine__byte_type(void);
 
 #endif

@@ -88,21 +88,20 @@ static size_t parse_bytes(const char *v)
     return *end ? 0 : (size_t)n;
 }
 
+size_t vine__seg_bytes = (size_t)-1; /* not read yet */
+
 size_t vine__choose_seg_count(size_t type_size)
 {
-    static int read;
-    static size_t seg_bytes;
-    if (!read) {
+    if (vine__seg_bytes == (size_t)-1) {
         const char *v = getenv("VINE_SEGMENT_SIZE");
-        seg_bytes = v ? parse_bytes(v) : 0;
-        read = 1;
+        vine__seg_bytes = v ? parse_bytes(v) : 0;
     }
-    if (!seg_bytes || !type_size)
+    if (!vine__seg_bytes || !type_size)
         return 0;
-    return seg_bytes >= type_size ? seg_bytes / type_size : 1;
+    return vine__seg_bytes >= type_size ? vine__seg_bytes / type_size : 1;
 }
 
-static int verbose(void)
+int vine__verbose(void)
 {
     static int value = -1;
     if (value < 0) {
@@ -110,6 +109,54 @@ static int verbose(void)
         value = v && *v && strcmp(v, "0") != 0;
     }
     return value;
+}
+
+/* What VINE_VERBOSE has said about each communicator: one bit per collective. */
+#define SAID_MAX 256
+static struct {
+    MPI_Comm comm;
+    unsigned said;
+    int number; /* names a communicator without an MPI name */
+} said[SAID_MAX];
+static int nsaid, comm_numbers;
+
+void vine__say_forget(MPI_Comm comm)
+{
+    for (int i = 0; i < nsaid; i++)
+        if (said[i].comm == comm) {
+            said[i] = said[--nsaid];
+            return;
+        }
+}
+
+void vine__say_served(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo)
+{
+    if (!vine__verbose() || rank != 0)
+        return;
+    int i = 0;
+    while (i < nsaid && said[i].comm != comm)
+        i++;
+    if (i == nsaid) {
+        if (nsaid == SAID_MAX) /* forget the oldest rather than stay silent */
+            said[0] = said[--nsaid];
+        i = nsaid++;
+        said[i].comm = comm;
+        said[i].said = 0;
+        said[i].number = ++comm_numbers;
+    }
+    if (said[i].said & (1u << coll))
+        return;
+    said[i].said |= 1u << coll;
+    char name[MPI_MAX_OBJECT_NAME + 32];
+    int len = 0;
+    if (MPI_Comm_get_name(comm, name, &len) != MPI_SUCCESS || len == 0)
+        snprintf(name, sizeof name, "communicator #%d", said[i].number);
+    if (algo)
+        fprintf(stderr, "vine: %s on %s (p=%d) served by %s\n", vine__coll_name(coll), name, p,
+                algo);
+    else
+        fprintf(stderr, "vine: %s on %s (p=%d) served by none (nothing to move)\n",
+                vine__coll_name(coll), name, p);
 }
 
 int vine__status_to_mpi(int status)
@@ -131,7 +178,7 @@ static void say_fallback(const vine_args *a, const vine_algo *req, const char *w
                          const vine_algo *served)
 {
     /* Every rank makes the same choice, so one of them speaks for all. */
-    if (!verbose() || a->rank != 0)
+    if (!vine__verbose() || a->rank != 0)
         return;
     fprintf(stderr, "vine: %s algorithm '%s' %s (p=%d, count=%zu%s); using '%s'\n",
             vine__coll_name(a->coll), req->name, why, a->p, a->count,

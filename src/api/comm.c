@@ -38,8 +38,11 @@ static void state_free(vine_comm_state *st)
         all_states = st->next;
     if (st->next)
         st->next->prev = st->prev;
-    vine__cache_clear(st);
+    vine__cache_clear(st, mpi_usable());
     vine__exec_scratch_free(&st->scr);
+    for (int i = 0; i < VINE_PACK_COUNT; i++)
+        free(st->pack[i]);
+    vine__say_forget(st->user);
     if (st->comm != MPI_COMM_NULL && mpi_usable())
         MPI_Comm_free(&st->comm);
     free(st->counts);

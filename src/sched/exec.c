@@ -78,7 +78,8 @@ int vine__exec_type_init(vine_exec_type *t, MPI_Datatype dt)
             return MPI_SUCCESS;
         }
     int rc = type_query(t, dt);
-    if (rc == MPI_SUCCESS && vine__exec_is_named(dt)) {
+    t->named = rc == MPI_SUCCESS && vine__exec_is_named(dt);
+    if (t->named) {
         named_cache[named_next] = *t;
         named_next = (named_next + 1) % NAMED_CACHE;
         if (named_cached < NAMED_CACHE)
@@ -264,19 +265,117 @@ static int scratch_reqs(vine_exec_scratch *scr, size_t n)
     return MPI_SUCCESS;
 }
 
-int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr)
+int vine__exec_bases(const vine_exec_call *c, vine_exec_scratch *scr, char *base[])
 {
-    const vine_sched *s = c->sched;
-    char *base[VINE_BUF_COUNT] = {(char *)(uintptr_t)c->sendbuf, (char *)c->recvbuf, NULL};
-    int rc = scratch_tmp(scr, c->type, s->tmp_count, &base[VINE_BUF_TMP]);
+    base[VINE_BUF_SEND] = (char *)(uintptr_t)c->sendbuf;
+    base[VINE_BUF_RECV] = (char *)c->recvbuf;
+    int rc = scratch_tmp(scr, c->type, c->sched->tmp_count, &base[VINE_BUF_TMP]);
     if (rc == MPI_SUCCESS)
         rc = scratch_reqs(scr, c->max_reqs);
+    return rc;
+}
+
+int vine__exec_run_at(const vine_exec_call *c, char *const base[], vine_exec_scratch *scr)
+{
+    const vine_sched *s = c->sched;
+    int rc = MPI_SUCCESS;
     for (size_t k = 0; k < s->nrounds && rc == MPI_SUCCESS; k++) {
         size_t b, e;
         vine__sched_round(s, k, &b, &e);
         rc = run_round(c, base, b, e, scr->reqs);
     }
     return rc;
+}
+
+int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr)
+{
+    char *base[VINE_BUF_COUNT];
+    int rc = vine__exec_bases(c, scr, base);
+    return rc == MPI_SUCCESS ? vine__exec_run_at(c, base, scr) : rc;
+}
+
+size_t vine__exec_persist_count(const vine_sched *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->nops; i++) {
+        const vine_op *op = &s->ops[i];
+        if (op->kind != VINE_OP_SEND && op->kind != VINE_OP_RECV)
+            continue;
+        if (op->count > (size_t)INT_MAX)
+            return 0;
+        n++;
+    }
+    return n;
+}
+
+/* Creates the persistent request of one message operation. */
+static int persist_one(const vine_exec_call *c, char *const base[], const vine_op *op,
+                       MPI_Request *req)
+{
+    char *addr = elem(base[op->buf], op->off, c->type->extent);
+    int rc;
+    if (op->kind == VINE_OP_RECV)
+        rc = MPI_Recv_init(addr, (int)op->count, c->type->dt, op->peer, VINE_EXEC_TAG, c->comm,
+                           req);
+    else
+        rc = MPI_Send_init(addr, (int)op->count, c->type->dt, op->peer, VINE_EXEC_TAG, c->comm,
+                           req);
+    return err_class(rc);
+}
+
+int vine__exec_persist_init(const vine_exec_call *c, char *const base[], MPI_Request *preq)
+{
+    const vine_sched *s = c->sched;
+    size_t n = 0;
+    int rc = MPI_SUCCESS;
+    /* Per round: the receives, then the sends, the order run_round posts them. */
+    for (size_t k = 0; k < s->nrounds && rc == MPI_SUCCESS; k++) {
+        size_t b, e;
+        vine__sched_round(s, k, &b, &e);
+        for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
+            if (s->ops[i].kind == VINE_OP_RECV && (rc = persist_one(c, base, &s->ops[i], &preq[n])) ==
+                                                      MPI_SUCCESS)
+                n++;
+        for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
+            if (s->ops[i].kind == VINE_OP_SEND && (rc = persist_one(c, base, &s->ops[i], &preq[n])) ==
+                                                      MPI_SUCCESS)
+                n++;
+    }
+    if (rc != MPI_SUCCESS)
+        vine__exec_persist_free(preq, n);
+    return rc;
+}
+
+int vine__exec_run_persistent(const vine_exec_call *c, char *const base[], MPI_Request *preq)
+{
+    const vine_sched *s = c->sched;
+    const vine_op *ops = s->ops;
+    int rc = MPI_SUCCESS;
+    for (size_t k = 0; k < s->nrounds && rc == MPI_SUCCESS; k++) {
+        size_t b, e, n = 0, local = 0;
+        vine__sched_round(s, k, &b, &e);
+        for (size_t i = b; i < e; i++) {
+            n += ops[i].kind == VINE_OP_SEND || ops[i].kind == VINE_OP_RECV;
+            local += ops[i].kind == VINE_OP_COPY || ops[i].kind == VINE_OP_REDUCE;
+        }
+        if (n) {
+            rc = err_class(MPI_Startall((int)n, preq));
+            if (rc == MPI_SUCCESS)
+                rc = wait_all(n, preq);
+            preq += n;
+        }
+        for (size_t i = b; local && i < e && rc == MPI_SUCCESS; i++)
+            if (ops[i].kind == VINE_OP_COPY || ops[i].kind == VINE_OP_REDUCE)
+                rc = run_local(c, base, &ops[i]);
+    }
+    return rc;
+}
+
+void vine__exec_persist_free(MPI_Request *preq, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (preq[i] != MPI_REQUEST_NULL)
+            MPI_Request_free(&preq[i]);
 }
 
 void vine__exec_scratch_free(vine_exec_scratch *scr)

@@ -25,6 +25,7 @@ typedef struct vine_exec_type {
      * is one memmove.  This holds for every predefined type except the pair
      * types of MINLOC/MAXLOC, whose padding a copy must not write. */
     int dense;
+    int named; /* a predefined datatype (never freed, so safe to keep in requests) */
 } vine_exec_type;
 
 /* Scratch kept between calls: the TMP buffer and the request array. */
@@ -57,6 +58,27 @@ size_t vine__exec_max_requests(const vine_sched *s);
 
 /* Runs c; returns MPI_SUCCESS or an MPI error class. */
 int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr);
+
+/*
+ * vine__exec_run in two steps: the addresses of the SEND, RECV and TMP
+ * buffers (growing the scratch as needed), then the run itself.
+ */
+int vine__exec_bases(const vine_exec_call *c, vine_exec_scratch *scr, char *base[]);
+int vine__exec_run_at(const vine_exec_call *c, char *const base[], vine_exec_scratch *scr);
+
+/*
+ * Persistent requests for a schedule that runs again and again on the same
+ * buffers: MPI_Send_init/MPI_Recv_init once, then MPI_Startall per round,
+ * which spares MPI the set-up of every message on every call.
+ * vine__exec_persist_count is the number of requests s needs (one per message
+ * operation), or 0 when a message exceeds INT_MAX elements (such schedules
+ * run the ordinary way).  The requests are bound to base, the datatype and
+ * the communicator of c: the caller reuses them only while all three hold.
+ */
+size_t vine__exec_persist_count(const vine_sched *s);
+int vine__exec_persist_init(const vine_exec_call *c, char *const base[], MPI_Request *preq);
+int vine__exec_run_persistent(const vine_exec_call *c, char *const base[], MPI_Request *preq);
+void vine__exec_persist_free(MPI_Request *preq, size_t n);
 
 /* Copies count elements of t from src to dst (a local copy on the private comm). */
 int vine__exec_copy(const vine_exec_type *t, const void *src, void *dst, size_t count,

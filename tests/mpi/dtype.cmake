@@ -12,8 +12,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/launcher.cmake)
 
 # vine_mpitest (the shared harness) is defined in mpi.cmake; CMake resolves
 # the name when it generates, so the order of the fragments does not matter.
-add_executable(mpitest_dtype ${CMAKE_CURRENT_LIST_DIR}/test_dtype.c
-                             ${CMAKE_CURRENT_LIST_DIR}/dtype.c)
+add_executable(mpitest_dtype ${CMAKE_CURRENT_LIST_DIR}/test_dtype.c)
 target_link_libraries(mpitest_dtype PRIVATE vine_mpitest)
 
 foreach(coll bcast reduce allreduce allgather reduce_scatter_block reduce_scatter)

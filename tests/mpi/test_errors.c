@@ -1,13 +1,22 @@
 /*
  * MPI tier: bad arguments.  Every collective must return the right MPI error
  * class for a negative count, a root out of range, a NULL buffer that must
- * hold data, MPI_DATATYPE_NULL, MPI_OP_NULL and MPI_COMM_NULL, without
- * sending anything; vine_set_algorithm must reject unknown names.  The very
- * first vine calls are bad ones made by rank 0 alone: if vine communicated
- * before checking (say, to set up its private communicator) the valid
- * collectives that follow would hang or go wrong.  Calls with nothing to move
- * and NULL buffers, and reduce with a NULL receive buffer off the root, are
- * valid and must succeed.
+ * hold data, MPI_DATATYPE_NULL, MPI_OP_NULL, MPI_COMM_NULL, a misplaced
+ * MPI_IN_PLACE and send and receive sizes that differ, without sending
+ * anything; vine_set_algorithm must reject unknown names.  The very first vine
+ * calls are bad ones made by rank 0 alone: if vine communicated before
+ * checking (say, to set up its private communicator) the valid collectives
+ * that follow would hang or go wrong.
+ *
+ * Some arguments matter only at the root (gather's receive side, scatter's
+ * send side).  A case that spoils one of those at the root spoils, on every
+ * other rank, an argument that matters there, so that every rank returns an
+ * error and none waits for a peer; each rank expects its own class.
+ *
+ * Calls with nothing to move and NULL buffers, reduce with a NULL receive
+ * buffer off the root, gather and scatter with garbage in the arguments that
+ * MPI ignores (off the root, and the in-place root's other side) are valid
+ * and must succeed with the MPI library's result.
  */
 #include "mpitest.h"
 
@@ -140,6 +149,100 @@ static void bad_reduce_scatter(void)
     free(neg);
 }
 
+static void bad_alltoall(void)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Datatype i = MPI_INT, n = MPI_DATATYPE_NULL;
+    const char *c = "alltoall";
+    expect(c, "sendcount -1", vine_alltoall(ibuf, -1, i, obuf, 4, i, w), MPI_ERR_COUNT);
+    expect(c, "recvcount -1", vine_alltoall(ibuf, 4, i, obuf, -1, i, w), MPI_ERR_COUNT);
+    expect(c, "recvcount -1, in place", vine_alltoall(MPI_IN_PLACE, 4, i, obuf, -1, i, w),
+           MPI_ERR_COUNT);
+    expect(c, "sendtype MPI_DATATYPE_NULL", vine_alltoall(ibuf, 4, n, obuf, 4, i, w), MPI_ERR_TYPE);
+    expect(c, "recvtype MPI_DATATYPE_NULL", vine_alltoall(ibuf, 4, i, obuf, 4, n, w), MPI_ERR_TYPE);
+    expect(c, "NULL sendbuf", vine_alltoall(NULL, 4, i, obuf, 4, i, w), MPI_ERR_BUFFER);
+    expect(c, "NULL recvbuf", vine_alltoall(ibuf, 4, i, NULL, 4, i, w), MPI_ERR_BUFFER);
+    expect(c, "recvbuf MPI_IN_PLACE", vine_alltoall(ibuf, 4, i, MPI_IN_PLACE, 4, i, w),
+           MPI_ERR_BUFFER);
+    expect(c, "sendcount 4, recvcount 5", vine_alltoall(ibuf, 4, i, obuf, 5, i, w),
+           MPI_ERR_TRUNCATE);
+    expect(c, "4 ints sent, 4 doubles received", vine_alltoall(ibuf, 4, i, obuf, 4, MPI_DOUBLE, w),
+           MPI_ERR_TRUNCATE);
+    expect(c, "MPI_COMM_NULL", vine_alltoall(ibuf, 4, i, obuf, 4, i, MPI_COMM_NULL), MPI_ERR_COMM);
+}
+
+/*
+ * gather with root p - 1.  Send-side faults are made on every rank; a fault
+ * of the root's receive side is paired with a send-side fault elsewhere.
+ */
+static void bad_gather(void)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Datatype i = MPI_INT, n = MPI_DATATYPE_NULL;
+    const char *c = "gather";
+    int p = mt_size, root = p - 1, at_root = mt_rank == root;
+    expect(c, "root -1", vine_gather(ibuf, 4, i, obuf, 4, i, -1, w), MPI_ERR_ROOT);
+    expect(c, "root p", vine_gather(ibuf, 4, i, obuf, 4, i, p, w), MPI_ERR_ROOT);
+    expect(c, "sendcount -1", vine_gather(ibuf, -1, i, obuf, 4, i, root, w), MPI_ERR_COUNT);
+    expect(c, "sendtype MPI_DATATYPE_NULL", vine_gather(ibuf, 4, n, obuf, 4, i, root, w),
+           MPI_ERR_TYPE);
+    expect(c, "NULL sendbuf", vine_gather(NULL, 4, i, obuf, 4, i, root, w), MPI_ERR_BUFFER);
+    expect(c, "MPI_COMM_NULL", vine_gather(ibuf, 4, i, obuf, 4, i, root, MPI_COMM_NULL),
+           MPI_ERR_COMM);
+    expect(c, "recvcount -1 at the root, sendcount -1 elsewhere",
+           vine_gather(ibuf, at_root ? 4 : -1, i, obuf, at_root ? -1 : 4, i, root, w),
+           MPI_ERR_COUNT);
+    expect(c, "recvtype MPI_DATATYPE_NULL at the root, sendtype elsewhere",
+           vine_gather(ibuf, 4, at_root ? i : n, obuf, 4, at_root ? n : i, root, w), MPI_ERR_TYPE);
+    expect(c, "NULL recvbuf at the root, NULL sendbuf elsewhere",
+           vine_gather(at_root ? ibuf : NULL, 4, i, at_root ? NULL : obuf, 4, i, root, w),
+           MPI_ERR_BUFFER);
+    expect(c, "recvbuf MPI_IN_PLACE at the root, sendbuf MPI_IN_PLACE elsewhere",
+           vine_gather(at_root ? ibuf : MPI_IN_PLACE, 4, i, at_root ? MPI_IN_PLACE : obuf, 4, i,
+                       root, w),
+           MPI_ERR_BUFFER);
+    expect(c, "recvcount 5 at the root for 4 sent, sendcount -1 elsewhere",
+           vine_gather(ibuf, at_root ? 4 : -1, i, obuf, 5, i, root, w),
+           at_root ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT);
+}
+
+/* scatter with root 0: the mirror image of gather. */
+static void bad_scatter(void)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Datatype i = MPI_INT, n = MPI_DATATYPE_NULL;
+    const char *c = "scatter";
+    int p = mt_size, root = 0, at_root = mt_rank == root;
+    expect(c, "root -1", vine_scatter(obuf, 4, i, ibuf, 4, i, -1, w), MPI_ERR_ROOT);
+    expect(c, "root p", vine_scatter(obuf, 4, i, ibuf, 4, i, p, w), MPI_ERR_ROOT);
+    expect(c, "recvcount -1", vine_scatter(obuf, 4, i, ibuf, -1, i, root, w), MPI_ERR_COUNT);
+    expect(c, "recvtype MPI_DATATYPE_NULL", vine_scatter(obuf, 4, i, ibuf, 4, n, root, w),
+           MPI_ERR_TYPE);
+    expect(c, "NULL recvbuf", vine_scatter(obuf, 4, i, NULL, 4, i, root, w), MPI_ERR_BUFFER);
+    expect(c, "MPI_COMM_NULL", vine_scatter(obuf, 4, i, ibuf, 4, i, root, MPI_COMM_NULL),
+           MPI_ERR_COMM);
+    expect(c, "sendcount -1 at the root, recvcount -1 elsewhere",
+           vine_scatter(obuf, at_root ? -1 : 4, i, ibuf, at_root ? 4 : -1, i, root, w),
+           MPI_ERR_COUNT);
+    expect(c, "sendtype MPI_DATATYPE_NULL at the root, recvtype elsewhere",
+           vine_scatter(obuf, 4, at_root ? n : i, ibuf, 4, at_root ? i : n, root, w), MPI_ERR_TYPE);
+    expect(c, "NULL sendbuf at the root, NULL recvbuf elsewhere",
+           vine_scatter(at_root ? NULL : obuf, 4, i, at_root ? ibuf : NULL, 4, i, root, w),
+           MPI_ERR_BUFFER);
+    expect(c, "sendbuf MPI_IN_PLACE at the root, recvbuf MPI_IN_PLACE elsewhere",
+           vine_scatter(at_root ? MPI_IN_PLACE : obuf, 4, i, at_root ? ibuf : MPI_IN_PLACE, 4, i,
+                        root, w),
+           MPI_ERR_BUFFER);
+    expect(c, "sendcount 5 at the root for 4 received, recvcount -1 elsewhere",
+           vine_scatter(obuf, 5, i, ibuf, at_root ? 4 : -1, i, root, w),
+           at_root ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT);
+}
+
+static void bad_barrier(void)
+{
+    expect("barrier", "MPI_COMM_NULL", vine_barrier(MPI_COMM_NULL), MPI_ERR_COMM);
+}
+
 static void bad_algorithm_names(void)
 {
     for (int c = 0; c < VINE_COLL_COUNT; c++)
@@ -159,6 +262,10 @@ static void all_bad_calls(void)
     bad_allgather();
     bad_reduce_scatter_block();
     bad_reduce_scatter();
+    bad_alltoall();
+    bad_gather();
+    bad_scatter();
+    bad_barrier();
 }
 
 /* Calls that move nothing are valid with NULL buffers. */
@@ -175,7 +282,86 @@ static void empty_calls(void)
            vine_reduce_scatter_block(NULL, NULL, 0, MPI_INT, MPI_SUM, w), MPI_SUCCESS);
     expect("reduce_scatter", what, vine_reduce_scatter(NULL, NULL, zeros, MPI_INT, MPI_SUM, w),
            MPI_SUCCESS);
+    expect("alltoall", what, vine_alltoall(NULL, 0, MPI_INT, NULL, 0, MPI_INT, w), MPI_SUCCESS);
+    expect("gather", what, vine_gather(NULL, 0, MPI_INT, NULL, 0, MPI_INT, 0, w), MPI_SUCCESS);
+    expect("scatter", what, vine_scatter(NULL, 0, MPI_INT, NULL, 0, MPI_INT, 0, w), MPI_SUCCESS);
     free(zeros);
+}
+
+/* alltoall, also in place with garbage in the ignored send count and type. */
+static void valid_alltoall(void)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    size_t n = 2 * (size_t)mt_size;
+    int *in = malloc(sizeof(int) * n), *out = malloc(sizeof(int) * n),
+        *ref = malloc(sizeof(int) * n);
+    for (size_t k = 0; k < n; k++)
+        in[k] = mt_rank * 1000 + (int)k;
+    MPI_Alltoall(in, 2, MPI_INT, ref, 2, MPI_INT, w);
+    expect("alltoall", "valid call", vine_alltoall(in, 2, MPI_INT, out, 2, MPI_INT, w),
+           MPI_SUCCESS);
+    mt_check_equal(mt_type_int(), out, ref, n, "result");
+    memcpy(out, in, sizeof(int) * n);
+    expect("alltoall", "in place, sendcount -1 and MPI_DATATYPE_NULL ignored",
+           vine_alltoall(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, out, 2, MPI_INT, w), MPI_SUCCESS);
+    mt_check_equal(mt_type_int(), out, ref, n, "result");
+    free(in);
+    free(out);
+    free(ref);
+}
+
+/*
+ * gather and scatter where MPI ignores arguments: off the root gather's
+ * receive side and scatter's send side, and at an in-place root the other
+ * side.  The ignored arguments are NULL, -1 and MPI_DATATYPE_NULL.
+ */
+static void valid_rooted(void)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Datatype i = MPI_INT, n = MPI_DATATYPE_NULL;
+    int p = mt_size, root = p - 1, at_root = mt_rank == root, in[3], out[3];
+    int *all = malloc(sizeof(int) * 3 * (size_t)p), *ref = malloc(sizeof(int) * 3 * (size_t)p);
+    for (int k = 0; k < 3; k++)
+        in[k] = mt_rank * 10 + k;
+    MPI_Gather(in, 3, i, ref, 3, i, root, w);
+    memset(all, 0, sizeof(int) * 3 * (size_t)p);
+    expect("gather", "receive side NULL, -1, MPI_DATATYPE_NULL off the root",
+           vine_gather(in, 3, i, at_root ? all : NULL, at_root ? 3 : -1, at_root ? i : n, root, w),
+           MPI_SUCCESS);
+    if (at_root)
+        mt_check_equal(mt_type_int(), all, ref, 3 * (size_t)p, "result");
+    memset(all, 0, sizeof(int) * 3 * (size_t)p);
+    if (at_root)
+        memcpy(all + 3 * root, in, sizeof in);
+    expect("gather", "in place at the root, its sendcount -1 and sendtype ignored",
+           vine_gather(at_root ? MPI_IN_PLACE : in, at_root ? -1 : 3, at_root ? n : i, all, 3, i,
+                       root, w),
+           MPI_SUCCESS);
+    if (at_root)
+        mt_check_equal(mt_type_int(), all, ref, 3 * (size_t)p, "result");
+
+    root = 0;
+    at_root = mt_rank == root;
+    for (int k = 0; k < 3 * p; k++)
+        all[k] = mt_rank * 1000 + k;
+    MPI_Scatter(all, 3, i, ref, 3, i, root, w);
+    memset(out, 0, sizeof out);
+    expect(
+        "scatter", "send side NULL, -1, MPI_DATATYPE_NULL off the root",
+        vine_scatter(at_root ? all : NULL, at_root ? 3 : -1, at_root ? i : n, out, 3, i, root, w),
+        MPI_SUCCESS);
+    mt_check_equal(mt_type_int(), out, ref, 3, "result");
+    memset(out, 0, sizeof out);
+    expect("scatter", "in place at the root, its recvcount -1 and recvtype ignored",
+           vine_scatter(all, 3, i, at_root ? MPI_IN_PLACE : out, at_root ? -1 : 3, at_root ? n : i,
+                        root, w),
+           MPI_SUCCESS);
+    if (!at_root)
+        mt_check_equal(mt_type_int(), out, ref, 3, "result");
+    else
+        mt_check_equal(mt_type_int(), all + 3 * root, ref, 3, "the root's own block");
+    free(all);
+    free(ref);
 }
 
 /* Valid calls with real data after the bad ones: vine must still be in step. */
@@ -213,6 +399,9 @@ static void valid_calls(void)
     mt_check_equal(mt_type_int(), all, allref, 2 * (size_t)p, "result");
     free(all);
     free(allref);
+    valid_alltoall();
+    valid_rooted();
+    expect("barrier", "valid call", vine_barrier(w), MPI_SUCCESS);
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,235 @@
+/*
+ * What every collective call shares: argument checks (all before any
+ * message), vine's state for the communicator, the cached schedule and its
+ * run by the executor on the private communicator.
+ */
+#include "api.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+int vine__call_start(vine_call *c, vine_coll coll, MPI_Comm comm)
+{
+    c->st = NULL;
+    c->comm = comm;
+    c->a = (vine_args){.coll = coll, .commutative = 1};
+    c->op = MPI_OP_NULL;
+    c->sendbuf = NULL;
+    c->recvbuf = NULL;
+    c->req = NULL;
+    return vine__comm_lookup(comm, &c->st, &c->a.p, &c->a.rank);
+}
+
+int vine__call_check_type(MPI_Count count, MPI_Datatype dt, vine_exec_type *t)
+{
+    if (count < 0)
+        return MPI_ERR_COUNT;
+    if (dt == MPI_DATATYPE_NULL)
+        return MPI_ERR_TYPE;
+    return vine__exec_type_init(t, dt);
+}
+
+int vine__call_check_buf(const void *buf, size_t count, const vine_exec_type *t)
+{
+    /* A derived type may address memory from MPI_BOTTOM (NULL). */
+    if (buf == NULL && count > 0 && t->size > 0 && t->named)
+        return MPI_ERR_BUFFER;
+    return MPI_SUCCESS;
+}
+
+int vine__call_bytes(size_t count, MPI_Count size, size_t *bytes)
+{
+    if (size < 0 || (size > 0 && count > SIZE_MAX / (size_t)size))
+        return MPI_ERR_COUNT;
+    *bytes = count * (size_t)size;
+    return MPI_SUCCESS;
+}
+
+/* The predefined reduction ops, all commutative: no need to ask MPI. */
+static int is_predefined_op(MPI_Op op)
+{
+    return op == MPI_SUM || op == MPI_PROD || op == MPI_MAX || op == MPI_MIN || op == MPI_LAND ||
+           op == MPI_LOR || op == MPI_LXOR || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
+           op == MPI_MAXLOC || op == MPI_MINLOC;
+}
+
+/*
+ * Whether MPI_Reduce_local applies the predefined op to dt, asked for zero
+ * elements.  MPI reports a refusal through MPI_COMM_WORLD's error handler
+ * (MPI_COMM_SELF's under MPI 4), which by default aborts; both return errors
+ * for the moment of the question.
+ */
+static int ask_reduce_local(MPI_Datatype dt, MPI_Op op)
+{
+    static char none;
+    MPI_Errhandler world, self;
+    if (MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
+        return MPI_ERR_OTHER;
+    if (MPI_Comm_get_errhandler(MPI_COMM_SELF, &self) != MPI_SUCCESS) {
+        MPI_Errhandler_free(&world);
+        return MPI_ERR_OTHER;
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    int rc = MPI_Reduce_local(&none, &none, 0, dt, op);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, world);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, self);
+    MPI_Errhandler_free(&world);
+    MPI_Errhandler_free(&self);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OP;
+}
+
+/*
+ * MPI_ERR_OP, before any message, when MPI_Reduce_local would refuse a
+ * predefined op with dt (MPI_BAND with MPI_DOUBLE; Open MPI 4 and MPICH 4.0
+ * refuse every derived type): found out later, the refusal would abort, or
+ * leave the ranks that do not reduce waiting.  Answers for predefined types
+ * are remembered (their handles are never freed); a derived type's handle
+ * may be freed and reused, so it is asked every time.
+ */
+#define APPLIES_CACHE 16
+static struct {
+    MPI_Datatype dt;
+    MPI_Op op;
+    int rc;
+} applies[APPLIES_CACHE];
+static int applies_cached, applies_next;
+
+static int check_applies(MPI_Datatype dt, MPI_Op op)
+{
+    for (int i = 0; i < applies_cached; i++)
+        if (applies[i].dt == dt && applies[i].op == op)
+            return applies[i].rc;
+    int rc = ask_reduce_local(dt, op);
+    if (rc != MPI_ERR_OTHER && vine__exec_is_named(dt)) {
+        applies[applies_next].dt = dt;
+        applies[applies_next].op = op;
+        applies[applies_next].rc = rc;
+        applies_next = (applies_next + 1) % APPLIES_CACHE;
+        if (applies_cached < APPLIES_CACHE)
+            applies_cached++;
+    }
+    return rc;
+}
+
+int vine__call_check_op(vine_call *c, MPI_Op op)
+{
+    /* The pair of the previous call, when it was predefined and accepted:
+     * a loop of calls with one type and op asks nothing more. */
+    static MPI_Datatype last_dt = MPI_DATATYPE_NULL;
+    static MPI_Op last_op = MPI_OP_NULL;
+    c->op = op;
+    c->a.commutative = 1;
+    if (op == last_op && c->t.dt == last_dt && op != MPI_OP_NULL)
+        return MPI_SUCCESS;
+    if (op == MPI_OP_NULL)
+        return MPI_ERR_OP;
+    if (is_predefined_op(op)) {
+        int rc = check_applies(c->t.dt, op);
+        if (rc == MPI_SUCCESS && c->t.named) {
+            last_dt = c->t.dt;
+            last_op = op;
+        }
+        return rc;
+    }
+    if (MPI_Op_commutative(op, &c->a.commutative) != MPI_SUCCESS)
+        return MPI_ERR_OP;
+    return MPI_SUCCESS;
+}
+
+int vine__call_check_request(vine_call *c)
+{
+    return vine__choose_requested(c->a.coll, &c->req);
+}
+
+int vine__call_attach(vine_call *c)
+{
+    return c->st ? MPI_SUCCESS : vine__comm_state(c->comm, &c->st);
+}
+
+int vine__call_none(const vine_call *c)
+{
+    vine__say_served(c->comm, c->a.rank, c->a.p, c->a.coll, NULL);
+    return MPI_SUCCESS;
+}
+
+/* The cached schedule for c, built on a miss. */
+static int schedule(vine_call *c, vine_cache_entry **out)
+{
+    vine_comm_state *st = c->st;
+    vine_key k = {c->a.coll,        c->a.root,      c->a.inplace,
+                  c->a.commutative, c->req,         (size_t)c->t.size,
+                  c->a.count,       c->a.seg_count, NULL};
+    if (c->a.coll == VINE_COLL_REDUCE_SCATTER)
+        k.counts = c->a.counts;
+    if ((*out = vine__cache_find(st, &k)))
+        return MPI_SUCCESS;
+    vine_cache_entry *e = vine__cache_add(st, &k);
+    if (!e)
+        return MPI_ERR_NO_MEM;
+    int rc = vine__choose_build(&c->a, c->req, (size_t)c->t.size, &e->sched, &e->served);
+    if (rc != MPI_SUCCESS) {
+        vine__cache_drop(e);
+        return rc;
+    }
+    e->max_reqs = vine__exec_max_requests(&e->sched);
+    e->npreq = vine__exec_persist_count(&e->sched);
+    *out = e;
+    return MPI_SUCCESS;
+}
+
+/*
+ * Runs x with persistent requests when the entry's schedule meets the same
+ * buffers and datatype twice in a row (an application's loop, a benchmark):
+ * the second such call binds the requests, later ones only start them.
+ * Only predefined datatypes qualify, since a derived type's handle may be
+ * freed and reused for another layout of the same size.
+ */
+static int run_entry(vine_cache_entry *e, const vine_exec_call *x, vine_exec_scratch *scr)
+{
+    char *base[VINE_BUF_COUNT];
+    int rc = vine__exec_bases(x, scr, base);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!e->npreq || !x->type->named)
+        return vine__exec_run_at(x, base, scr);
+    int same = e->pdt == x->type->dt;
+    for (int b = 0; b < VINE_BUF_COUNT; b++)
+        same = same && e->pbase[b] == base[b];
+    if (same && e->pready)
+        return vine__exec_run_persistent(x, base, e->preq);
+    if (e->pready) {
+        vine__exec_persist_free(e->preq, e->npreq);
+        e->pready = 0;
+    }
+    if (!same) {
+        for (int b = 0; b < VINE_BUF_COUNT; b++)
+            e->pbase[b] = base[b];
+        e->pdt = x->type->dt;
+        return vine__exec_run_at(x, base, scr);
+    }
+    if (!e->preq && !(e->preq = malloc(e->npreq * sizeof *e->preq)))
+        return vine__exec_run_at(x, base, scr);
+    if (vine__exec_persist_init(x, base, e->preq) != MPI_SUCCESS)
+        return vine__exec_run_at(x, base, scr);
+    e->pready = 1;
+    return vine__exec_run_persistent(x, base, e->preq);
+}
+
+int vine__call_run(vine_call *c)
+{
+    vine_cache_entry *e;
+    c->a.seg_count = vine__seg_bytes ? vine__choose_seg_count((size_t)c->t.size) : 0;
+    int rc = schedule(c, &e);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    vine_exec_call x = {&e->sched, e->max_reqs, c->sendbuf,       c->recvbuf,
+                        &c->t,     c->op,       c->a.commutative, c->st->comm};
+    rc = run_entry(e, &x, &c->st->scr);
+    if (rc == MPI_SUCCESS) {
+        vine__choose_note(c->a.coll, e->served);
+        if (vine__verbose())
+            vine__say_served(c->comm, c->a.rank, c->a.p, c->a.coll, e->served->name);
+    }
+    return rc;
+}

@@ -1,0 +1,365 @@
+/*
+ * The data-movement collectives of include/vine.h (bcast, allgather,
+ * alltoall, gather, scatter), barrier, and their MPI_Count variants.  Their
+ * schedules run on bytes (pack.c): each call works out its block in bytes,
+ * uses predefined types in place and packs any other type once.
+ */
+#include "api.h"
+#include "vine.h"
+
+#include <stdint.h>
+
+/* Element k of buf for a type of extent ext. */
+static void *elem_at(const void *buf, size_t k, MPI_Aint ext)
+{
+    return (void *)((uintptr_t)buf + (uintptr_t)((MPI_Aint)k * ext));
+}
+
+/* a * b in size_t, or MPI_ERR_COUNT when it does not fit. */
+static int mul(size_t a, size_t b, size_t *out)
+{
+    if (a && b > SIZE_MAX / a)
+        return MPI_ERR_COUNT;
+    *out = a * b;
+    return MPI_SUCCESS;
+}
+
+/* One side's type checks: count, datatype, NULL buffer; *bytes = count * size. */
+static int check_side(const void *buf, MPI_Count count, MPI_Datatype dt, vine_exec_type *t,
+                      size_t *bytes)
+{
+    int rc = vine__call_check_type(count, dt, t);
+    if (rc == MPI_SUCCESS)
+        rc = vine__call_check_buf(buf, (size_t)count, t);
+    if (rc == MPI_SUCCESS)
+        rc = vine__call_bytes((size_t)count, t->size, bytes);
+    return rc;
+}
+
+/*
+ * Where the schedule reads an input of s: the user's memory when raw, else
+ * scratch `which` holding the packed bytes.
+ */
+static int input_bytes(vine_call *c, const vine_side *s, int which, char **out)
+{
+    if (s->raw) {
+        *out = s->buf;
+        return MPI_SUCCESS;
+    }
+    int rc = vine__pack_scratch(c->st, which, s->bytes, out);
+    return rc ? rc : vine__side_pack(s, *out, c->st->comm);
+}
+
+/* Where the schedule writes the output of s: the user's memory or scratch. */
+static int output_bytes(vine_call *c, const vine_side *s, char **out)
+{
+    if (s->raw) {
+        *out = s->buf;
+        return MPI_SUCCESS;
+    }
+    return vine__pack_scratch(c->st, VINE_PACK_OUT, s->bytes, out);
+}
+
+/* Runs c on bytes (block = bytes of one rank's block), then unpacks out if needed. */
+static int run_bytes(vine_call *c, size_t block, const vine_side *out, const char *out_mem)
+{
+    c->t = *vine__byte_type();
+    c->a.count = block;
+    int rc = vine__call_run(c);
+    if (rc == MPI_SUCCESS && out && !out->raw)
+        rc = vine__side_unpack(out, out_mem, c->st->comm);
+    return rc;
+}
+
+static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+    vine_call c;
+    vine_exec_type t;
+    size_t bytes;
+    int rc = vine__call_start(&c, VINE_COLL_BCAST, comm);
+    if (rc || (rc = check_side(buffer, count, dt, &t, &bytes)))
+        return rc;
+    if (root < 0 || root >= c.a.p)
+        return MPI_ERR_ROOT;
+    if (buffer == MPI_IN_PLACE)
+        return MPI_ERR_BUFFER;
+    if ((rc = vine__call_check_request(&c)))
+        return rc;
+    if (bytes == 0)
+        return vine__call_none(&c);
+    if ((rc = vine__call_attach(&c)))
+        return rc;
+    vine_side s;
+    char *mem;
+    vine__side_init(&s, buffer, (size_t)count, &t);
+    int at_root = c.a.rank == root;
+    if ((rc = at_root ? input_bytes(&c, &s, VINE_PACK_OUT, &mem) : output_bytes(&c, &s, &mem)))
+        return rc;
+    c.a.root = root;
+    c.recvbuf = mem;
+    return run_bytes(&c, bytes, at_root ? NULL : &s, mem);
+}
+
+static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                          MPI_Comm comm)
+{
+    vine_call c;
+    vine_exec_type st, rt;
+    size_t block, sbytes, all;
+    int inplace = sendbuf == MPI_IN_PLACE;
+    int rc = vine__call_start(&c, VINE_COLL_ALLGATHER, comm);
+    if (rc || (rc = check_side(recvbuf, recvcount, recvtype, &rt, &block)))
+        return rc;
+    if (recvbuf == MPI_IN_PLACE)
+        return MPI_ERR_BUFFER;
+    if (!inplace && (rc = check_side(sendbuf, sendcount, sendtype, &st, &sbytes)))
+        return rc;
+    if (!inplace && sbytes != block)
+        return MPI_ERR_TRUNCATE;
+    if ((rc = mul(block, (size_t)c.a.p, &all)) || (rc = vine__call_check_request(&c)))
+        return rc;
+    if (block == 0)
+        return vine__call_none(&c);
+    if ((rc = vine__call_attach(&c)))
+        return rc;
+    vine_side rs, ss;
+    char *rmem, *smem;
+    vine__side_init(&rs, recvbuf, (size_t)recvcount * (size_t)c.a.p, &rt);
+    if ((rc = output_bytes(&c, &rs, &rmem)))
+        return rc;
+    if (inplace && !rs.raw) {
+        /* The own block goes into its place in the packed receive bytes. */
+        vine__side_init(&ss, elem_at(recvbuf, (size_t)c.a.rank * (size_t)recvcount, rt.extent),
+                        (size_t)recvcount, &rt);
+        if ((rc = vine__side_pack(&ss, rmem + (size_t)c.a.rank * block, c.st->comm)))
+            return rc;
+    } else if (!inplace) {
+        vine__side_init(&ss, sendbuf, (size_t)sendcount, &st);
+        if ((rc = input_bytes(&c, &ss, VINE_PACK_IN, &smem)))
+            return rc;
+        c.sendbuf = smem;
+    }
+    c.a.inplace = inplace;
+    c.recvbuf = rmem;
+    return run_bytes(&c, block, &rs, rmem);
+}
+
+static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    vine_call c;
+    vine_exec_type st, rt;
+    size_t block, sbytes, all;
+    int inplace = sendbuf == MPI_IN_PLACE;
+    int rc = vine__call_start(&c, VINE_COLL_ALLTOALL, comm);
+    if (rc || (rc = check_side(recvbuf, recvcount, recvtype, &rt, &block)))
+        return rc;
+    if (recvbuf == MPI_IN_PLACE)
+        return MPI_ERR_BUFFER;
+    if (!inplace && (rc = check_side(sendbuf, sendcount, sendtype, &st, &sbytes)))
+        return rc;
+    if (!inplace && sbytes != block)
+        return MPI_ERR_TRUNCATE;
+    if ((rc = mul(block, (size_t)c.a.p, &all)) || (rc = vine__call_check_request(&c)))
+        return rc;
+    if (block == 0)
+        return vine__call_none(&c);
+    if ((rc = vine__call_attach(&c)))
+        return rc;
+    vine_side rs, ss;
+    char *rmem, *smem;
+    size_t n = (size_t)c.a.p;
+    vine__side_init(&rs, recvbuf, (size_t)recvcount * n, &rt);
+    if (inplace) {
+        /* The schedules never read and write one buffer: the input moves to scratch. */
+        if ((rc = vine__pack_scratch(c.st, VINE_PACK_IN, all, &smem)) ||
+            (rc = vine__side_pack(&rs, smem, c.st->comm)))
+            return rc;
+    } else {
+        vine__side_init(&ss, sendbuf, (size_t)sendcount * n, &st);
+        if ((rc = input_bytes(&c, &ss, VINE_PACK_IN, &smem)))
+            return rc;
+    }
+    if ((rc = output_bytes(&c, &rs, &rmem)))
+        return rc;
+    c.sendbuf = smem;
+    c.recvbuf = rmem;
+    return run_bytes(&c, block, &rs, rmem);
+}
+
+static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm)
+{
+    vine_call c;
+    vine_exec_type st, rt;
+    size_t block = 0, sbytes = 0, all;
+    int rc = vine__call_start(&c, VINE_COLL_GATHER, comm);
+    if (rc)
+        return rc;
+    if (root < 0 || root >= c.a.p)
+        return MPI_ERR_ROOT;
+    int at_root = c.a.rank == root, inplace = sendbuf == MPI_IN_PLACE;
+    if ((inplace && !at_root) || (at_root && recvbuf == MPI_IN_PLACE))
+        return MPI_ERR_BUFFER;
+    /* The receive arguments count at the root alone; elsewhere MPI ignores them. */
+    if (at_root && (rc = check_side(recvbuf, recvcount, recvtype, &rt, &block)))
+        return rc;
+    if (!inplace && (rc = check_side(sendbuf, sendcount, sendtype, &st, &sbytes)))
+        return rc;
+    if (!at_root)
+        block = sbytes;
+    else if (!inplace && sbytes != block)
+        return MPI_ERR_TRUNCATE;
+    if ((rc = mul(block, (size_t)c.a.p, &all)) || (rc = vine__call_check_request(&c)))
+        return rc;
+    if (block == 0)
+        return vine__call_none(&c);
+    if ((rc = vine__call_attach(&c)))
+        return rc;
+    vine_side rs, ss;
+    char *rmem = NULL, *smem;
+    if (at_root) {
+        vine__side_init(&rs, recvbuf, (size_t)recvcount * (size_t)c.a.p, &rt);
+        if ((rc = output_bytes(&c, &rs, &rmem)))
+            return rc;
+        if (inplace && !rs.raw) {
+            vine__side_init(&ss, elem_at(recvbuf, (size_t)root * (size_t)recvcount, rt.extent),
+                            (size_t)recvcount, &rt);
+            if ((rc = vine__side_pack(&ss, rmem + (size_t)root * block, c.st->comm)))
+                return rc;
+        }
+    }
+    if (!inplace) {
+        vine__side_init(&ss, sendbuf, (size_t)sendcount, &st);
+        if ((rc = input_bytes(&c, &ss, VINE_PACK_IN, &smem)))
+            return rc;
+        c.sendbuf = smem;
+    }
+    c.a.root = root;
+    c.a.inplace = inplace;
+    c.recvbuf = rmem;
+    return run_bytes(&c, block, at_root ? &rs : NULL, rmem);
+}
+
+static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm)
+{
+    vine_call c;
+    vine_exec_type st, rt;
+    size_t block = 0, rbytes = 0, all;
+    int rc = vine__call_start(&c, VINE_COLL_SCATTER, comm);
+    if (rc)
+        return rc;
+    if (root < 0 || root >= c.a.p)
+        return MPI_ERR_ROOT;
+    int at_root = c.a.rank == root, inplace = recvbuf == MPI_IN_PLACE;
+    if ((inplace && !at_root) || (at_root && sendbuf == MPI_IN_PLACE))
+        return MPI_ERR_BUFFER;
+    /* The send arguments count at the root alone; elsewhere MPI ignores them. */
+    if (at_root && (rc = check_side(sendbuf, sendcount, sendtype, &st, &block)))
+        return rc;
+    if (!inplace && (rc = check_side(recvbuf, recvcount, recvtype, &rt, &rbytes)))
+        return rc;
+    if (!at_root)
+        block = rbytes;
+    else if (!inplace && rbytes != block)
+        return MPI_ERR_TRUNCATE;
+    if ((rc = mul(block, (size_t)c.a.p, &all)) || (rc = vine__call_check_request(&c)))
+        return rc;
+    if (block == 0)
+        return vine__call_none(&c);
+    if ((rc = vine__call_attach(&c)))
+        return rc;
+    vine_side rs, ss;
+    char *rmem = NULL, *smem;
+    if (at_root) {
+        vine__side_init(&ss, sendbuf, (size_t)sendcount * (size_t)c.a.p, &st);
+        if ((rc = input_bytes(&c, &ss, VINE_PACK_IN, &smem)))
+            return rc;
+        c.sendbuf = smem;
+    }
+    if (!inplace) {
+        vine__side_init(&rs, recvbuf, (size_t)recvcount, &rt);
+        if ((rc = output_bytes(&c, &rs, &rmem)))
+            return rc;
+    }
+    c.a.root = root;
+    c.a.inplace = inplace;
+    c.recvbuf = rmem;
+    return run_bytes(&c, block, inplace ? NULL : &rs, rmem);
+}
+
+int vine_barrier(MPI_Comm comm)
+{
+    vine_call c;
+    int rc = vine__call_start(&c, VINE_COLL_BARRIER, comm);
+    if (rc || (rc = vine__call_check_request(&c)))
+        return rc;
+    if (c.a.p == 1)
+        return vine__call_none(&c);
+    if ((rc = vine__call_attach(&c)))
+        return rc;
+    return run_bytes(&c, 0, NULL, NULL);
+}
+
+int vine_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast_impl(buffer, count, datatype, root, comm);
+}
+
+int vine_bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast_impl(buffer, count, datatype, root, comm);
+}
+
+int vine_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int vine_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int vine_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int vine_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int vine_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int vine_gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int vine_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int vine_scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm)
+{
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}

@@ -1,0 +1,201 @@
+/*
+ * The reducing collectives of include/vine.h (reduce, allreduce,
+ * reduce_scatter_block, reduce_scatter) and their MPI_Count variants.  Their
+ * schedules run on elements of the user's datatype, since MPI_Reduce_local
+ * and user-defined ops need the datatype's own layout.
+ */
+#include "api.h"
+#include "vine.h"
+
+/* The checks of an op-taking call: communicator, count, datatype, op. */
+static int start_reduction(vine_call *c, vine_coll coll, MPI_Comm comm, MPI_Count count,
+                           MPI_Datatype dt, MPI_Op op)
+{
+    int rc = vine__call_start(c, coll, comm);
+    if (rc == MPI_SUCCESS)
+        rc = vine__call_check_type(count, dt, &c->t);
+    if (rc == MPI_SUCCESS)
+        rc = vine__call_check_op(c, op);
+    c->a.count = (size_t)count;
+    return rc;
+}
+
+static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt,
+                       MPI_Op op, int root, MPI_Comm comm)
+{
+    vine_call c;
+    int rc = start_reduction(&c, VINE_COLL_REDUCE, comm, count, dt, op);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (root < 0 || root >= c.a.p)
+        return MPI_ERR_ROOT;
+    int at_root = c.a.rank == root, inplace = sendbuf == MPI_IN_PLACE;
+    if ((inplace && !at_root) || (at_root && recvbuf == MPI_IN_PLACE))
+        return MPI_ERR_BUFFER;
+    if ((!inplace && (rc = vine__call_check_buf(sendbuf, c.a.count, &c.t))) ||
+        (at_root && (rc = vine__call_check_buf(recvbuf, c.a.count, &c.t))) ||
+        (rc = vine__call_check_request(&c)))
+        return rc;
+    if (count == 0)
+        return vine__call_none(&c);
+    c.a.root = root;
+    c.a.inplace = inplace;
+    c.sendbuf = inplace ? NULL : sendbuf;
+    c.recvbuf = at_root ? recvbuf : NULL;
+    return (rc = vine__call_attach(&c)) ? rc : vine__call_run(&c);
+}
+
+static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt,
+                          MPI_Op op, MPI_Comm comm)
+{
+    vine_call c;
+    int rc = start_reduction(&c, VINE_COLL_ALLREDUCE, comm, count, dt, op);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int inplace = sendbuf == MPI_IN_PLACE;
+    if (recvbuf == MPI_IN_PLACE)
+        return MPI_ERR_BUFFER;
+    if ((!inplace && (rc = vine__call_check_buf(sendbuf, c.a.count, &c.t))) ||
+        (rc = vine__call_check_buf(recvbuf, c.a.count, &c.t)) ||
+        (rc = vine__call_check_request(&c)))
+        return rc;
+    if (count == 0)
+        return vine__call_none(&c);
+    c.a.inplace = inplace;
+    c.sendbuf = inplace ? NULL : sendbuf;
+    c.recvbuf = recvbuf;
+    return (rc = vine__call_attach(&c)) ? rc : vine__call_run(&c);
+}
+
+/* The buffer checks of both reduce-scatters; total is the full input vector's length. */
+static int check_reduce_scatter(vine_call *c, const void *sendbuf, void *recvbuf, size_t own,
+                                size_t total)
+{
+    int inplace = sendbuf == MPI_IN_PLACE, rc;
+    if (recvbuf == MPI_IN_PLACE)
+        return MPI_ERR_BUFFER;
+    if ((!inplace && (rc = vine__call_check_buf(sendbuf, total, &c->t))) ||
+        (rc = vine__call_check_buf(recvbuf, inplace ? total : own, &c->t)))
+        return rc;
+    c->a.inplace = inplace;
+    c->sendbuf = inplace ? NULL : sendbuf;
+    c->recvbuf = recvbuf;
+    return vine__call_check_request(c);
+}
+
+static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    vine_call c;
+    int rc = start_reduction(&c, VINE_COLL_REDUCE_SCATTER_BLOCK, comm, recvcount, dt, op);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t total;
+    if ((rc = vine__call_bytes(c.a.count, (MPI_Count)c.a.p, &total)) ||
+        (rc = check_reduce_scatter(&c, sendbuf, recvbuf, c.a.count, total)))
+        return rc;
+    if (recvcount == 0)
+        return vine__call_none(&c);
+    if ((rc = vine__call_attach(&c)) != MPI_SUCCESS)
+        return rc;
+    vine_comm_state *st = c.st;
+    for (int i = 0; i < st->p; i++) {
+        st->counts[i] = c.a.count;
+        st->displs[i] = (size_t)i * c.a.count;
+    }
+    st->displs[st->p] = total;
+    c.a.counts = st->counts;
+    c.a.displs = st->displs;
+    return vine__call_run(&c);
+}
+
+/* Entry i of recvcounts given as ints (ic) or MPI_Counts (cc). */
+static MPI_Count count_at(const int *ic, const MPI_Count *cc, int i)
+{
+    return ic ? (MPI_Count)ic[i] : cc[i];
+}
+
+static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, const int *ic,
+                               const MPI_Count *cc, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    vine_call c;
+    int rc = start_reduction(&c, VINE_COLL_REDUCE_SCATTER, comm, 0, dt, op);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!ic && !cc)
+        return MPI_ERR_ARG;
+    size_t total = 0;
+    for (int i = 0; i < c.a.p; i++) {
+        MPI_Count n = count_at(ic, cc, i);
+        if (n < 0)
+            return MPI_ERR_COUNT;
+        if ((size_t)n > SIZE_MAX - total)
+            return MPI_ERR_COUNT;
+        total += (size_t)n;
+    }
+    size_t own = (size_t)count_at(ic, cc, c.a.rank);
+    if ((rc = check_reduce_scatter(&c, sendbuf, recvbuf, own, total)))
+        return rc;
+    if (total == 0)
+        return vine__call_none(&c);
+    if ((rc = vine__call_attach(&c)) != MPI_SUCCESS)
+        return rc;
+    vine_comm_state *st = c.st;
+    st->displs[0] = 0;
+    for (int i = 0; i < st->p; i++) {
+        st->counts[i] = (size_t)count_at(ic, cc, i);
+        st->displs[i + 1] = st->displs[i] + st->counts[i];
+    }
+    c.a.count = total;
+    c.a.counts = st->counts;
+    c.a.displs = st->displs;
+    return vine__call_run(&c);
+}
+
+int vine_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
+{
+    return reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+int vine_reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm)
+{
+    return reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+int vine_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm)
+{
+    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+int vine_allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm)
+{
+    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+int vine_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
+
+int vine_reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
+
+int vine_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_impl(sendbuf, recvbuf, recvcounts, NULL, datatype, op, comm);
+}
+
+int vine_reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_impl(sendbuf, recvbuf, NULL, recvcounts, datatype, op, comm);
+}

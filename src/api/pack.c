@@ -1,0 +1,115 @@
+/*
+ * The byte path of the data-movement collectives (bcast, allgather,
+ * alltoall, gather, scatter): their schedules move bytes, never elements of
+ * a datatype.  A predefined type whose size equals its extent is already
+ * bytes in memory order and is used in place.  Any other type (derived
+ * types, and the padded pair types such as MPI_DOUBLE_INT) is packed with
+ * MPI_Pack into scratch once before the schedule runs and unpacked once
+ * after it, so no round ever walks a non-contiguous layout, and send and
+ * receive types may differ wherever their type signatures match.
+ *
+ * Only predefined types go raw: a derived type can be dense in memory yet
+ * list its fields out of memory order, and MPI matches type signatures in
+ * typemap order, which MPI_Pack follows.
+ */
+#include "api.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *shift(const void *base, size_t bytes)
+{
+    return (char *)((uintptr_t)base + (uintptr_t)bytes);
+}
+
+void vine__side_init(vine_side *s, const void *buf, size_t count, const vine_exec_type *t)
+{
+    s->buf = (void *)(uintptr_t)buf;
+    s->dt = t->dt;
+    s->count = count;
+    s->bytes = count * (size_t)t->size;
+    s->extent = t->extent;
+    s->raw = t->dense && t->named;
+}
+
+int vine__pack_scratch(vine_comm_state *st, int which, size_t bytes, char **out)
+{
+    if (bytes > st->pack_bytes[which]) {
+        free(st->pack[which]);
+        st->pack[which] = malloc(bytes);
+        st->pack_bytes[which] = st->pack[which] ? bytes : 0;
+        if (!st->pack[which])
+            return MPI_ERR_NO_MEM;
+    }
+    *out = st->pack[which];
+    return MPI_SUCCESS;
+}
+
+/* Elements per MPI_Pack call: its sizes and position are ints. */
+static size_t pack_chunk(const vine_side *s)
+{
+    size_t size = s->count ? s->bytes / s->count : 0;
+    if (size == 0)
+        return s->count;
+    return (size_t)INT_MAX / size;
+}
+
+static int err_class(int rc)
+{
+    int cls = MPI_ERR_OTHER;
+    if (rc != MPI_SUCCESS && MPI_Error_class(rc, &cls) != MPI_SUCCESS)
+        cls = MPI_ERR_OTHER;
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : cls;
+}
+
+/* Packs (dir 0) or unpacks (dir 1) s against the contiguous bytes at mem. */
+static int transfer(const vine_side *s, char *mem, MPI_Comm comm, int dir)
+{
+    if (s->raw) {
+        if (s->bytes && mem != (char *)s->buf)
+            memmove(dir ? s->buf : mem, dir ? mem : s->buf, s->bytes);
+        return MPI_SUCCESS;
+    }
+    size_t per = pack_chunk(s), size = s->count ? s->bytes / s->count : 0;
+    if (per == 0)
+        return MPI_ERR_COUNT; /* one element above INT_MAX bytes: MPI_Pack cannot describe it */
+    for (size_t done = 0; done < s->count;) {
+        size_t k = s->count - done < per ? s->count - done : per;
+        int n = (int)(k * size), pos = 0, rc;
+        char *user = (char *)((uintptr_t)s->buf + (uintptr_t)((MPI_Aint)done * s->extent));
+        char *packed = shift(mem, done * size);
+        if (dir == 0)
+            rc = MPI_Pack(user, (int)k, s->dt, packed, n, &pos, comm);
+        else
+            rc = MPI_Unpack(packed, n, &pos, user, (int)k, s->dt, comm);
+        if (rc != MPI_SUCCESS)
+            return err_class(rc);
+        /* The byte path needs MPI's packed form to be the plain data bytes,
+         * as it is between processes of one architecture. */
+        if (pos != n)
+            return MPI_ERR_INTERN;
+        done += k;
+    }
+    return MPI_SUCCESS;
+}
+
+int vine__side_pack(const vine_side *s, char *dst, MPI_Comm comm)
+{
+    return transfer(s, dst, comm, 0);
+}
+
+int vine__side_unpack(const vine_side *s, const char *src, MPI_Comm comm)
+{
+    return transfer(s, (char *)(uintptr_t)src, comm, 1);
+}
+
+const vine_exec_type *vine__byte_type(void)
+{
+    /* MPI_BYTE is a handle constant in some MPIs and a global object's
+     * address in others: fill it in at run time. */
+    static vine_exec_type bt = {.extent = 1, .true_lb = 0, .true_extent = 1, .size = 1, .dense = 1, .named = 1};
+    bt.dt = MPI_BYTE;
+    return &bt;
+}
