@@ -1,0 +1,84 @@
+# libvine-mpi tests (labels mpi and pmpi): tests/pmpi/app.c, a program that
+# uses plain MPI only, run through tests/pmpi/run_app.sh, which checks its
+# results and the VINE_VERBOSE lines that show who served each collective:
+#   pmpi.preload.npN  the program built against MPI alone, libvine-mpi.so
+#                     loaded by LD_PRELOAD in the ranks;
+#   pmpi.linked.npN   the same source linked with -lvine-mpi;
+#   pmpi.inter.npN    preloaded, plus MPI_Allreduce and MPI_Bcast on an
+#                     intercommunicator, which must be passed to MPI;
+#   pmpi.install      (label install) both ways with the installed library.
+# The mpi label puts them in every stage that runs the MPI tests (build/,
+# build-asan/, build-mpich/).  Not in the SimGrid build, which has no
+# libvine-mpi (cmake/pmpi.cmake).
+if(VINE_SMPI)
+  return()
+endif()
+
+include(${CMAKE_CURRENT_LIST_DIR}/../mpi/launcher.cmake)
+
+add_executable(pmpi_app ${CMAKE_CURRENT_LIST_DIR}/app.c)
+target_link_libraries(pmpi_app PRIVATE MPI::MPI_C)
+# vine-mpi first, so that the program's MPI_Bcast and the others bind to it
+# and not to the MPI library's (mpicc app.c -lvine-mpi orders them so too).
+add_executable(pmpi_app_linked ${CMAKE_CURRENT_LIST_DIR}/app.c)
+target_link_libraries(pmpi_app_linked PRIVATE vine-mpi MPI::MPI_C)
+
+# What LD_PRELOAD names in the ranks.  In the sanitizer build libvine-mpi.so
+# needs the ASan runtime, which refuses to start unless it is the first
+# library loaded (a preloaded library comes before the program's own
+# dependencies, libasan among them): preload the runtime first.
+set(vine_pmpi_preload $<TARGET_LINKER_FILE:vine-mpi>)
+if(VINE_SANITIZE)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+    OUTPUT_VARIABLE vine_libasan OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE vine_libasan_rc)
+  if(vine_libasan_rc EQUAL 0 AND IS_ABSOLUTE "${vine_libasan}" AND EXISTS "${vine_libasan}")
+    set(vine_pmpi_preload "${vine_libasan}:${vine_pmpi_preload}")
+  else()
+    # Without the runtime's path the preloading tests cannot start: only the
+    # linked program is tested.
+    message(STATUS "vine: no libasan.so from ${CMAKE_C_COMPILER}: the pmpi preload tests are off")
+    set(vine_pmpi_preload "")
+  endif()
+endif()
+
+# vine_pmpi_test(name np program [PRELOAD] [EXPECT world|inter] [ARGS ...])
+function(vine_pmpi_test name np program)
+  cmake_parse_arguments(ARG "PRELOAD" "EXPECT" "ARGS" ${ARGN})
+  if(NOT ARG_EXPECT)
+    set(ARG_EXPECT world)
+  endif()
+  set(preload)
+  if(ARG_PRELOAD)
+    set(preload --preload ${vine_pmpi_preload})
+  endif()
+  set(test pmpi.${name}.np${np})
+  add_test(NAME ${test}
+    COMMAND sh ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_app.sh
+            --launcher ${VINE_MPIRUN} --np-flag ${VINE_MPIRUN_NP} --flavor ${vine_mpi_flavor}
+            --np ${np} ${preload} --expect ${ARG_EXPECT} -- $<TARGET_FILE:${program}> ${ARG_ARGS})
+  set_tests_properties(${test} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 120
+    ENVIRONMENT "${VINE_MPI_TEST_ENV}")
+endfunction()
+
+foreach(np 1 3 4)
+  if(vine_pmpi_preload)
+    vine_pmpi_test(preload ${np} pmpi_app PRELOAD)
+  endif()
+  vine_pmpi_test(linked ${np} pmpi_app_linked)
+endforeach()
+if(vine_pmpi_preload)
+  vine_pmpi_test(inter 3 pmpi_app PRELOAD EXPECT inter ARGS inter)
+  vine_pmpi_test(inter 4 pmpi_app PRELOAD EXPECT inter ARGS inter)
+endif()
+
+# The installed library, preloaded and linked (label install, as
+# tests/install; not in the sanitizer build, whose libraries need the
+# sanitizer runtime in programs built outside CMake).
+if(NOT VINE_SANITIZE)
+  add_test(NAME pmpi.install
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/check_install.sh ${CMAKE_BINARY_DIR}
+            ${CMAKE_BINARY_DIR}/pmpi-install-test ${MPI_C_COMPILER} ${vine_mpi_flavor}
+            ${VINE_MPIRUN} ${VINE_MPIRUN_NP})
+  set_tests_properties(pmpi.install PROPERTIES LABELS "install;pmpi" TIMEOUT 300
+    ENVIRONMENT "${VINE_MPI_TEST_ENV}")
+endif()

@@ -1,0 +1,101 @@
+#!/bin/sh
+# Runs tests/pmpi/app.c (a plain MPI program) with VINE_VERBOSE=1 and checks,
+# besides its exit status, that vine served its collectives: stderr must
+# hold, once each, the line `vine: <coll> on MPI_COMM_WORLD (p=NP) served
+# by ...` for all ten collectives, and one for each on the split
+# communicator `pmpi_split`; no call on MPI_COMM_WORLD may have been passed
+# to MPI; the MPI_SUM-on-a-derived-type allreduce on `pmpi_errors` must have
+# been (`passed to MPI`); and no other `vine:` line may appear.  With
+# --expect inter, the intercommunicator's MPI_Allreduce and MPI_Bcast must
+# have been passed to MPI, one line each.
+#
+# usage: run_app.sh --launcher CMD [--np-flag -np] --flavor openmpi|mpich --np N
+#                   [--preload LIB[:LIB...]] [--expect world|inter] -- APP [ARGS]
+#
+# --preload sets LD_PRELOAD in the ranks only, not in the launcher: through
+# `-x NAME=VALUE` for Open MPI (whose mpirun forwards its environment to
+# ranks on its own host but not to other hosts, where -x is needed) and
+# `-genv NAME VALUE` for MPICH's hydra.  An LD_PRELOAD already set (the MPICH
+# tests' scripts/mpich_yield.c) stays, after the libraries given.
+set -u
+
+launcher='' np_flag=-np flavor='' np='' preload='' expect=world
+while [ $# -gt 0 ]; do
+    case $1 in
+    --launcher) launcher=$2; shift 2 ;;
+    --np-flag) np_flag=$2; shift 2 ;;
+    --flavor) flavor=$2; shift 2 ;;
+    --np) np=$2; shift 2 ;;
+    --preload) preload=$2; shift 2 ;;
+    --expect) expect=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "run_app.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+if [ -z "$launcher" ] || [ -z "$np" ] || [ $# -eq 0 ]; then
+    echo "usage: run_app.sh --launcher CMD --flavor F --np N [--preload L] [--expect E] -- APP" >&2
+    exit 2
+fi
+
+# The tests want the automatic choice and no fallback line: drop whatever
+# vine settings the caller's environment holds.
+for v in $(env | sed -n 's/^\(VINE_[A-Z_]*\)=.*/\1/p'); do
+    unset "$v"
+done
+if [ -n "$preload" ]; then
+    preload="$preload${LD_PRELOAD:+:$LD_PRELOAD}"
+fi
+case $flavor in
+openmpi)
+    env_args="-x VINE_VERBOSE=1${preload:+ -x LD_PRELOAD=$preload}" ;;
+mpich)
+    env_args="-genv VINE_VERBOSE 1${preload:+ -genv LD_PRELOAD $preload}" ;;
+*)
+    echo "run_app.sh: --flavor must be openmpi or mpich" >&2; exit 2 ;;
+esac
+
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+# The paths hold no spaces (CMake build tree); the options split into words.
+# shellcheck disable=SC2086
+$launcher "$np_flag" "$np" $env_args "$@" 2>"$err"
+rc=$?
+cat "$err" >&2
+
+fail=0
+problem() {
+    echo "run_app.sh: $*" >&2
+    fail=1
+}
+[ "$rc" -eq 0 ] || problem "the program exited with status $rc"
+
+# count PATTERN: the number of lines of stderr matching the extended regex.
+count() {
+    grep -cE "$1" "$err"
+}
+for coll in bcast reduce allreduce reduce_scatter reduce_scatter_block allgather alltoall \
+    gather scatter barrier; do
+    n=$(count "^vine: $coll on MPI_COMM_WORLD \\(p=$np\\) served by ")
+    [ "$n" -eq 1 ] || problem "$n 'served by' lines for $coll on MPI_COMM_WORLD, want 1"
+    n=$(count "^vine: $coll on pmpi_split \\(p=[0-9]+\\) served by ")
+    [ "$n" -ge 1 ] || problem "no 'served by' line for $coll on pmpi_split"
+done
+n=$(count "^vine: .* on MPI_COMM_WORLD .*passed to MPI")
+[ "$n" -eq 0 ] || problem "$n calls on MPI_COMM_WORLD were passed to MPI"
+n=$(count "^vine: allreduce on pmpi_errors \\(p=$np\\) passed to MPI \\(.+\\)$")
+[ "$n" -eq 1 ] || problem "$n 'passed to MPI' lines for allreduce on pmpi_errors, want 1"
+passed=1
+if [ "$expect" = inter ]; then
+    passed=3
+    for coll in allreduce bcast; do
+        n=$(count "^vine: $coll on communicator #[0-9]+ \\(p=$np\\) passed to MPI \\(intercommunicator\\)$")
+        [ "$n" -eq 1 ] || problem "$n 'passed to MPI' lines for the intercommunicator's $coll, want 1"
+    done
+fi
+n=$(count "^vine: .* passed to MPI")
+[ "$n" -eq "$passed" ] || problem "$n 'passed to MPI' lines in all, want $passed"
+# Nothing but the two documented kinds of line.
+others=$(grep '^vine: ' "$err" |
+    grep -cvE '^vine: [a-z_]+ on .+ \(p=[0-9]+\) (served by .+|passed to MPI \(.+\))$')
+[ "$others" -eq 0 ] || problem "$others other 'vine:' lines on stderr"
+exit $fail
