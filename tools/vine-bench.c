@@ -11,7 +11,8 @@
  * over ranks of each iteration's time, and prints the median, minimum and
  * maximum in microseconds and median / median(mpi) on rank 0.  With --check
  * it compares each algorithm's result with the MPI library's for the same
- * buffers.  docs/bench.md describes the options and the output.
+ * buffers (barrier has no result: it is timed only, once, whatever the
+ * sizes).  docs/bench.md describes the options and the output.
  */
 #include "bench_overhead.h"
 #include <vine.h>
@@ -52,7 +53,7 @@ typedef struct bcase {
     int root, inplace, p, rank;
     int count;                 /* the collective's count argument */
     int *counts;               /* reduce_scatter: p entries */
-    size_t in_elems;           /* the input vector */
+    size_t in_elems;           /* the input vector (all p blocks for alltoall, scatter) */
     size_t recv_elems;         /* the receive buffer */
     size_t res_off, res_elems; /* where the result lies in the receive buffer */
     unsigned char *send, *recv, *input, *ref;
@@ -76,12 +77,14 @@ static void usage(FILE *f)
                "                  [--op sum|prod|max|min|land|lor|lxor|band|bor|bxor]\n"
                "                  [--root R] [--in-place]\n"
                "  C     a collective (bcast, reduce, allreduce, allgather, reduce_scatter,\n"
-               "        reduce_scatter_block), a comma-separated list, or all\n"
+               "        reduce_scatter_block, alltoall, gather, scatter, barrier), a\n"
+               "        comma-separated list, or all\n"
                "  A     an algorithm name, mpi (the MPI library), auto (vine's choice),\n"
                "        a comma-separated list, or all (mpi, auto and every algorithm)\n"
                "  LIST  comma-separated sizes in bytes with an optional unit (B, KiB, MiB,\n"
                "        GiB), or a doubling range such as 8B..1MiB; the size is the\n"
-               "        collective's count argument in bytes\n"
+               "        collective's count argument in bytes (per rank's block for\n"
+               "        allgather, alltoall, gather, scatter; barrier runs once, sizeless)\n"
                "  --iters N   timed iterations per row (default 100)\n"
                "  --warmup N  untimed iterations first (default: drop the first 20%% of N)\n"
                "  --check     compare each result with the MPI library's collective\n");
@@ -189,7 +192,11 @@ static int parse_colls(options *o, const char *list)
                                     VINE_COLL_ALLREDUCE,
                                     VINE_COLL_ALLGATHER,
                                     VINE_COLL_REDUCE_SCATTER_BLOCK,
-                                    VINE_COLL_REDUCE_SCATTER};
+                                    VINE_COLL_REDUCE_SCATTER,
+                                    VINE_COLL_ALLTOALL,
+                                    VINE_COLL_GATHER,
+                                    VINE_COLL_SCATTER,
+                                    VINE_COLL_BARRIER};
         for (int i = 0; i < VINE_COLL_COUNT; i++)
             o->colls[i] = order[i];
         o->ncolls = VINE_COLL_COUNT;
@@ -406,6 +413,20 @@ static void bcase_shape(bcase *b, size_t n)
         b->res_elems = (size_t)b->counts[r];
         b->recv_elems = b->inplace ? n : b->res_elems;
         break;
+    case VINE_COLL_ALLTOALL:
+        b->in_elems = b->recv_elems = b->res_elems = n * p;
+        break;
+    case VINE_COLL_GATHER:
+        b->recv_elems = b->res_elems = b->rank == b->root ? n * p : 0;
+        break;
+    case VINE_COLL_SCATTER:
+        b->in_elems = b->rank == b->root ? n * p : 0;
+        b->res_elems = b->rank == b->root && b->inplace ? 0 : n;
+        break;
+    case VINE_COLL_BARRIER:
+        b->count = 0;
+        b->in_elems = b->recv_elems = b->res_elems = 0;
+        break;
     default:
         break;
     }
@@ -421,7 +442,7 @@ static int bcase_init(bcase *b, const options *o, vine_coll coll, size_t bytes)
     b->tsize = (size_t)extent;
     b->op = o->op;
     b->root = o->root;
-    b->inplace = o->inplace && coll != VINE_COLL_BCAST;
+    b->inplace = o->inplace && coll != VINE_COLL_BCAST && coll != VINE_COLL_BARRIER;
     MPI_Comm_size(MPI_COMM_WORLD, &b->p);
     MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
     b->counts = malloc(sizeof(int) * (size_t)b->p);
@@ -476,6 +497,17 @@ static void put(const bcase *b, unsigned char *dst, long v)
     }
 }
 
+/*
+ * Is this rank's call in place?  Off the root, reduce, gather and scatter are
+ * not; scatter's MPI_IN_PLACE is its receive buffer, the others' the send buffer.
+ */
+static int inplace_here(const bcase *b)
+{
+    int rooted =
+        b->coll == VINE_COLL_REDUCE || b->coll == VINE_COLL_GATHER || b->coll == VINE_COLL_SCATTER;
+    return b->inplace && (!rooted || b->rank == b->root);
+}
+
 /* Writes this rank's input where the collective reads it. */
 static void bcase_input(bcase *b)
 {
@@ -485,9 +517,9 @@ static void bcase_input(bcase *b)
     if (b->coll == VINE_COLL_BCAST) {
         if (b->rank == b->root)
             memcpy(b->recv, b->input, bytes);
-    } else if (b->coll == VINE_COLL_ALLGATHER && b->inplace) {
+    } else if (inplace_here(b) && (b->coll == VINE_COLL_ALLGATHER || b->coll == VINE_COLL_GATHER)) {
         memcpy(b->recv + (size_t)b->rank * bytes, b->input, bytes);
-    } else if (b->inplace && (b->coll != VINE_COLL_REDUCE || b->rank == b->root)) {
+    } else if (inplace_here(b) && b->coll != VINE_COLL_SCATTER) {
         memcpy(b->recv, b->input, bytes);
     } else {
         memcpy(b->send, b->input, bytes);
@@ -497,9 +529,13 @@ static void bcase_input(bcase *b)
 /* The send buffer argument: MPI_IN_PLACE where the case is in place at this rank. */
 static const void *send_arg(const bcase *b)
 {
-    if (!b->inplace || (b->coll == VINE_COLL_REDUCE && b->rank != b->root))
-        return b->send;
-    return MPI_IN_PLACE;
+    return inplace_here(b) && b->coll != VINE_COLL_SCATTER ? MPI_IN_PLACE : b->send;
+}
+
+/* The receive buffer argument: scatter's MPI_IN_PLACE at the root. */
+static void *recv_arg(const bcase *b)
+{
+    return inplace_here(b) && b->coll == VINE_COLL_SCATTER ? MPI_IN_PLACE : b->recv;
 }
 
 static int run_vine(const bcase *b)
@@ -517,6 +553,14 @@ static int run_vine(const bcase *b)
         return vine_allgather(s, b->count, b->dt, b->recv, b->count, b->dt, w);
     case VINE_COLL_REDUCE_SCATTER_BLOCK:
         return vine_reduce_scatter_block(s, b->recv, b->count, b->dt, b->op, w);
+    case VINE_COLL_ALLTOALL:
+        return vine_alltoall(s, b->count, b->dt, b->recv, b->count, b->dt, w);
+    case VINE_COLL_GATHER:
+        return vine_gather(s, b->count, b->dt, b->recv, b->count, b->dt, b->root, w);
+    case VINE_COLL_SCATTER:
+        return vine_scatter(s, b->count, b->dt, recv_arg(b), b->count, b->dt, b->root, w);
+    case VINE_COLL_BARRIER:
+        return vine_barrier(w);
     default:
         return vine_reduce_scatter(s, b->recv, b->counts, b->dt, b->op, w);
     }
@@ -537,6 +581,14 @@ static int run_mpi(const bcase *b)
         return MPI_Allgather(s, b->count, b->dt, b->recv, b->count, b->dt, w);
     case VINE_COLL_REDUCE_SCATTER_BLOCK:
         return MPI_Reduce_scatter_block(s, b->recv, b->count, b->dt, b->op, w);
+    case VINE_COLL_ALLTOALL:
+        return MPI_Alltoall(s, b->count, b->dt, b->recv, b->count, b->dt, w);
+    case VINE_COLL_GATHER:
+        return MPI_Gather(s, b->count, b->dt, b->recv, b->count, b->dt, b->root, w);
+    case VINE_COLL_SCATTER:
+        return MPI_Scatter(s, b->count, b->dt, recv_arg(b), b->count, b->dt, b->root, w);
+    case VINE_COLL_BARRIER:
+        return MPI_Barrier(w);
     default:
         return MPI_Reduce_scatter(s, b->recv, b->counts, b->dt, b->op, w);
     }
@@ -605,7 +657,8 @@ static int time_case(const bcase *b, int mpi, const options *o, row *out)
 /* Collective: does the forced algorithm serve b, or did vine fall back? */
 static int served_by(const bcase *b, const char *algo)
 {
-    int moves = b->count > 0, fell_back = 0, any;
+    /* A call that moves nothing runs no algorithm, nor does a barrier on one rank. */
+    int moves = b->coll == VINE_COLL_BARRIER ? b->p > 1 : b->count > 0, fell_back = 0, any;
     if (moves && strcmp(algo, "auto") != 0)
         fell_back = strcmp(vine_last_algorithm(b->coll), algo) != 0;
     MPI_Allreduce(&fell_back, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
@@ -624,7 +677,8 @@ static row measure(bcase *b, const char *algo, const options *o)
             r.na = 1;
             return r;
         }
-        if (r.err == MPI_SUCCESS && o->check)
+        /* A barrier has no result to compare: its check column stays '-'. */
+        if (r.err == MPI_SUCCESS && o->check && b->coll != VINE_COLL_BARRIER)
             r.check = check(b, &r.err);
     }
     if (r.err == MPI_SUCCESS) {
@@ -652,7 +706,10 @@ static int print_row(const bcase *b, const char *label, const char *algo, const 
 {
     if (!rank0)
         return r->err != MPI_SUCCESS || r->check == 0;
-    printf("%-20s %-22s %8s %9d ", vine_coll_name(b->coll), algo, label, b->count);
+    if (b->coll == VINE_COLL_BARRIER)
+        printf("%-20s %-22s %8s %9s ", vine_coll_name(b->coll), algo, "-", "-");
+    else
+        printf("%-20s %-22s %8s %9d ", vine_coll_name(b->coll), algo, label, b->count);
     if (r->err != MPI_SUCCESS) {
         printf("error: %s\n", vine_error_string(r->err));
     } else if (r->na) {
@@ -726,9 +783,12 @@ int main(int argc, char **argv)
     if (rank0)
         print_header(&o, p);
     int failures = 0;
-    for (int c = 0; c < o.ncolls; c++)
-        for (int s = 0; s < o.nsizes; s++)
+    for (int c = 0; c < o.ncolls; c++) {
+        /* A barrier has no size: one set of rows, not one per size. */
+        int nsizes = o.colls[c] == VINE_COLL_BARRIER ? 1 : o.nsizes;
+        for (int s = 0; s < nsizes; s++)
             failures += bench_size(&o, (vine_coll)o.colls[c], s);
+    }
     if (rank0 && o.check)
         printf("# %s\n", failures ? "some checks FAILED" : "all checks passed");
     MPI_Finalize();

@@ -42,11 +42,13 @@ static void usage_verify(FILE *f)
             "       [--count LIST] [--root LIST|all] [--noncommutative]\n"
             "       [--inplace yes|no|both] [--seg N] [-v]\n"
             "  --coll      bcast, reduce, allreduce, allgather, reduce_scatter,\n"
-            "              reduce_scatter_block, or all\n"
+            "              reduce_scatter_block, alltoall, gather, scatter, barrier,\n"
+            "              or all\n"
             "  --algo      algorithm names (see '%s list'); default all\n"
             "  --ranks     communicator sizes; default " STANDARD_RANKS "\n"
             "  --count     counts; items p, p-1, p+1 (p+N, p-N) are taken per size;\n"
-            "              default " STANDARD_COUNTS "\n"
+            "              default " STANDARD_COUNTS "; barrier ignores the count\n"
+            "              and runs once per size, at the largest\n"
             "  --root      roots (items >= p are skipped); default every root when\n"
             "              p <= 16, else 0,1,p/2,p-1\n"
             "  --noncommutative  reductions must combine in rank order; algorithms\n"
@@ -65,7 +67,8 @@ static void usage_dump(FILE *f)
     fprintf(f,
             "usage: %s dump --coll C --algo A --ranks P --count N [--root R]\n"
             "       [--rank R] [--inplace yes|no] [--noncommutative] [--seg N]\n"
-            "Prints the schedule of every rank (or of --rank R only).\n",
+            "Prints the schedule of every rank (or of --rank R only).  barrier\n"
+            "ignores --count and may leave it out.\n",
             prog);
 }
 
@@ -457,6 +460,15 @@ static int run_size(sweep *w, const vine_algo *algo, int p, const vine_coll_info
 {
     vals counts = {0}, roots = {0};
     int rc = list_eval(&w->counts, p, -1, &counts);
+    /*
+     * A barrier ignores its count, so one case per size is enough.  The largest
+     * count is the one kept: a builder that wrongly moved count elements would
+     * then overrun the barrier's empty buffers and fail.
+     */
+    if (!rc && algo->coll == VINE_COLL_BARRIER && counts.n > 1) {
+        counts.v[0] = counts.v[counts.n - 1];
+        counts.n = 1;
+    }
     if (!rc && info->rooted)
         rc = roots_eval(&w->roots, w->roots_given, p, &roots);
     else if (!rc)
@@ -628,7 +640,7 @@ static int cmd_dump(int argc, char **argv)
     const vine_algo *algo = c >= 0 ? vine__algo_find((vine_coll)c, o.algo) : NULL;
     long long p = 0, count = 0, root = 0, seg = 0, only = -1;
     int ip = 1;
-    if (!algo || !o.ranks || !o.count) {
+    if (!algo || !o.ranks || (!o.count && c != VINE_COLL_BARRIER)) {
         fprintf(stderr, "%s: dump needs a known --coll and --algo, --ranks and --count\n", prog);
     } else if (!dump_int("--ranks", o.ranks, 1000000, &p) && p > 0 &&
                !dump_int("--count", o.count, 1LL << 40, &count) &&

@@ -1,4 +1,4 @@
-# SimGrid tier: every algorithm of five collectives on 64 simulated ranks
+# SimGrid tier: every algorithm of nine collectives on 64 simulated ranks
 # under smpirun, compared with SMPI's own collectives (label smpi).  It exists
 # only in the SimGrid build: cmake -DVINE_SMPI=ON -DCMAKE_C_COMPILER=smpicc.
 if(VINE_SMPI)
