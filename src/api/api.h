@@ -35,18 +35,32 @@ typedef struct vine_cache_entry {
     const vine_algo *served; /* the algorithm that built sched */
     vine_sched sched;
     size_t max_reqs;
-    /* Persistent requests (exec.h): npreq of them (0: the schedule never uses
-     * them), live when pready, bound to pbase and pdt; before that, pbase and
-     * pdt remember the previous call's buffers and datatype. */
-    size_t npreq;
-    MPI_Request *preq;
-    int pready;
-    char *pbase[VINE_BUF_COUNT];
-    MPI_Datatype pdt;
+    vine_exec_plan plan;
+    int has_plan;
 } vine_cache_entry;
 
 /* Scratch of the data-movement collectives: packed input and output bytes. */
 enum { VINE_PACK_IN = 0, VINE_PACK_OUT = 1, VINE_PACK_COUNT = 2 };
+
+/*
+ * The previous call on a communicator, kept when a repeat of it needs none of
+ * the checks: its datatype and op are predefined (their handles never change
+ * meaning) and vine_set_algorithm() has not been called since (gen).  A
+ * repeat with the same collective, datatype, op, count, root and in-place
+ * choice runs the same cached schedule on the new buffers.
+ */
+typedef struct vine_memo {
+    int valid;
+    vine_coll coll;
+    MPI_Datatype dt;
+    MPI_Op op;
+    size_t count;
+    int root, inplace;
+    unsigned gen;
+    struct vine_cache_entry *e;
+    vine_exec_type xt; /* the type the schedule runs on (bytes for bcast) */
+    int commutative;
+} vine_memo;
 
 typedef struct vine_comm_state {
     MPI_Comm user; /* the user's communicator, which holds this state */
@@ -59,6 +73,7 @@ typedef struct vine_comm_state {
     vine_cache_entry cache[VINE_CACHE_SIZE];
     int mru;
     uint64_t clock;
+    vine_memo memo;
     struct vine_comm_state *prev, *next;
 } vine_comm_state;
 
@@ -70,6 +85,10 @@ typedef struct vine_comm_state {
 int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank);
 /* vine's state for comm, created on first use (collective: duplicates comm). */
 int vine__comm_state(MPI_Comm comm, vine_comm_state **st);
+/* The state of the communicator used last (NULL when none): the hot path's shortcut. */
+extern vine_comm_state *vine__last_state;
+/* Bumped by vine_set_algorithm(): a remembered call may no longer choose the same way. */
+extern unsigned vine__choice_gen;
 
 /* The cached entry for k, or NULL. */
 vine_cache_entry *vine__cache_find(vine_comm_state *st, const vine_key *k);
@@ -77,8 +96,7 @@ vine_cache_entry *vine__cache_find(vine_comm_state *st, const vine_key *k);
 vine_cache_entry *vine__cache_add(vine_comm_state *st, const vine_key *k);
 /* Forgets an entry whose schedule could not be built. */
 void vine__cache_drop(vine_cache_entry *e);
-/* Empties the cache; mpi_ok false: MPI is finalised, leave its requests alone. */
-void vine__cache_clear(vine_comm_state *st, int mpi_ok);
+void vine__cache_clear(vine_comm_state *st);
 
 /*
  * The algorithm requested for coll (vine_set_algorithm, else the
@@ -125,6 +143,7 @@ typedef struct vine_call {
     const void *sendbuf;
     void *recvbuf;
     const vine_algo *req;
+    vine_cache_entry *e; /* the schedule that ran (set by vine__call_run) */
 } vine_call;
 
 /* Starts c for coll on comm: MPI_ERR_COMM for MPI_COMM_NULL or an intercommunicator. */
@@ -141,6 +160,25 @@ int vine__call_check_request(vine_call *c);
 int vine__call_attach(vine_call *c);
 /* Runs the call (after vine__call_attach) with the cached schedule. */
 int vine__call_run(vine_call *c);
+/*
+ * After a successful vine__call_run: remembers c on its communicator when it
+ * qualifies (see vine_memo); user_t is the user's datatype, count, root and
+ * inplace the call's own arguments.
+ */
+void vine__call_memo_keep(const vine_call *c, const vine_exec_type *user_t, size_t count, int root,
+                          int inplace);
+/* Whether a call on st repeats the remembered one. */
+static inline int vine__call_memo_hit(const vine_comm_state *st, vine_coll coll, MPI_Datatype dt,
+                                      MPI_Op op, MPI_Count count, int root, int inplace)
+{
+    const vine_memo *m = &st->memo;
+    return m->valid && m->coll == coll && m->dt == dt && m->op == op && count > 0 &&
+           (size_t)count == m->count && m->root == root && m->inplace == inplace &&
+           m->gen == vine__choice_gen;
+}
+/* Runs the remembered call of st on new buffers (NULL where the call has none). */
+int vine__call_memo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf);
+
 /* A call with nothing to move: says so under VINE_VERBOSE and succeeds. */
 int vine__call_none(const vine_call *c);
 /* count * size in size_t, or MPI_ERR_COUNT when it does not fit. */

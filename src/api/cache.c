@@ -42,11 +42,9 @@ vine_cache_entry *vine__cache_find(vine_comm_state *st, const vine_key *k)
     return NULL;
 }
 
-static void entry_free(vine_cache_entry *e, int mpi_ok)
+static void entry_free(vine_cache_entry *e)
 {
-    if (e->pready && mpi_ok)
-        vine__exec_persist_free(e->preq, e->npreq);
-    free(e->preq);
+    vine__exec_plan_free(&e->plan);
     if (e->used)
         vine__sched_free(&e->sched);
     free((void *)e->key.counts);
@@ -65,7 +63,9 @@ vine_cache_entry *vine__cache_add(vine_comm_state *st, const vine_key *k)
             victim = i;
     }
     vine_cache_entry *e = &st->cache[victim];
-    entry_free(e, 1);
+    if (st->memo.e == e)
+        st->memo.valid = 0;
+    entry_free(e);
     e->key = *k;
     if (k->counts) {
         size_t *copy = malloc((size_t)st->p * sizeof *copy);
@@ -84,11 +84,12 @@ void vine__cache_drop(vine_cache_entry *e)
 {
     /* The schedule was never built (vine__algo_build freed it on failure). */
     vine__sched_init(&e->sched, 0, 0);
-    entry_free(e, 1);
+    entry_free(e);
 }
 
-void vine__cache_clear(vine_comm_state *st, int mpi_ok)
+void vine__cache_clear(vine_comm_state *st)
 {
+    st->memo.valid = 0;
     for (int i = 0; i < VINE_CACHE_SIZE; i++)
-        entry_free(&st->cache[i], mpi_ok);
+        entry_free(&st->cache[i]);
 }

@@ -6,7 +6,6 @@
 #include "api.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 
 int vine__call_start(vine_call *c, vine_coll coll, MPI_Comm comm)
 {
@@ -17,6 +16,7 @@ int vine__call_start(vine_call *c, vine_coll coll, MPI_Comm comm)
     c->sendbuf = NULL;
     c->recvbuf = NULL;
     c->req = NULL;
+    c->e = NULL;
     return vine__comm_lookup(comm, &c->st, &c->a.p, &c->a.rank);
 }
 
@@ -173,47 +173,11 @@ static int schedule(vine_call *c, vine_cache_entry **out)
         return rc;
     }
     e->max_reqs = vine__exec_max_requests(&e->sched);
-    e->npreq = vine__exec_persist_count(&e->sched);
+    /* Without a plan (no memory, or a message above INT_MAX elements) the
+     * schedule runs op by op. */
+    e->has_plan = vine__exec_plan_build(&e->sched, &e->plan) == MPI_SUCCESS;
     *out = e;
     return MPI_SUCCESS;
-}
-
-/*
- * Runs x with persistent requests when the entry's schedule meets the same
- * buffers and datatype twice in a row (an application's loop, a benchmark):
- * the second such call binds the requests, later ones only start them.
- * Only predefined datatypes qualify, since a derived type's handle may be
- * freed and reused for another layout of the same size.
- */
-static int run_entry(vine_cache_entry *e, const vine_exec_call *x, vine_exec_scratch *scr)
-{
-    char *base[VINE_BUF_COUNT];
-    int rc = vine__exec_bases(x, scr, base);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!e->npreq || !x->type->named)
-        return vine__exec_run_at(x, base, scr);
-    int same = e->pdt == x->type->dt;
-    for (int b = 0; b < VINE_BUF_COUNT; b++)
-        same = same && e->pbase[b] == base[b];
-    if (same && e->pready)
-        return vine__exec_run_persistent(x, base, e->preq);
-    if (e->pready) {
-        vine__exec_persist_free(e->preq, e->npreq);
-        e->pready = 0;
-    }
-    if (!same) {
-        for (int b = 0; b < VINE_BUF_COUNT; b++)
-            e->pbase[b] = base[b];
-        e->pdt = x->type->dt;
-        return vine__exec_run_at(x, base, scr);
-    }
-    if (!e->preq && !(e->preq = malloc(e->npreq * sizeof *e->preq)))
-        return vine__exec_run_at(x, base, scr);
-    if (vine__exec_persist_init(x, base, e->preq) != MPI_SUCCESS)
-        return vine__exec_run_at(x, base, scr);
-    e->pready = 1;
-    return vine__exec_run_persistent(x, base, e->preq);
 }
 
 int vine__call_run(vine_call *c)
@@ -223,13 +187,44 @@ int vine__call_run(vine_call *c)
     int rc = schedule(c, &e);
     if (rc != MPI_SUCCESS)
         return rc;
-    vine_exec_call x = {&e->sched, e->max_reqs, c->sendbuf,       c->recvbuf,
-                        &c->t,     c->op,       c->a.commutative, c->st->comm};
-    rc = run_entry(e, &x, &c->st->scr);
+    vine_exec_call x = {&e->sched, e->has_plan ? &e->plan : NULL,
+                        e->max_reqs, c->sendbuf,
+                        c->recvbuf,  &c->t,
+                        c->op,       c->a.commutative,
+                        c->st->comm};
+    rc = vine__exec_run(&x, &c->st->scr);
+    c->e = e;
     if (rc == MPI_SUCCESS) {
         vine__choose_note(c->a.coll, e->served);
         if (vine__verbose())
             vine__say_served(c->comm, c->a.rank, c->a.p, c->a.coll, e->served->name);
     }
+    return rc;
+}
+
+void vine__call_memo_keep(const vine_call *c, const vine_exec_type *user_t, size_t count, int root,
+                          int inplace)
+{
+    vine_memo *m = &c->st->memo;
+    if (!user_t->named || (c->op != MPI_OP_NULL && !is_predefined_op(c->op))) {
+        m->valid = 0;
+        return;
+    }
+    *m = (vine_memo){1,       c->a.coll, user_t->dt, c->op, count, root, inplace, vine__choice_gen,
+                     c->e,    c->t,      c->a.commutative};
+}
+
+int vine__call_memo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf)
+{
+    const vine_memo *m = &st->memo;
+    const vine_cache_entry *e = m->e;
+    vine_exec_call x = {&e->sched,       e->has_plan ? &e->plan : NULL,
+                        e->max_reqs,     sendbuf,
+                        recvbuf,         &m->xt,
+                        m->op,           m->commutative,
+                        st->comm};
+    int rc = vine__exec_run(&x, &st->scr);
+    if (rc == MPI_SUCCESS)
+        vine__choose_note(m->coll, e->served);
     return rc;
 }

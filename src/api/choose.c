@@ -18,6 +18,8 @@
 
 #define ENV_NAME_MAX 64
 
+unsigned vine__choice_gen;
+
 static struct {
     int api_set;          /* vine_set_algorithm() was called */
     const vine_algo *api; /* its choice; NULL for auto */
@@ -228,6 +230,7 @@ int vine_set_algorithm(vine_coll coll, const char *name)
         return MPI_ERR_ARG;
     choice[coll].api_set = 1;
     choice[coll].api = algo;
+    vine__choice_gen++;
     return MPI_SUCCESS;
 }
 

@@ -73,6 +73,11 @@ static int run_bytes(vine_call *c, size_t block, const vine_side *out, const cha
 
 static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
+    vine_comm_state *st = vine__last_state;
+    if (st && st->user == comm &&
+        vine__call_memo_hit(st, VINE_COLL_BCAST, dt, MPI_OP_NULL, count, root, 0) && buffer &&
+        buffer != MPI_IN_PLACE)
+        return vine__call_memo_run(st, NULL, buffer);
     vine_call c;
     vine_exec_type t;
     size_t bytes;
@@ -97,7 +102,12 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, 
         return rc;
     c.a.root = root;
     c.recvbuf = mem;
-    return run_bytes(&c, bytes, at_root ? NULL : &s, mem);
+    if ((rc = run_bytes(&c, bytes, at_root ? NULL : &s, mem)))
+        return rc;
+    /* Only a datatype used in place can be repeated on new buffers as is. */
+    if (s.raw)
+        vine__call_memo_keep(&c, &t, (size_t)count, root, 0);
+    return MPI_SUCCESS;
 }
 
 static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,

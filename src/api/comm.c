@@ -19,7 +19,7 @@ static vine_comm_state *all_states;
  * per call.  It cannot go stale: freeing a communicator runs the attribute's
  * delete callback, and state_free() forgets it there.
  */
-static vine_comm_state *last_state;
+vine_comm_state *vine__last_state;
 
 /* Whether MPI calls are still allowed (false while SMPI finalises, see final_delete). */
 static int mpi_usable(void)
@@ -30,15 +30,15 @@ static int mpi_usable(void)
 
 static void state_free(vine_comm_state *st)
 {
-    if (last_state == st)
-        last_state = NULL;
+    if (vine__last_state == st)
+        vine__last_state = NULL;
     if (st->prev)
         st->prev->next = st->next;
     else
         all_states = st->next;
     if (st->next)
         st->next->prev = st->prev;
-    vine__cache_clear(st, mpi_usable());
+    vine__cache_clear(st);
     vine__exec_scratch_free(&st->scr);
     for (int i = 0; i < VINE_PACK_COUNT; i++)
         free(st->pack[i]);
@@ -97,16 +97,16 @@ int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank)
     *st = NULL;
     if (comm == MPI_COMM_NULL)
         return MPI_ERR_COMM;
-    if (last_state && last_state->user == comm) {
-        *st = last_state;
-        *p = last_state->p;
-        *rank = last_state->rank;
+    if (vine__last_state && vine__last_state->user == comm) {
+        *st = vine__last_state;
+        *p = vine__last_state->p;
+        *rank = vine__last_state->rank;
         return MPI_SUCCESS;
     }
     if (state_keyval != MPI_KEYVAL_INVALID) {
         void *v = NULL;
         if (MPI_Comm_get_attr(comm, state_keyval, &v, &flag) == MPI_SUCCESS && flag) {
-            *st = last_state = v;
+            *st = vine__last_state = v;
             *p = (*st)->p;
             *rank = (*st)->rank;
             return MPI_SUCCESS;

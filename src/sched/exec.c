@@ -265,117 +265,101 @@ static int scratch_reqs(vine_exec_scratch *scr, size_t n)
     return MPI_SUCCESS;
 }
 
-int vine__exec_bases(const vine_exec_call *c, vine_exec_scratch *scr, char *base[])
+int vine__exec_plan_build(const vine_sched *s, vine_exec_plan *plan)
 {
-    base[VINE_BUF_SEND] = (char *)(uintptr_t)c->sendbuf;
-    base[VINE_BUF_RECV] = (char *)c->recvbuf;
-    int rc = scratch_tmp(scr, c->type, c->sched->tmp_count, &base[VINE_BUF_TMP]);
-    if (rc == MPI_SUCCESS)
-        rc = scratch_reqs(scr, c->max_reqs);
-    return rc;
+    memset(plan, 0, sizeof *plan);
+    size_t nmsgs = 0, nlocals = 0;
+    for (size_t i = 0; i < s->nops; i++) {
+        const vine_op *op = &s->ops[i];
+        if (op->kind == VINE_OP_SEND || op->kind == VINE_OP_RECV) {
+            if (op->count > (size_t)INT_MAX)
+                return MPI_ERR_COUNT;
+            nmsgs++;
+        } else {
+            nlocals++;
+        }
+    }
+    plan->nrounds = s->nrounds;
+    plan->msg_end = malloc((s->nrounds + 1) * sizeof *plan->msg_end);
+    plan->local_end = malloc((s->nrounds + 1) * sizeof *plan->local_end);
+    plan->msgs = malloc((nmsgs + 1) * sizeof *plan->msgs);
+    plan->locals = malloc((nlocals + 1) * sizeof *plan->locals);
+    if (!plan->msg_end || !plan->local_end || !plan->msgs || !plan->locals) {
+        vine__exec_plan_free(plan);
+        return MPI_ERR_NO_MEM;
+    }
+    size_t m = 0, l = 0;
+    for (size_t k = 0; k < s->nrounds; k++) {
+        size_t b, e;
+        vine__sched_round(s, k, &b, &e);
+        for (int pass = VINE_OP_RECV; pass >= VINE_OP_SEND; pass--)
+            for (size_t i = b; i < e; i++)
+                if (s->ops[i].kind == pass)
+                    plan->msgs[m++] = (vine_exec_msg){s->ops[i].off, (int)s->ops[i].count,
+                                                      s->ops[i].peer, pass == VINE_OP_RECV,
+                                                      s->ops[i].buf};
+        for (size_t i = b; i < e; i++)
+            if (s->ops[i].kind == VINE_OP_COPY || s->ops[i].kind == VINE_OP_REDUCE)
+                plan->locals[l++] = i;
+        plan->msg_end[k] = m;
+        plan->local_end[k] = l;
+    }
+    return MPI_SUCCESS;
 }
 
-int vine__exec_run_at(const vine_exec_call *c, char *const base[], vine_exec_scratch *scr)
+void vine__exec_plan_free(vine_exec_plan *plan)
+{
+    free(plan->msg_end);
+    free(plan->local_end);
+    free(plan->msgs);
+    free(plan->locals);
+    memset(plan, 0, sizeof *plan);
+}
+
+/* Runs c by its plan: the hot path of every cached call. */
+static int run_plan(const vine_exec_call *c, char *const base[], MPI_Request *reqs)
+{
+    const vine_exec_plan *pl = c->plan;
+    const vine_op *ops = c->sched->ops;
+    MPI_Datatype dt = c->type->dt;
+    MPI_Aint extent = c->type->extent;
+    size_t m = 0, l = 0;
+    for (size_t k = 0; k < pl->nrounds; k++) {
+        int n = 0, rc = MPI_SUCCESS;
+        for (; m < pl->msg_end[k] && rc == MPI_SUCCESS; m++, n++) {
+            const vine_exec_msg *x = &pl->msgs[m];
+            char *addr = elem(base[x->buf], x->off, extent);
+            if (x->recv)
+                rc = MPI_Irecv(addr, x->count, dt, x->peer, VINE_EXEC_TAG, c->comm, &reqs[n]);
+            else
+                rc = MPI_Isend(addr, x->count, dt, x->peer, VINE_EXEC_TAG, c->comm, &reqs[n]);
+        }
+        if (rc != MPI_SUCCESS)
+            return err_class(rc);
+        if (n && (rc = wait_all((size_t)n, reqs)) != MPI_SUCCESS)
+            return rc;
+        for (; l < pl->local_end[k]; l++)
+            if ((rc = run_local(c, base, &ops[pl->locals[l]])) != MPI_SUCCESS)
+                return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr)
 {
     const vine_sched *s = c->sched;
-    int rc = MPI_SUCCESS;
+    char *base[VINE_BUF_COUNT] = {(char *)(uintptr_t)c->sendbuf, (char *)c->recvbuf, NULL};
+    int rc = scratch_tmp(scr, c->type, s->tmp_count, &base[VINE_BUF_TMP]);
+    if (rc == MPI_SUCCESS)
+        rc = scratch_reqs(scr, c->max_reqs);
+    if (rc == MPI_SUCCESS && c->plan)
+        return run_plan(c, base, scr->reqs);
     for (size_t k = 0; k < s->nrounds && rc == MPI_SUCCESS; k++) {
         size_t b, e;
         vine__sched_round(s, k, &b, &e);
         rc = run_round(c, base, b, e, scr->reqs);
     }
     return rc;
-}
-
-int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr)
-{
-    char *base[VINE_BUF_COUNT];
-    int rc = vine__exec_bases(c, scr, base);
-    return rc == MPI_SUCCESS ? vine__exec_run_at(c, base, scr) : rc;
-}
-
-size_t vine__exec_persist_count(const vine_sched *s)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < s->nops; i++) {
-        const vine_op *op = &s->ops[i];
-        if (op->kind != VINE_OP_SEND && op->kind != VINE_OP_RECV)
-            continue;
-        if (op->count > (size_t)INT_MAX)
-            return 0;
-        n++;
-    }
-    return n;
-}
-
-/* Creates the persistent request of one message operation. */
-static int persist_one(const vine_exec_call *c, char *const base[], const vine_op *op,
-                       MPI_Request *req)
-{
-    char *addr = elem(base[op->buf], op->off, c->type->extent);
-    int rc;
-    if (op->kind == VINE_OP_RECV)
-        rc = MPI_Recv_init(addr, (int)op->count, c->type->dt, op->peer, VINE_EXEC_TAG, c->comm,
-                           req);
-    else
-        rc = MPI_Send_init(addr, (int)op->count, c->type->dt, op->peer, VINE_EXEC_TAG, c->comm,
-                           req);
-    return err_class(rc);
-}
-
-int vine__exec_persist_init(const vine_exec_call *c, char *const base[], MPI_Request *preq)
-{
-    const vine_sched *s = c->sched;
-    size_t n = 0;
-    int rc = MPI_SUCCESS;
-    /* Per round: the receives, then the sends, the order run_round posts them. */
-    for (size_t k = 0; k < s->nrounds && rc == MPI_SUCCESS; k++) {
-        size_t b, e;
-        vine__sched_round(s, k, &b, &e);
-        for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
-            if (s->ops[i].kind == VINE_OP_RECV && (rc = persist_one(c, base, &s->ops[i], &preq[n])) ==
-                                                      MPI_SUCCESS)
-                n++;
-        for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
-            if (s->ops[i].kind == VINE_OP_SEND && (rc = persist_one(c, base, &s->ops[i], &preq[n])) ==
-                                                      MPI_SUCCESS)
-                n++;
-    }
-    if (rc != MPI_SUCCESS)
-        vine__exec_persist_free(preq, n);
-    return rc;
-}
-
-int vine__exec_run_persistent(const vine_exec_call *c, char *const base[], MPI_Request *preq)
-{
-    const vine_sched *s = c->sched;
-    const vine_op *ops = s->ops;
-    int rc = MPI_SUCCESS;
-    for (size_t k = 0; k < s->nrounds && rc == MPI_SUCCESS; k++) {
-        size_t b, e, n = 0, local = 0;
-        vine__sched_round(s, k, &b, &e);
-        for (size_t i = b; i < e; i++) {
-            n += ops[i].kind == VINE_OP_SEND || ops[i].kind == VINE_OP_RECV;
-            local += ops[i].kind == VINE_OP_COPY || ops[i].kind == VINE_OP_REDUCE;
-        }
-        if (n) {
-            rc = err_class(MPI_Startall((int)n, preq));
-            if (rc == MPI_SUCCESS)
-                rc = wait_all(n, preq);
-            preq += n;
-        }
-        for (size_t i = b; local && i < e && rc == MPI_SUCCESS; i++)
-            if (ops[i].kind == VINE_OP_COPY || ops[i].kind == VINE_OP_REDUCE)
-                rc = run_local(c, base, &ops[i]);
-    }
-    return rc;
-}
-
-void vine__exec_persist_free(MPI_Request *preq, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (preq[i] != MPI_REQUEST_NULL)
-            MPI_Request_free(&preq[i]);
 }
 
 void vine__exec_scratch_free(vine_exec_scratch *scr)

@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A datatype with the properties the executor needs, queried once per call. */
 typedef struct vine_exec_type {
@@ -25,7 +26,7 @@ typedef struct vine_exec_type {
      * is one memmove.  This holds for every predefined type except the pair
      * types of MINLOC/MAXLOC, whose padding a copy must not write. */
     int dense;
-    int named; /* a predefined datatype (never freed, so safe to keep in requests) */
+    int named; /* a predefined datatype (its handle is never freed) */
 } vine_exec_type;
 
 /* Scratch kept between calls: the TMP buffer and the request array. */
@@ -36,9 +37,34 @@ typedef struct vine_exec_scratch {
     size_t nreqs;
 } vine_exec_scratch;
 
+/* One message of a plan: element offset off of buffer buf, count elements. */
+typedef struct vine_exec_msg {
+    size_t off;
+    int count;
+    int peer;
+    uint8_t recv; /* 1: MPI_Irecv, 0: MPI_Isend */
+    uint8_t buf;
+} vine_exec_msg;
+
+/*
+ * A schedule laid out for the executor once, when it is cached: per round its
+ * messages, receives first, each one MPI call, then the indices of its COPY
+ * and REDUCE operations in order.  A round then costs its MPI calls and
+ * little else.  Schedules with a message above INT_MAX elements have no plan
+ * (they run op by op, splitting messages).
+ */
+typedef struct vine_exec_plan {
+    size_t nrounds;
+    size_t *msg_end;   /* round k's messages: msgs[msg_end[k-1] .. msg_end[k]) */
+    size_t *local_end; /* round k's local operations: locals[local_end[k-1] .. local_end[k]) */
+    vine_exec_msg *msgs;
+    size_t *locals; /* indices into the schedule's ops */
+} vine_exec_plan;
+
 /* What one call runs: the schedule, the user's buffers, the type and the op. */
 typedef struct vine_exec_call {
     const vine_sched *sched;
+    const vine_exec_plan *plan; /* NULL: run the schedule op by op */
     size_t max_reqs; /* vine__exec_max_requests(sched), computed once */
     const void *sendbuf;
     void *recvbuf;
@@ -56,29 +82,15 @@ int vine__exec_type_init(vine_exec_type *t, MPI_Datatype dt);
 /* The most requests any round of s posts (messages above INT_MAX elements are split). */
 size_t vine__exec_max_requests(const vine_sched *s);
 
+/*
+ * Lays out s as a plan.  Returns MPI_SUCCESS, MPI_ERR_NO_MEM, or
+ * MPI_ERR_COUNT when a message exceeds INT_MAX elements (then run without).
+ */
+int vine__exec_plan_build(const vine_sched *s, vine_exec_plan *plan);
+void vine__exec_plan_free(vine_exec_plan *plan);
+
 /* Runs c; returns MPI_SUCCESS or an MPI error class. */
 int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr);
-
-/*
- * vine__exec_run in two steps: the addresses of the SEND, RECV and TMP
- * buffers (growing the scratch as needed), then the run itself.
- */
-int vine__exec_bases(const vine_exec_call *c, vine_exec_scratch *scr, char *base[]);
-int vine__exec_run_at(const vine_exec_call *c, char *const base[], vine_exec_scratch *scr);
-
-/*
- * Persistent requests for a schedule that runs again and again on the same
- * buffers: MPI_Send_init/MPI_Recv_init once, then MPI_Startall per round,
- * which spares MPI the set-up of every message on every call.
- * vine__exec_persist_count is the number of requests s needs (one per message
- * operation), or 0 when a message exceeds INT_MAX elements (such schedules
- * run the ordinary way).  The requests are bound to base, the datatype and
- * the communicator of c: the caller reuses them only while all three hold.
- */
-size_t vine__exec_persist_count(const vine_sched *s);
-int vine__exec_persist_init(const vine_exec_call *c, char *const base[], MPI_Request *preq);
-int vine__exec_run_persistent(const vine_exec_call *c, char *const base[], MPI_Request *preq);
-void vine__exec_persist_free(MPI_Request *preq, size_t n);
 
 /* Copies count elements of t from src to dst (a local copy on the private comm). */
 int vine__exec_copy(const vine_exec_type *t, const void *src, void *dst, size_t count,

@@ -69,3 +69,6 @@ if(NOT VINE_SANITIZE)
 else()
   vine_mpi_test(large NPS 2 ENV VINE_TEST_LARGE_SMALL_ONLY=1)
 endif()
+
+# Repeated calls: the shortcut for a call that repeats the previous one.
+vine_mpi_test(repeat NPS 1 2 3 4)
