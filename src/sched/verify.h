@@ -7,7 +7,8 @@
  * buffer is never written, sends and receives match one to one with equal
  * counts, nothing deadlocks under rendezvous semantics, and at the end every
  * result element holds exactly the right contributions (in rank order for a
- * non-commutative op).  Buffers are tracked as lists of segments, not per
+ * non-commutative op); for a barrier, that no rank finishes before every rank
+ * has started.  Buffers are tracked as lists of segments, not per
  * element, so p = 1024 with an allgather of 4099 elements per rank is cheap.
  * docs/verify.md describes the checks and the `vine verify` tool.
  */
