@@ -143,5 +143,21 @@ VINE_BUILDER(gather, linear);
 VINE_BUILDER(scatter, binomial);
 VINE_BUILDER(scatter, linear);
 VINE_BUILDER(barrier, dissemination);
+/* Bine trees and butterflies (../shared/BINE.md; arithmetic in bine.h). */
+VINE_BUILDER(bcast, bine);
+VINE_BUILDER(bcast, bine_large);
+VINE_BUILDER(reduce, bine);
+VINE_BUILDER(reduce, bine_large);
+VINE_BUILDER(allreduce, bine);
+VINE_BUILDER(allreduce, bine_large);
+VINE_BUILDER(reduce_scatter, bine_permute);
+VINE_BUILDER(reduce_scatter, bine_send);
+VINE_BUILDER(reduce_scatter, bine_block);
+VINE_BUILDER(allgather, bine_permute);
+VINE_BUILDER(allgather, bine_send);
+VINE_BUILDER(allgather, bine_block);
+VINE_BUILDER(alltoall, bine);
+VINE_BUILDER(gather, bine);
+VINE_BUILDER(scatter, bine);
 
 #endif
