@@ -123,10 +123,14 @@ static vine_vdesc combine(const vine_vdesc *l, const vine_vdesc *r)
     long long n = (long long)l->n + r->n;
     d.hash = l->hash + r->hash;
     d.n = n > INT32_MAX ? INT32_MAX : (int32_t)n;
-    d.lo = l->lo;
-    d.hi = r->hi;
     d.defined = 1;
     d.ordered = l->ordered && r->ordered && (long long)l->hi + 1 == r->lo;
+    /* An ordered result spans l's lowest to r's highest rank.  An unordered
+     * one can never become ordered again, and only its contributor set
+     * matters: keeping the plain minimum and maximum lets pieces with the
+     * same set merge, whatever order each was combined in. */
+    d.lo = d.ordered || l->lo < r->lo ? l->lo : r->lo;
+    d.hi = d.ordered || r->hi > l->hi ? r->hi : l->hi;
     return d;
 }
 
