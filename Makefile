@@ -6,6 +6,8 @@
 #                 build/ (unit, verify, mpi), build-asan/ (the same under
 #                 AddressSanitizer + UBSan), build-smpi/ (SimGrid),
 #                 build-mpich/ (unit, mpi against MPICH), install
+#   make verify-large  the Bine algorithms' verifier sweep at p = 96, 2048,
+#                 4095 and 4096 (about half an hour of CPU; not in make test)
 #   make clean    remove the build directories
 #
 # scripts/deps.sh installs what is missing on Debian 12 and does nothing when
@@ -36,7 +38,7 @@ TEST_STAGES := test-build test-asan test-smpi test-mpich test-install
 
 # The stages share build directories and cores: never run them in parallel.
 .NOTPARALLEL:
-.PHONY: all build deps demo test $(TEST_STAGES) clean
+.PHONY: all build deps demo test $(TEST_STAGES) verify-large clean
 
 all: build
 
@@ -72,7 +74,7 @@ test: deps
 # MPI tests run in parallel too: Open MPI yields the core when oversubscribed,
 # and most of a short test's time is mpirun starting up.
 test-build: build
-	cd build && $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -LE '^(smpi|install)$$'
+	cd build && $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -LE '^(smpi|install|verify_large)$$'
 
 # scripts/mpirun.sh turns leak detection off for the MPI tests (see there);
 # the unit and verifier tests keep it.
@@ -105,6 +107,11 @@ test-mpich:
 
 test-install: build
 	cd build && $(CTEST) $(CTEST_FLAGS) -L '^install$$'
+
+# The Bine algorithms at p = 96, 2048, 4095 and 4096 (issue 4): about half an
+# hour of CPU, so not part of `make test`.
+verify-large: build
+	cd build && $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -L '^verify_large$$'
 
 clean:
 	rm -rf build build-asan build-smpi build-mpich build-install
