@@ -7,7 +7,7 @@
 #                 AddressSanitizer + UBSan), build-smpi/ (SimGrid),
 #                 build-mpich/ (unit, mpi against MPICH), install
 #   make verify-large  the Bine algorithms' verifier sweep at p = 96, 2048,
-#                 4095 and 4096 (about half an hour of CPU; not in make test)
+#                 4095 and 4096 (about 23 minutes of CPU; not in make test)
 #   make clean    remove the build directories
 #
 # scripts/deps.sh installs what is missing on Debian 12 and does nothing when
@@ -108,8 +108,8 @@ test-mpich:
 test-install: build
 	cd build && $(CTEST) $(CTEST_FLAGS) -L '^install$$'
 
-# The Bine algorithms at p = 96, 2048, 4095 and 4096 (issue 4): about half an
-# hour of CPU, so not part of `make test`.
+# The Bine algorithms at p = 96, 2048, 4095 and 4096 (issue 4): about 23
+# minutes of CPU, so not part of `make test`.
 verify-large: build
 	cd build && $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -L '^verify_large$$'
 
