@@ -3,9 +3,8 @@
 # Bine included, over p = 1..64 and the standard large sizes; these tests add
 # p = 96, 2048, 4095 and 4096 for the Bine algorithms alone.  They take about
 # 23 minutes of CPU, 11.5 with ctest -j2 on 2 cores (the permuted butterflies
-# hold p pieces per rank, p^2 in
-# all), so they carry the label verify_large, which `make test` leaves out and
-# `make verify-large` runs.
+# hold p pieces per rank, p^2 in all), so they carry the label verify_large,
+# which `make test` leaves out and `make verify-large` runs.
 if(VINE_SMPI)
   return()
 endif()
