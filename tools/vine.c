@@ -10,6 +10,7 @@
  */
 #include "coll/coll.h"
 #include "sched/verify.h"
+#include "vine_sim.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@ static void usage_main(FILE *f)
             "  verify --coll C ...   prove schedules correct for a sweep of cases\n"
             "  dump --coll C --algo A --ranks P --count N [--root R] ...\n"
             "                        print every rank's schedule of one case\n"
+            "  sim traffic|allocations ...\n"
+            "                        replay algorithms on a network model (no MPI)\n"
             "Run '%s verify --help' for the verifier's options.\n",
             prog, prog);
 }
@@ -673,6 +676,8 @@ int main(int argc, char **argv)
         return cmd_verify(argc, argv);
     if (strcmp(cmd, "dump") == 0)
         return cmd_dump(argc, argv);
+    if (strcmp(cmd, "sim") == 0)
+        return vine_cmd_sim(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
     usage_main(stderr);
     return 2;
