@@ -83,6 +83,18 @@ int vine_set_algorithm(vine_coll coll, const char *name);
 /* The algorithm set for coll ("auto" when none). */
 const char *vine_get_algorithm(vine_coll coll);
 
+/*
+ * The segment size in bytes of the pipelined algorithms (today allreduce
+ * bine_large, which pipelines its reduce-scatter in segments of this many
+ * bytes, rounded down to whole elements, at least one) for the whole
+ * process; 0 turns pipelining off.  Takes precedence over
+ * VINE_SEGMENT_SIZE (bytes, with an optional k/m/g suffix).  Returns
+ * MPI_ERR_ARG for a negative size.  vine_get_segment_size returns the size
+ * in force (0: off).
+ */
+int vine_set_segment_size(MPI_Count bytes);
+MPI_Count vine_get_segment_size(void);
+
 /* The number of algorithms of coll, and the name of the i-th (NULL past the end). */
 int vine_algorithm_count(vine_coll coll);
 const char *vine_algorithm_name(vine_coll coll, int i);

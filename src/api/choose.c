@@ -103,6 +103,21 @@ size_t vine__choose_seg_count(size_t type_size)
     return vine__seg_bytes >= type_size ? vine__seg_bytes / type_size : 1;
 }
 
+int vine_set_segment_size(MPI_Count bytes)
+{
+    if (bytes < 0)
+        return MPI_ERR_ARG;
+    vine__seg_bytes = (size_t)bytes;
+    vine__choice_gen++;
+    return MPI_SUCCESS;
+}
+
+MPI_Count vine_get_segment_size(void)
+{
+    vine__choose_seg_count(1);
+    return (MPI_Count)vine__seg_bytes;
+}
+
 int vine__verbose(void)
 {
     static int value = -1;

@@ -69,40 +69,63 @@ void vine__bfly_recv_reduce(vine_bfly *b, int peer, size_t off, size_t len)
     vine__sched_reduce(s, VINE_BUF_TMP, b->t_off, b->w_buf, b->w_off + off, len, VINE_SRC_RIGHT);
 }
 
+/* Step st of the reduce-scatter for one butterfly: the exchange, no fence. */
+static void rs_step(vine_bfly *b, int st)
+{
+    int mine = (int)vine__bine_nu(b->me, b->q);
+    int w = b->q >> (st + 1), partner = vine__bine_pi(b->me, st, b->q);
+    int give = (int)vine__bine_nu(partner, b->q) & ~(w - 1), keep = mine & ~(w - 1);
+    size_t goff = vine__bfly_pos(b, give), koff = vine__bfly_pos(b, keep);
+    int peer = vine__bfly_real(b, partner);
+    vine__sched_send(b->s, peer, b->cur_buf, b->cur_off + goff, vine__bfly_pos(b, give + w) - goff);
+    vine__bfly_recv_reduce(b, peer, koff, vine__bfly_pos(b, keep + w) - koff);
+}
+
+/* Step st of the allgather for one butterfly: the exchange, no fence. */
+static void ag_step(vine_bfly *b, int st)
+{
+    int mine = (int)vine__bine_nu(b->me, b->q);
+    int w = b->q >> (st + 1), partner = vine__bine_pi(b->me, st, b->q);
+    int have = mine & ~(w - 1), get = (int)vine__bine_nu(partner, b->q) & ~(w - 1);
+    size_t hoff = vine__bfly_pos(b, have), goff = vine__bfly_pos(b, get);
+    int peer = vine__bfly_real(b, partner);
+    vine__sched_send(b->s, peer, b->w_buf, b->w_off + hoff, vine__bfly_pos(b, have + w) - hoff);
+    vine__sched_recv(b->s, peer, b->w_buf, b->w_off + goff, vine__bfly_pos(b, get + w) - goff);
+}
+
+void vine__bfly_reduce_scatter_segs(vine_bfly *segs, int nseg)
+{
+    int n = vine__ceil_log2(segs[0].q);
+    if (segs[0].me < 0)
+        return;
+    for (int st = 0; st < n; st++)
+        for (int k = 0; k < nseg; k++) {
+            rs_step(&segs[k], st);
+            vine__sched_fence(segs[k].s);
+            vine__bfly_settle(&segs[k]);
+        }
+}
+
+void vine__bfly_allgather_segs(vine_bfly *segs, int nseg)
+{
+    int n = vine__ceil_log2(segs[0].q);
+    if (segs[0].me < 0)
+        return;
+    for (int st = n - 1; st >= 0; st--) {
+        for (int k = 0; k < nseg; k++)
+            ag_step(&segs[k], st);
+        vine__sched_fence(segs[0].s);
+    }
+}
+
 void vine__bfly_reduce_scatter(vine_bfly *b)
 {
-    int n = vine__ceil_log2(b->q);
-    if (b->me < 0)
-        return;
-    int mine = (int)vine__bine_nu(b->me, b->q);
-    for (int st = 0; st < n; st++) {
-        int w = b->q >> (st + 1), partner = vine__bine_pi(b->me, st, b->q);
-        int give = (int)vine__bine_nu(partner, b->q) & ~(w - 1), keep = mine & ~(w - 1);
-        size_t goff = vine__bfly_pos(b, give), koff = vine__bfly_pos(b, keep);
-        int peer = vine__bfly_real(b, partner);
-        vine__sched_send(b->s, peer, b->cur_buf, b->cur_off + goff,
-                         vine__bfly_pos(b, give + w) - goff);
-        vine__bfly_recv_reduce(b, peer, koff, vine__bfly_pos(b, keep + w) - koff);
-        vine__sched_fence(b->s);
-        vine__bfly_settle(b);
-    }
+    vine__bfly_reduce_scatter_segs(b, 1);
 }
 
 void vine__bfly_allgather(vine_bfly *b)
 {
-    int n = vine__ceil_log2(b->q);
-    if (b->me < 0)
-        return;
-    int mine = (int)vine__bine_nu(b->me, b->q);
-    for (int st = n - 1; st >= 0; st--) {
-        int w = b->q >> (st + 1), partner = vine__bine_pi(b->me, st, b->q);
-        int have = mine & ~(w - 1), get = (int)vine__bine_nu(partner, b->q) & ~(w - 1);
-        size_t hoff = vine__bfly_pos(b, have), goff = vine__bfly_pos(b, get);
-        int peer = vine__bfly_real(b, partner);
-        vine__sched_send(b->s, peer, b->w_buf, b->w_off + hoff, vine__bfly_pos(b, have + w) - hoff);
-        vine__sched_recv(b->s, peer, b->w_buf, b->w_off + goff, vine__bfly_pos(b, get + w) - goff);
-        vine__sched_fence(b->s);
-    }
+    vine__bfly_allgather_segs(b, 1);
 }
 
 void vine__bfly_fold_in(vine_bfly *b, const vine_args *a)

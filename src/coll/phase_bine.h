@@ -100,6 +100,20 @@ void vine__bfly_reduce_scatter(vine_bfly *b);
 void vine__bfly_allgather(vine_bfly *b);
 
 /*
+ * The two phases pipelined over segments: segs[0 .. nseg) are butterflies of
+ * the same rank, one per contiguous segment of the vector (each with its own
+ * total, offsets and receive scratch, set up by the caller).  Every
+ * reduce-scatter step takes nseg rounds, segment k's exchange in round k, so
+ * the executor can reduce segment k while segment k + 1's messages travel
+ * (exec.h: a round's local operations run after the next round is posted
+ * when they touch none of its ranges; alternate the segments' t_off so they
+ * do).  Every allgather step is one round with every segment's messages.
+ * nseg = 1 is the plain phase.
+ */
+void vine__bfly_reduce_scatter_segs(vine_bfly *segs, int nseg);
+void vine__bfly_allgather_segs(vine_bfly *segs, int nseg);
+
+/*
  * Fold-in and fold-out of the first 2 (p - q) ranks around a phase, for b set
  * up with fold and root 0: the halved fold of phase_hd.h (vine__hd_fold_in,
  * which leaves a participant's partial vector in w when it folded), and the

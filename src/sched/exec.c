@@ -265,6 +265,51 @@ static int scratch_reqs(vine_exec_scratch *scr, size_t n)
     return MPI_SUCCESS;
 }
 
+/* Whether [o1, o1 + n1) of buffer b1 and [o2, o2 + n2) of b2 share an element. */
+static int overlap(int b1, size_t o1, size_t n1, int b2, size_t o2, size_t n2)
+{
+    return b1 == b2 && n1 && n2 && o1 < o2 + n2 && o2 < o1 + n1;
+}
+
+/* Whether local operation l conflicts with message m of the next round. */
+static int conflict(const vine_op *l, const vine_op *m)
+{
+    /* l writes its destination, and its source too when a reduction clobbers it. */
+    int clobbers = l->kind == VINE_OP_REDUCE && l->order == VINE_SRC_RIGHT;
+    if (overlap(l->dbuf, l->doff, l->count, m->buf, m->off, m->count))
+        return 1;
+    if (m->kind == VINE_OP_RECV || clobbers)
+        return overlap(l->buf, l->off, l->count, m->buf, m->off, m->count);
+    return 0;
+}
+
+/* Pairs of operations a deferral check may compare; past it rounds do not defer. */
+#define DEFER_CHECK_MAX 4096
+
+/* Whether round k's local operations may run after round k + 1 is posted. */
+static int can_defer(const vine_sched *s, size_t k)
+{
+    size_t b, e, nb, ne, nl = 0, nm = 0;
+    vine__sched_round(s, k, &b, &e);
+    vine__sched_round(s, k + 1, &nb, &ne);
+    for (size_t i = b; i < e; i++)
+        nl += s->ops[i].kind == VINE_OP_COPY || s->ops[i].kind == VINE_OP_REDUCE;
+    for (size_t j = nb; j < ne; j++)
+        nm += s->ops[j].kind == VINE_OP_SEND || s->ops[j].kind == VINE_OP_RECV;
+    if (!nl || !nm || nl * nm > DEFER_CHECK_MAX)
+        return 0;
+    for (size_t i = b; i < e; i++) {
+        const vine_op *l = &s->ops[i];
+        if (l->kind != VINE_OP_COPY && l->kind != VINE_OP_REDUCE)
+            continue;
+        for (size_t j = nb; j < ne; j++)
+            if ((s->ops[j].kind == VINE_OP_SEND || s->ops[j].kind == VINE_OP_RECV) &&
+                conflict(l, &s->ops[j]))
+                return 0;
+    }
+    return 1;
+}
+
 int vine__exec_plan_build(const vine_sched *s, vine_exec_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
@@ -284,7 +329,8 @@ int vine__exec_plan_build(const vine_sched *s, vine_exec_plan *plan)
     plan->local_end = malloc((s->nrounds + 1) * sizeof *plan->local_end);
     plan->msgs = malloc((nmsgs + 1) * sizeof *plan->msgs);
     plan->locals = malloc((nlocals + 1) * sizeof *plan->locals);
-    if (!plan->msg_end || !plan->local_end || !plan->msgs || !plan->locals) {
+    plan->defer = calloc(s->nrounds + 1, sizeof *plan->defer);
+    if (!plan->msg_end || !plan->local_end || !plan->msgs || !plan->locals || !plan->defer) {
         vine__exec_plan_free(plan);
         return MPI_ERR_NO_MEM;
     }
@@ -303,12 +349,14 @@ int vine__exec_plan_build(const vine_sched *s, vine_exec_plan *plan)
                 plan->locals[l++] = i;
         plan->msg_end[k] = m;
         plan->local_end[k] = l;
+        plan->defer[k] = k + 1 < s->nrounds && can_defer(s, k);
     }
     return MPI_SUCCESS;
 }
 
 void vine__exec_plan_free(vine_exec_plan *plan)
 {
+    free(plan->defer);
     free(plan->msg_end);
     free(plan->local_end);
     free(plan->msgs);
@@ -316,14 +364,29 @@ void vine__exec_plan_free(vine_exec_plan *plan)
     memset(plan, 0, sizeof *plan);
 }
 
-/* Runs c by its plan: the hot path of every cached call. */
+/* Runs the local operations locals[*from .. to) of a plan. */
+static int run_locals(const vine_exec_call *c, char *const base[], size_t from, size_t to)
+{
+    const vine_exec_plan *pl = c->plan;
+    for (size_t l = from; l < to; l++) {
+        int rc = run_local(c, base, &c->sched->ops[pl->locals[l]]);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/*
+ * Runs c by its plan: the hot path of every cached call.  The local
+ * operations of a round marked defer wait in [pend, pend_end) until the next
+ * round's messages are posted.
+ */
 static int run_plan(const vine_exec_call *c, char *const base[], MPI_Request *reqs)
 {
     const vine_exec_plan *pl = c->plan;
-    const vine_op *ops = c->sched->ops;
     MPI_Datatype dt = c->type->dt;
     MPI_Aint extent = c->type->extent;
-    size_t m = 0, l = 0;
+    size_t m = 0, l = 0, pend = 0, pend_end = 0;
     for (size_t k = 0; k < pl->nrounds; k++) {
         int n = 0, rc = MPI_SUCCESS;
         for (; m < pl->msg_end[k] && rc == MPI_SUCCESS; m++, n++) {
@@ -336,13 +399,20 @@ static int run_plan(const vine_exec_call *c, char *const base[], MPI_Request *re
         }
         if (rc != MPI_SUCCESS)
             return err_class(rc);
+        if (pend < pend_end && (rc = run_locals(c, base, pend, pend_end)) != MPI_SUCCESS)
+            return rc;
+        pend = pend_end = 0;
         if (n && (rc = wait_all((size_t)n, reqs)) != MPI_SUCCESS)
             return rc;
-        for (; l < pl->local_end[k]; l++)
-            if ((rc = run_local(c, base, &ops[pl->locals[l]])) != MPI_SUCCESS)
-                return rc;
+        if (pl->defer[k]) {
+            pend = l;
+            pend_end = pl->local_end[k];
+        } else if ((rc = run_locals(c, base, l, pl->local_end[k])) != MPI_SUCCESS) {
+            return rc;
+        }
+        l = pl->local_end[k];
     }
-    return MPI_SUCCESS;
+    return pend < pend_end ? run_locals(c, base, pend, pend_end) : MPI_SUCCESS;
 }
 
 int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr)

@@ -52,6 +52,13 @@ typedef struct vine_exec_msg {
  * and REDUCE operations in order.  A round then costs its MPI calls and
  * little else.  Schedules with a message above INT_MAX elements have no plan
  * (they run op by op, splitting messages).
+ *
+ * defer[k] says that round k's local operations touch none of the ranges of
+ * round k + 1's messages (they write nothing a send reads or a receive
+ * writes, and read nothing a receive writes): then round k + 1 is posted
+ * first and round k's reductions run while its messages travel.  The
+ * result is the one the round semantics of sched.h define, since no
+ * message sees the difference; pipelined builders (phase_bine.h) rely on it.
  */
 typedef struct vine_exec_plan {
     size_t nrounds;
@@ -59,6 +66,7 @@ typedef struct vine_exec_plan {
     size_t *local_end; /* round k's local operations: locals[local_end[k-1] .. local_end[k]) */
     vine_exec_msg *msgs;
     size_t *locals; /* indices into the schedule's ops */
+    uint8_t *defer; /* per round: its local operations may run after the next round is posted */
 } vine_exec_plan;
 
 /* What one call runs: the schedule, the user's buffers, the type and the op. */

@@ -72,3 +72,8 @@ endif()
 
 # Repeated calls: the shortcut for a call that repeats the previous one.
 vine_mpi_test(repeat NPS 1 2 3 4)
+
+# The pipelined allreduce bine_large (vine_set_segment_size, VINE_SEGMENT_SIZE)
+# and the executor's deferral of reductions past the next round's posting.
+vine_mpi_test(segment NPS 1 2 3 4 5 8)
+vine_mpi_test(segment_env PROGRAM segment NPS 4 6 ENV VINE_SEGMENT_SIZE=1k)
