@@ -198,36 +198,61 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     return run_bytes(&c, block, &rs, rmem);
 }
 
+/*
+ * The checks gather and scatter share, mirror images of each other: the
+ * root's side holds all p blocks (gather's receive, scatter's send
+ * arguments, ignored off the root), every rank's own side one block (it is
+ * MPI_IN_PLACE at the root for an in-place call).  Sets *block to the bytes
+ * of one block and *go to 0 when the call completed without moving anything.
+ */
+static int rooted_start(vine_call *c, vine_coll coll, int root, MPI_Comm comm,
+                        const void *rootbuf, MPI_Count rootcount, MPI_Datatype roottype,
+                        vine_exec_type *rt, const void *ownbuf, MPI_Count owncount,
+                        MPI_Datatype owntype, vine_exec_type *ot, size_t *block, int *go)
+{
+    size_t own = 0, all;
+    *block = 0;
+    *go = 0;
+    int rc = vine__call_start(c, coll, comm);
+    if (rc)
+        return rc;
+    if (root < 0 || root >= c->a.p)
+        return MPI_ERR_ROOT;
+    int at_root = c->a.rank == root, inplace = ownbuf == MPI_IN_PLACE;
+    if ((inplace && !at_root) || (at_root && rootbuf == MPI_IN_PLACE))
+        return MPI_ERR_BUFFER;
+    if (at_root && (rc = check_side(rootbuf, rootcount, roottype, rt, block)))
+        return rc;
+    if (!inplace && (rc = check_side(ownbuf, owncount, owntype, ot, &own)))
+        return rc;
+    if (!at_root)
+        *block = own;
+    else if (!inplace && own != *block)
+        return MPI_ERR_TRUNCATE;
+    if ((rc = mul(*block, (size_t)c->a.p, &all)) || (rc = vine__call_check_request(c)))
+        return rc;
+    if (*block == 0)
+        return vine__call_none(c);
+    if ((rc = vine__call_attach(c)))
+        return rc;
+    c->a.root = root;
+    c->a.inplace = inplace;
+    *go = 1;
+    return MPI_SUCCESS;
+}
+
 static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                        MPI_Comm comm)
 {
     vine_call c;
     vine_exec_type st, rt;
-    size_t block = 0, sbytes = 0, all;
-    int rc = vine__call_start(&c, VINE_COLL_GATHER, comm);
-    if (rc)
+    size_t block;
+    int go, rc = rooted_start(&c, VINE_COLL_GATHER, root, comm, recvbuf, recvcount, recvtype, &rt,
+                              sendbuf, sendcount, sendtype, &st, &block, &go);
+    if (rc || !go)
         return rc;
-    if (root < 0 || root >= c.a.p)
-        return MPI_ERR_ROOT;
-    int at_root = c.a.rank == root, inplace = sendbuf == MPI_IN_PLACE;
-    if ((inplace && !at_root) || (at_root && recvbuf == MPI_IN_PLACE))
-        return MPI_ERR_BUFFER;
-    /* The receive arguments count at the root alone; elsewhere MPI ignores them. */
-    if (at_root && (rc = check_side(recvbuf, recvcount, recvtype, &rt, &block)))
-        return rc;
-    if (!inplace && (rc = check_side(sendbuf, sendcount, sendtype, &st, &sbytes)))
-        return rc;
-    if (!at_root)
-        block = sbytes;
-    else if (!inplace && sbytes != block)
-        return MPI_ERR_TRUNCATE;
-    if ((rc = mul(block, (size_t)c.a.p, &all)) || (rc = vine__call_check_request(&c)))
-        return rc;
-    if (block == 0)
-        return vine__call_none(&c);
-    if ((rc = vine__call_attach(&c)))
-        return rc;
+    int at_root = c.a.rank == root, inplace = c.a.inplace;
     vine_side rs, ss;
     char *rmem = NULL, *smem;
     if (at_root) {
@@ -247,8 +272,6 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
             return rc;
         c.sendbuf = smem;
     }
-    c.a.root = root;
-    c.a.inplace = inplace;
     c.recvbuf = rmem;
     return run_bytes(&c, block, at_root ? &rs : NULL, rmem);
 }
@@ -259,30 +282,12 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
 {
     vine_call c;
     vine_exec_type st, rt;
-    size_t block = 0, rbytes = 0, all;
-    int rc = vine__call_start(&c, VINE_COLL_SCATTER, comm);
-    if (rc)
+    size_t block;
+    int go, rc = rooted_start(&c, VINE_COLL_SCATTER, root, comm, sendbuf, sendcount, sendtype, &st,
+                              recvbuf, recvcount, recvtype, &rt, &block, &go);
+    if (rc || !go)
         return rc;
-    if (root < 0 || root >= c.a.p)
-        return MPI_ERR_ROOT;
-    int at_root = c.a.rank == root, inplace = recvbuf == MPI_IN_PLACE;
-    if ((inplace && !at_root) || (at_root && sendbuf == MPI_IN_PLACE))
-        return MPI_ERR_BUFFER;
-    /* The send arguments count at the root alone; elsewhere MPI ignores them. */
-    if (at_root && (rc = check_side(sendbuf, sendcount, sendtype, &st, &block)))
-        return rc;
-    if (!inplace && (rc = check_side(recvbuf, recvcount, recvtype, &rt, &rbytes)))
-        return rc;
-    if (!at_root)
-        block = rbytes;
-    else if (!inplace && rbytes != block)
-        return MPI_ERR_TRUNCATE;
-    if ((rc = mul(block, (size_t)c.a.p, &all)) || (rc = vine__call_check_request(&c)))
-        return rc;
-    if (block == 0)
-        return vine__call_none(&c);
-    if ((rc = vine__call_attach(&c)))
-        return rc;
+    int at_root = c.a.rank == root, inplace = c.a.inplace;
     vine_side rs, ss;
     char *rmem = NULL, *smem;
     if (at_root) {
@@ -296,8 +301,6 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
         if ((rc = output_bytes(&c, &rs, &rmem)))
             return rc;
     }
-    c.a.root = root;
-    c.a.inplace = inplace;
     c.recvbuf = rmem;
     return run_bytes(&c, block, inplace ? NULL : &rs, rmem);
 }
