@@ -19,7 +19,11 @@ void vine__bfly_init(vine_bfly *b, vine_sched *s, int p, int rank, int root, int
     b->q = vine__floor_pow2(p);
     b->fold = fold;
     b->root = root;
-    b->me = fold ? vine__fold_newrank(p, v) : (v < b->q ? v : -1);
+    int e = p - b->q;
+    if (fold == VINE_BFLY_FOLD_PAIR)
+        b->me = v < 2 * e ? (v % 2 ? -1 : v / 2) : v - e;
+    else
+        b->me = fold ? vine__fold_newrank(p, v) : (v < b->q ? v : -1);
     b->total = total;
     b->pos = NULL;
     b->cur_buf = in_buf;
@@ -36,7 +40,11 @@ size_t vine__bfly_pos(const vine_bfly *b, int j)
 
 int vine__bfly_real(const vine_bfly *b, int i)
 {
-    int v = b->fold ? vine__fold_oldrank(b->p, i) : i;
+    int e = b->p - b->q, v = i;
+    if (b->fold == VINE_BFLY_FOLD_PAIR)
+        v = i < e ? 2 * i : i + e;
+    else if (b->fold)
+        v = vine__fold_oldrank(b->p, i);
     return vine__mod((long)v + b->root, b->p);
 }
 
@@ -195,7 +203,8 @@ int vine__bfly_reduce_scatter_build(const vine_args *a, vine_sched *s, int permu
     }
     vine_bfly b;
     /* The vector is reduced in TMP[0, total): RECV may hold only this rank's block. */
-    vine__bfly_init(&b, s, p, rank, 0, 1, total, in_buf, 0, VINE_BUF_TMP, 0, total);
+    vine__bfly_init(&b, s, p, rank, 0, VINE_BFLY_FOLD_MPICH, total, in_buf, 0, VINE_BUF_TMP, 0,
+                    total);
     size_t *pos = block_table(p, b.q, a->displs, permute);
     if (!pos)
         return VINE_ERR_NO_MEM;
@@ -258,7 +267,7 @@ int vine__bfly_allgather_build(const vine_args *a, vine_sched *s, int permute)
     }
     vine_bfly b;
     int w_buf = permute ? VINE_BUF_TMP : VINE_BUF_RECV;
-    vine__bfly_init(&b, s, p, rank, 0, 1, total, in_buf, in_off, w_buf, 0, 0);
+    vine__bfly_init(&b, s, p, rank, 0, VINE_BFLY_FOLD_MPICH, total, in_buf, in_off, w_buf, 0, 0);
     /* Block i of rank order covers [i c, (i + 1) c): the table reads displs i c. */
     size_t *displs = malloc(((size_t)p + 1) * sizeof *displs);
     if (!displs)

@@ -30,12 +30,19 @@
 
 #include <stddef.h>
 
+/* How a non-power-of-two p maps onto the q participants (vine_bfly.fold). */
+enum vine_bfly_fold {
+    VINE_BFLY_FOLD_NONE = 0,  /* participant i is relative rank i; ranks >= q sit out */
+    VINE_BFLY_FOLD_MPICH = 1, /* vine__fold_newrank: of the first 2(p - q), the odd ones */
+    VINE_BFLY_FOLD_PAIR = 2   /* of the first 2(p - q), the even ones (the root stays in) */
+};
+
 typedef struct vine_bfly {
     vine_sched *s;
     int p;    /* communicator size */
     int q;    /* participants: vine__floor_pow2(p) */
     int me;   /* this rank's participant number, -1 when it sits out */
-    int fold; /* participant i is rank vine__fold_oldrank(p, i) (else rank i) */
+    int fold; /* enum vine_bfly_fold: which rank participant i is */
     int root; /* ... rotated: the real rank of participant i is (that + root) mod p */
     size_t total;
     /*
@@ -48,11 +55,12 @@ typedef struct vine_bfly {
 } vine_bfly;
 
 /*
- * Sets up b for rank `rank` of p with q = vine__floor_pow2(p) participants.
- * With fold, participants are the MPICH fold of the relative ranks
- * v = (rank - root) mod p (vine__fold_newrank); without, participant i is
- * relative rank i and relative ranks >= q sit out (for a power of two p all
- * take part).  Positions default to the even partition of total (set b->pos
+ * Sets up b for rank `rank` of p with q = vine__floor_pow2(p) participants
+ * taken from the relative ranks v = (rank - root) mod p as fold says
+ * (enum vine_bfly_fold; for a power of two p all take part, participant i
+ * being relative rank i).  With VINE_BFLY_FOLD_PAIR, among v < 2(p - q) the
+ * even v is participant v / 2 and the odd one sits out; v >= 2(p - q) is
+ * participant v - (p - q).  Positions default to the even partition of total (set b->pos
  * afterwards for another layout).  The input lives at (in_buf, in_off), the
  * working vector at (w_buf, w_off), receive scratch at TMP[t_off, ...).
  */

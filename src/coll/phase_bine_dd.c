@@ -114,30 +114,3 @@ void vine__bine_dd_allgather(const vine_bine_dd *t, int buf, size_t off)
         vine__sched_fence(t->s);
     }
 }
-
-void vine__bine_dd_reduce_scatter(const vine_bine_dd *t, vine_bine_dd_vec *v)
-{
-    if (t->me < 0)
-        return;
-    for (int s = 0; s < t->n; s++) {
-        int w = t->q >> (s + 1), k = vine__bine_pi(t->me, s, t->q);
-        blocks_msg(t, 1, k, v->cur_buf, v->cur_off, group(t, k, w), w);
-        int lo = group(t, t->me, w);
-        size_t b = vine__bine_dd_boff(t, lo), len = vine__bine_dd_boff(t, lo + w) - b;
-        if (v->cur_buf != v->w_buf || v->cur_off != v->w_off) {
-            /* The first step lands in w and adds the input there, saving a copy. */
-            blocks_msg(t, 0, k, v->w_buf, v->w_off, lo, w);
-            vine__sched_reduce(t->s, v->cur_buf, v->cur_off + b, v->w_buf, v->w_off + b, len,
-                               VINE_SRC_LEFT);
-            v->cur_buf = v->w_buf;
-            v->cur_off = v->w_off;
-        } else {
-            if (len)
-                vine__sched_need_tmp(t->s, v->t_off + len);
-            vine__sched_recv(t->s, vine__bine_dd_real(t, k), VINE_BUF_TMP, v->t_off, len);
-            vine__sched_reduce(t->s, VINE_BUF_TMP, v->t_off, v->w_buf, v->w_off + b, len,
-                               VINE_SRC_RIGHT);
-        }
-        vine__sched_fence(t->s);
-    }
-}

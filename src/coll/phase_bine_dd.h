@@ -1,8 +1,9 @@
 /*
  * Distance-doubling Bine tree phases for the large Bine broadcast and reduce
- * (MPI-free): the scatter along the tree, its mirror the gather, and the two
- * butterfly phases that pair with them (allgather after the scatter,
- * reduce-scatter before the gather).  Formulas: ../shared/BINE.md, sections
+ * (MPI-free): the scatter along the tree, its mirror the gather, and the
+ * allgather that follows the scatter, skipping the blocks the scatter
+ * delivered.  The reduce-scatter before the gather is phase_bine.h's
+ * butterfly with the same participants (VINE_BFLY_FOLD_PAIR).  Formulas: ../shared/BINE.md, sections
  * "Block owner nu" and "Distance-doubling Bine tree"; papers/bine-trees.txt,
  * sections 3.2 and 4.4.
  *
@@ -10,8 +11,9 @@
  * the root, so the root is participant 0 for every root and the butterfly
  * partner pi (which depends on parity) is taken on participant numbers.  With
  * e = p - q, relative rank v = (rank - root) mod p maps to participants as
- * follows: among v < 2e the even v is participant v/2 and the odd v is an
- * extra rank served by v - 1, its fold partner; v >= 2e is participant
+ * follows (VINE_BFLY_FOLD_PAIR in phase_bine.h): among v < 2e the even v is
+ * participant v/2 and the odd v is an extra rank served by v - 1, its fold
+ * partner; v >= 2e is participant
  * v - e.  Pairing neighbours keeps the fold traffic local, and the root never
  * folds away.
  *
@@ -80,26 +82,5 @@ void vine__bine_dd_gather(const vine_bine_dd *t, int buf, size_t off);
  * Afterwards every participant holds all blocks.
  */
 void vine__bine_dd_allgather(const vine_bine_dd *t, int buf, size_t off);
-
-/*
- * Positions of a reduce-scatter: the participant's vector lives at cur (its
- * input at first, possibly the read-only SEND), partial results go to the
- * working vector w, and data to combine with it arrives at TMP[t_off, ...).
- * Offsets are those of element 0 of the vector.
- */
-typedef struct vine_bine_dd_vec {
-    int cur_buf, w_buf;
-    size_t cur_off, w_off, t_off;
-} vine_bine_dd_vec;
-
-/*
- * Reduce-scatter on the distance-doubling Bine butterfly (steps 0 .. n-1):
- * participant j sends the w blocks around nu(pi(j, s)) and combines the w
- * blocks around nu(j) arriving from pi(j, s) into w.  Afterwards block nu(j),
- * reduced over all participants, lies in w and cur is set to w (unless
- * q = 1).  Commutative ops only.  Declares the scratch it uses at t_off
- * (at most boff(q / 2) elements).
- */
-void vine__bine_dd_reduce_scatter(const vine_bine_dd *t, vine_bine_dd_vec *v);
 
 #endif

@@ -26,8 +26,8 @@ int vine__allreduce_bine_build(const vine_args *a, vine_sched *s)
 {
     size_t n = a->count;
     vine_bfly b;
-    vine__bfly_init(&b, s, a->p, a->rank, 0, 1, n, a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0,
-                    VINE_BUF_RECV, 0, 0);
+    vine__bfly_init(&b, s, a->p, a->rank, 0, VINE_BFLY_FOLD_MPICH, n,
+                    a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, 0);
     vine__bfly_fold_in(&b, a);
     if (b.me >= 0) {
         for (int st = 0; st < vine__ceil_log2(b.q); st++) {

@@ -69,8 +69,8 @@ int vine__allreduce_bine_large_build(const vine_args *a, vine_sched *s)
 {
     size_t n = a->count;
     vine_bfly b;
-    vine__bfly_init(&b, s, a->p, a->rank, 0, 1, n, a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0,
-                    VINE_BUF_RECV, 0, 0);
+    vine__bfly_init(&b, s, a->p, a->rank, 0, VINE_BFLY_FOLD_MPICH, n,
+                    a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, 0);
     size_t nseg = a->seg_count && b.q > 1 ? (n + a->seg_count - 1) / a->seg_count : 1;
     if (nseg > MAX_SEGMENTS)
         nseg = MAX_SEGMENTS;

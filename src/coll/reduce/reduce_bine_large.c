@@ -23,6 +23,7 @@
  * alpha + n beta + n gamma for the fold.
  */
 #include "../coll.h"
+#include "../phase_bine.h"
 #include "../phase_bine_dd.h"
 
 int vine__reduce_bine_large_build(const vine_args *a, vine_sched *s)
@@ -36,32 +37,23 @@ int vine__reduce_bine_large_build(const vine_args *a, vine_sched *s)
         vine__sched_send(s, t.partner, VINE_BUF_SEND, 0, n);
         return vine__sched_finish(s);
     }
-    /* The root works in its result; the others have no RECV and work in TMP[0, n). */
-    vine_bine_dd_vec v;
-    v.cur_buf = is_root && a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
-    v.cur_off = 0;
-    v.w_buf = is_root ? VINE_BUF_RECV : VINE_BUF_TMP;
-    v.w_off = 0;
-    v.t_off = is_root ? 0 : n;
+    /* The root works in its result; the others have no RECV and work in TMP[0, n).  The
+     * butterfly's participants are the tree's (the pair fold keeps the root in). */
+    vine_bfly b;
+    vine__bfly_init(&b, s, a->p, a->rank, a->root, VINE_BFLY_FOLD_PAIR, n,
+                    is_root && a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0,
+                    is_root ? VINE_BUF_RECV : VINE_BUF_TMP, 0, is_root ? 0 : n);
     if (!is_root)
         vine__sched_need_tmp(s, n);
     if (t.partner >= 0) {
-        if (v.cur_buf != v.w_buf) {
-            vine__sched_recv(s, t.partner, v.w_buf, v.w_off, n);
-            vine__sched_reduce(s, v.cur_buf, v.cur_off, v.w_buf, v.w_off, n, VINE_SRC_LEFT);
-        } else {
-            vine__sched_need_tmp(s, v.t_off + n);
-            vine__sched_recv(s, t.partner, VINE_BUF_TMP, v.t_off, n);
-            vine__sched_reduce(s, VINE_BUF_TMP, v.t_off, v.w_buf, v.w_off, n, VINE_SRC_RIGHT);
-        }
+        vine__bfly_recv_reduce(&b, t.partner, 0, n);
         vine__sched_fence(s);
-        v.cur_buf = v.w_buf;
-        v.cur_off = v.w_off;
+        vine__bfly_settle(&b);
     }
-    vine__bine_dd_reduce_scatter(&t, &v);
-    vine__bine_dd_gather(&t, v.cur_buf, v.cur_off);
+    vine__bfly_reduce_scatter(&b);
+    vine__bine_dd_gather(&t, b.cur_buf, b.cur_off);
     /* Only p = 1 leaves the input where it was. */
-    if (is_root && v.cur_buf != VINE_BUF_RECV)
-        vine__sched_copy(s, v.cur_buf, v.cur_off, VINE_BUF_RECV, 0, n);
+    if (is_root && b.cur_buf != VINE_BUF_RECV)
+        vine__sched_copy(s, b.cur_buf, b.cur_off, VINE_BUF_RECV, 0, n);
     return vine__sched_finish(s);
 }
