@@ -111,8 +111,7 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, 
 }
 
 static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                          MPI_Comm comm)
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     vine_call c;
     vine_exec_type st, rt;
@@ -205,10 +204,10 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
  * MPI_IN_PLACE at the root for an in-place call).  Sets *block to the bytes
  * of one block and *go to 0 when the call completed without moving anything.
  */
-static int rooted_start(vine_call *c, vine_coll coll, int root, MPI_Comm comm,
-                        const void *rootbuf, MPI_Count rootcount, MPI_Datatype roottype,
-                        vine_exec_type *rt, const void *ownbuf, MPI_Count owncount,
-                        MPI_Datatype owntype, vine_exec_type *ot, size_t *block, int *go)
+static int rooted_start(vine_call *c, vine_coll coll, int root, MPI_Comm comm, const void *rootbuf,
+                        MPI_Count rootcount, MPI_Datatype roottype, vine_exec_type *rt,
+                        const void *ownbuf, MPI_Count owncount, MPI_Datatype owntype,
+                        vine_exec_type *ot, size_t *block, int *go)
 {
     size_t own = 0, all;
     *block = 0;
@@ -334,8 +333,8 @@ int vine_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-int vine_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int vine_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -346,8 +345,8 @@ int vine_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-int vine_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int vine_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -370,9 +369,8 @@ int vine_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-int vine_scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                   MPI_Comm comm)
+int vine_scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }

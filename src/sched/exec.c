@@ -341,9 +341,9 @@ int vine__exec_plan_build(const vine_sched *s, vine_exec_plan *plan)
         for (int pass = VINE_OP_RECV; pass >= VINE_OP_SEND; pass--)
             for (size_t i = b; i < e; i++)
                 if (s->ops[i].kind == pass)
-                    plan->msgs[m++] = (vine_exec_msg){s->ops[i].off, (int)s->ops[i].count,
-                                                      s->ops[i].peer, pass == VINE_OP_RECV,
-                                                      s->ops[i].buf};
+                    plan->msgs[m++] =
+                        (vine_exec_msg){s->ops[i].off, (int)s->ops[i].count, s->ops[i].peer,
+                                        pass == VINE_OP_RECV, s->ops[i].buf};
         for (size_t i = b; i < e; i++)
             if (s->ops[i].kind == VINE_OP_COPY || s->ops[i].kind == VINE_OP_REDUCE)
                 plan->locals[l++] = i;
