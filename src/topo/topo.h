@@ -103,7 +103,8 @@ int vine__topo_find_host(const vine_topo *t, const char *name);
  * issue; the group of each vertex and the level of each link are documented
  * with each generator.
  *   dragonfly:     a routers per group, p hosts per router, h global links per
- *                  router, g groups (g <= a h + 1; 0 means a h + 1), Kim et al. 2008
+ *                  router, g groups (g <= a h + 1; 0 means a h + 1), n hosts
+ *                  per group (0 means a p), Kim et al. 2008
  *   dragonflyplus: g groups, each a two-level fat tree of `leaves` leaf and
  *                  `spines` spine switches, p hosts per leaf, h global links
  *                  per spine
@@ -118,8 +119,10 @@ int vine__topo_find_host(const vine_topo *t, const char *name);
  *   dragonfly:a=4,p=2,h=2[,g=9]   dragonflyplus:...  fattree:...  torus:4x4x4
  *   mesh:8x8   hypercube:6
  *   edges:FILE   slurm:FILE   ibnet:FILE   simgrid:FILE   (topo_read*.c)
- * Common options after the generator's own: bw=, lat=, gbw= (global links),
- * ppn is NOT a topology option (placement's).  On failure returns
+ * Common options after the generator's own: bw=, lat= (every link),
+ * hbw=/lbw=/gbw= and hlat=/llat=/glat= (one level), nbw=/nlat= (two ranks
+ * on one host); docs/topology.md lists them.  Ranks per host are
+ * placement's business, not the topology's.  On failure returns
  * VINE_ERR_UNSUPPORTED (bad spec or malformed file) with a one-line message in
  * err naming the file and line where there is one, or VINE_ERR_NO_MEM.
  */
@@ -133,11 +136,12 @@ int vine__topo_describe(const vine_topo *t, char *out, size_t len);
  * nranks ranks.  Spec:
  *   block[:ppn=K]            ranks K per host, hosts in order (K default 1)
  *   round-robin[:ppn=K]      rank r on host r mod H' (H' = ceil(nranks / K))
- *   random-groups:seed=S[,ppn=K]  ceil(nranks / K) hosts drawn at random
+ *   random-groups[:seed=S][,ppn=K]  ceil(nranks / K) hosts drawn at random
  *                            (seeded, uniform over all hosts), sorted by host
  *                            index, ranks in block order on them, as a batch
  *                            scheduler hands out a fragmented allocation
- *   hosts:FILE[,ppn=K]       hosts named one per line (scontrol show hostnames)
+ *   hosts:FILE[,ppn=K]       hosts named one per line (scontrol show hostnames;
+ *                            blank and '#' lines skipped)
  * Fails with a message when the hosts are too few or a name is unknown.
  */
 int vine__place(const vine_topo *t, const char *spec, int nranks, int *rank_host, char *err,
