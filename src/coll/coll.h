@@ -112,6 +112,8 @@ int vine__algo_admits(const vine_algo *algo, const vine_args *a);
  * runs the builder.  On failure s is freed and the status returned.
  */
 int vine__algo_build(const vine_algo *algo, const vine_args *a, vine_sched *s);
+/* The same, recording messages only (vine_sched.msgs_only): for the simulator. */
+int vine__algo_build_msgs(const vine_algo *algo, const vine_args *a, vine_sched *s);
 
 /* Builders, one per file in src/coll/<coll>/<coll>_<algo>.c. */
 #define VINE_BUILDER(coll, algo) int vine__##coll##_##algo##_build(const vine_args *a, vine_sched *s)

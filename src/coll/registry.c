@@ -198,9 +198,10 @@ int vine__algo_admits(const vine_algo *algo, const vine_args *a)
     return VINE_OK;
 }
 
-int vine__algo_build(const vine_algo *algo, const vine_args *a, vine_sched *s)
+static int build(const vine_algo *algo, const vine_args *a, vine_sched *s, int msgs_only)
 {
     vine__sched_init(s, a->p, a->rank);
+    s->msgs_only = msgs_only;
     int rc = vine__algo_admits(algo, a);
     if (rc == VINE_OK)
         rc = algo->build(a, s);
@@ -209,4 +210,14 @@ int vine__algo_build(const vine_algo *algo, const vine_args *a, vine_sched *s)
     if (rc != VINE_OK)
         vine__sched_free(s);
     return rc;
+}
+
+int vine__algo_build(const vine_algo *algo, const vine_args *a, vine_sched *s)
+{
+    return build(algo, a, s, 0);
+}
+
+int vine__algo_build_msgs(const vine_algo *algo, const vine_args *a, vine_sched *s)
+{
+    return build(algo, a, s, 1);
 }

@@ -23,6 +23,7 @@ void vine__sched_free(vine_sched *s)
 
 void vine__sched_reset(vine_sched *s, int p, int rank)
 {
+    /* msgs_only stays: a reused schedule keeps its purpose. */
     s->p = p;
     s->rank = rank;
     s->tmp_count = 0;
@@ -97,7 +98,7 @@ void vine__sched_sync_recv(vine_sched *s, int peer)
 static void add_local(vine_sched *s, int kind, int sbuf, size_t soff, int dbuf, size_t doff,
                       size_t count, int order)
 {
-    if (!count)
+    if (!count || s->msgs_only)
         return;
     vine_op *op = push(s);
     if (!op)

@@ -80,6 +80,13 @@ typedef struct vine_sched {
     size_t *round_end; /* round k holds ops [round_end[k-1], round_end[k]) */
     size_t nrounds, rounds_cap;
     int err; /* sticky error (enum vine_status); VINE_OK while all is well */
+    /*
+     * Set for consumers that look at messages alone (the simulator): COPY and
+     * REDUCE operations are not recorded, which makes the schedules of
+     * algorithms with O(p) local copies per rank cheap at 100,000 ranks.
+     * Such a schedule must not be executed or verified.
+     */
+    int msgs_only;
 } vine_sched;
 
 void vine__sched_init(vine_sched *s, int p, int rank);
