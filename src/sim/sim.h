@@ -11,14 +11,19 @@
  * `steps` is the number of steps in which some message travels.
  *
  * Routing.  A message between ranks on different hosts follows the minimal
- * paths of the graph between the two hosts; where several exist, its bytes
- * split evenly over the next hops that lie on a minimal path, at every vertex
- * (deterministic).  Two ranks on one host use no link (level NODE).
+ * paths between the two hosts: those with the fewest GLOBAL links and, among
+ * them, the fewest links (on a Dragonfly Kim et al.'s minimal routing,
+ * local-global-local, where the fewest links alone would also take
+ * global-global paths through a third group; on tori and fat trees simply the
+ * fewest links).  Where several exist, its bytes split evenly over the next
+ * hops that lie on a minimal path, at every vertex (deterministic).  Two
+ * ranks on one host use no link (level NODE).
  *
  * Counts.  bytes: the sum of message sizes.  level_bytes[L]: bytes times the
  * links of level L they traverse (NODE: the bytes of intra-host messages).
  * cross_group_bytes: bytes of messages between hosts in different groups,
- * each counted once, as the Bine paper counts global traffic (section 2.4.2).
+ * each counted once, as the Bine paper counts global traffic (section 2.4.2);
+ * two hosts in no group (-1) count as one group.
  *
  * Time.  Step-synchronous: a step lasts as long as its slowest message, a
  * message's time being the sum of the latencies of the hops on its (longest)
@@ -57,7 +62,9 @@ void vine__router_free(vine_router *r);
  * a->counts/displs as the verifier fills them for vector collectives) with
  * rank r on host rank_host[r].  Counts in a are elements of elem_bytes bytes.
  * Returns VINE_OK, VINE_ERR_UNSUPPORTED (the algorithm's restrictions exclude
- * the case; err says so), or VINE_ERR_NO_MEM.
+ * the case), VINE_ERR_INTERNAL (schedules whose messages do not match, or
+ * that deadlock) or VINE_ERR_NO_MEM (out of memory, or past the simulator's
+ * 3 GiB limit on message records); err says which in one line.
  */
 int vine__sim_run(vine_router *r, const int *rank_host, const vine_algo *algo, const vine_args *a,
                   size_t elem_bytes, vine_sim_result *res, char *err, size_t errlen);

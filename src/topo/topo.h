@@ -40,22 +40,22 @@ enum vine_level {
 enum vine_vkind { VINE_V_HOST = 0, VINE_V_SWITCH = 1 };
 
 typedef struct vine_link {
-    int a, b;       /* vertices */
-    double bw;      /* bytes per second, each direction */
-    double lat;     /* seconds per traversal */
-    int level;      /* enum vine_level */
+    int a, b;   /* vertices */
+    double bw;  /* bytes per second, each direction */
+    double lat; /* seconds per traversal */
+    int level;  /* enum vine_level */
 } vine_link;
 
 typedef struct vine_topo {
-    char name[64];        /* e.g. "dragonfly a=4 p=2 h=2 g=9" or the preset's name */
+    char name[64]; /* e.g. "dragonfly a=4 p=2 h=2 g=9" or the preset's name */
     int nvert;
-    uint8_t *kind;        /* per vertex: enum vine_vkind */
-    int *group;           /* per vertex: group id, or -1 */
-    char **vname;         /* per vertex: malloc'd name, or NULL (printed as h<i>/s<i>) */
+    uint8_t *kind; /* per vertex: enum vine_vkind */
+    int *group;    /* per vertex: group id, or -1 */
+    char **vname;  /* per vertex: malloc'd name, or NULL (printed as h<i>/s<i>) */
     int nhosts;
-    int *host_vert;       /* host index -> vertex (hosts in the order they were added) */
-    int *vert_host;       /* vertex -> host index, -1 for a switch */
-    int ngroups;          /* group ids are 0 .. ngroups-1 */
+    int *host_vert; /* host index -> vertex (hosts in the order they were added) */
+    int *vert_host; /* vertex -> host index, -1 for a switch */
+    int ngroups;    /* group ids are 0 .. ngroups-1 */
     vine_link *links;
     int nlinks;
     /* Adjacency (built by vine__topo_finish): arcs leaving vertex v are
@@ -68,8 +68,8 @@ typedef struct vine_topo {
 } vine_topo;
 
 /* Defaults used by generators unless a spec says otherwise (Slingshot-like). */
-#define VINE_TOPO_BW 25e9   /* 200 Gb/s */
-#define VINE_TOPO_LAT 1e-6  /* per hop */
+#define VINE_TOPO_BW 25e9  /* 200 Gb/s */
+#define VINE_TOPO_LAT 1e-6 /* per hop */
 #define VINE_TOPO_NODE_BW 100e9
 #define VINE_TOPO_NODE_LAT 2e-7
 
