@@ -1,12 +1,463 @@
-/* Placeholder until `vine sim` lands. */
+/*
+ * `vine sim`: the simulator's command line (docs/sim.md).
+ *
+ *   vine sim traffic ...       one table row per collective, algorithm and size
+ *                              (tools/vine_sim_traffic.c)
+ *   vine sim allocations ...   the distribution of one algorithm's cross-group
+ *                              traffic reduction over many allocations, as in
+ *                              Fig. 5 of the Bine paper (tools/vine_sim_alloc.c)
+ *
+ * This file dispatches and holds the helpers both share (vine_sim_util.h).
+ * Nothing here needs MPI: the schedules are replayed by src/sim on a network
+ * model from src/topo.
+ */
 #include "vine_sim.h"
+#include "sched/verify.h"
+#include "vine_sim_util.h"
 
-#include <stdio.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage_sim(FILE *f)
+{
+    fprintf(f,
+            "usage: vine sim traffic --topo SPEC --ranks LIST --coll C --algo A --size LIST ...\n"
+            "       vine sim allocations --topo SPEC --nodes LIST [--samples K] ...\n"
+            "  traffic       bytes per link level, cross-group bytes, the most loaded link\n"
+            "                and a predicted time, per collective, algorithm and size\n"
+            "  allocations   the spread over random (or given) allocations of an\n"
+            "                algorithm's cross-group traffic reduction against a baseline\n"
+            "Run 'vine sim traffic --help' or 'vine sim allocations --help' for options;\n"
+            "docs/sim.md describes the model.\n");
+}
 
 int vine_cmd_sim(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "vine sim: not built yet\n");
+    if (argc < 2) {
+        usage_sim(stderr);
+        return 2;
+    }
+    const char *sub = argv[1];
+    if (strcmp(sub, "-h") == 0 || strcmp(sub, "--help") == 0 || strcmp(sub, "help") == 0) {
+        usage_sim(stdout);
+        return 0;
+    }
+    if (strcmp(sub, "traffic") == 0)
+        return vs_cmd_traffic(argc - 1, argv + 1);
+    if (strcmp(sub, "allocations") == 0)
+        return vs_cmd_allocations(argc - 1, argv + 1);
+    fprintf(stderr, "vine sim: unknown subcommand '%s'\n", sub);
+    usage_sim(stderr);
     return 2;
+}
+
+int vs_take(const char *cmd, const char *arg, const char *name, int *i, int argc, char **argv,
+            const char **val)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return 0;
+    if (arg[n] == '=') {
+        *val = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "vine sim %s: option %s needs a value\n", cmd, name);
+        return -1;
+    }
+    *val = argv[++*i];
+    return 1;
+}
+
+int vs_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout); /* the message follows what was printed before it */
+    fprintf(stderr, "vine sim %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
+
+int vs_parse_size(const char *s, size_t *out)
+{
+    static const struct {
+        const char *unit;
+        int shift;
+    } units[] = {{"", 0},     {"B", 0},  {"K", 10},   {"KiB", 10}, {"M", 20},
+                 {"MiB", 20}, {"G", 30}, {"GiB", 30}, {"T", 40},   {"TiB", 40}};
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long n = strtoull(s, &end, 10);
+    if (errno)
+        return -1;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].unit) == 0) {
+            /* 2^50 bytes: far beyond any real call, and exact in a double. */
+            if (n > (1ULL << 50) >> units[i].shift)
+                return -1;
+            *out = (size_t)(n << units[i].shift);
+            return 0;
+        }
+    return -1;
+}
+
+/* Appends x to the growing array *v of *n elements. */
+static int push_size(size_t **v, size_t *n, size_t x)
+{
+    if ((*n & (*n - 1)) == 0) { /* grow at powers of two */
+        size_t *q = realloc(*v, (*n ? 2 * *n : 8) * sizeof *q);
+        if (!q)
+            return -1;
+        *v = q;
+    }
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+int vs_parse_sizes(const char *s, size_t **out, size_t *n)
+{
+    char *copy = strdup(s), *save = NULL;
+    int rc = copy ? 0 : -1;
+    *out = NULL;
+    *n = 0;
+    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && !rc;
+         item = strtok_r(NULL, ",", &save)) {
+        char *dots = strstr(item, "..");
+        size_t lo, hi;
+        if (!dots) {
+            rc = vs_parse_size(item, &lo) || push_size(out, n, lo);
+            continue;
+        }
+        *dots = '\0';
+        if (vs_parse_size(item, &lo) || vs_parse_size(dots + 2, &hi) || lo == 0 || lo > hi) {
+            rc = -1;
+            break;
+        }
+        for (size_t x = lo; !rc && x <= hi; x *= 2)
+            rc = push_size(out, n, x);
+    }
+    free(copy);
+    if (rc || *n == 0) {
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int vs_parse_long(const char *s, long max, long *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (errno || *end || x > max)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static int long_cmp(const void *x, const void *y)
+{
+    long a = *(const long *)x, b = *(const long *)y;
+    return a < b ? -1 : a > b;
+}
+
+static int push_long(long **v, size_t *n, long x)
+{
+    if ((*n & (*n - 1)) == 0) {
+        long *q = realloc(*v, (*n ? 2 * *n : 8) * sizeof *q);
+        if (!q)
+            return -1;
+        *v = q;
+    }
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+/* Parses item "a", "a-b" or "a..b" of an integer list. */
+static int parse_int_item(char *item, long max, long **out, size_t *n)
+{
+    char *dots = strstr(item, ".."), *dash = strchr(item, '-');
+    long lo, hi;
+    if (dots || dash) {
+        char *second = dots ? dots + 2 : dash + 1;
+        *(dots ? dots : dash) = '\0';
+        if (vs_parse_long(item, max, &lo) || vs_parse_long(second, max, &hi) || lo < 1 || lo > hi)
+            return -1;
+        for (long x = lo; x <= hi; x = dots ? 2 * x : x + 1)
+            if (push_long(out, n, x))
+                return -1;
+        return 0;
+    }
+    if (vs_parse_long(item, max, &lo) || lo < 1)
+        return -1;
+    return push_long(out, n, lo);
+}
+
+int vs_parse_ints(const char *s, long max, long **out, size_t *n)
+{
+    char *copy = strdup(s), *save = NULL;
+    int rc = copy ? 0 : -1;
+    *out = NULL;
+    *n = 0;
+    for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && !rc;
+         item = strtok_r(NULL, ",", &save))
+        rc = parse_int_item(item, max, out, n);
+    free(copy);
+    if (rc || *n == 0) {
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    qsort(*out, *n, sizeof **out, long_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (m == 0 || (*out)[m - 1] != (*out)[i])
+            (*out)[m++] = (*out)[i];
+    *n = m;
+    return 0;
+}
+
+void vs_fmt_bytes(double b, char *buf, size_t len)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int u = 0;
+    while (u < 5 && b >= 1024 * 0.9995)
+        b /= 1024, u++;
+    if (u == 0)
+        snprintf(buf, len, "%.0fB", b);
+    else if (b < 9.995)
+        snprintf(buf, len, "%.2f%s", b, units[u]);
+    else if (b < 99.95)
+        snprintf(buf, len, "%.1f%s", b, units[u]);
+    else
+        snprintf(buf, len, "%.0f%s", b, units[u]);
+}
+
+void vs_fmt_size(size_t b, char *buf, size_t len)
+{
+    if (b && b % (1ULL << 40) == 0)
+        snprintf(buf, len, "%zuTiB", b >> 40);
+    else if (b && b % (1u << 30) == 0)
+        snprintf(buf, len, "%zuGiB", b >> 30);
+    else if (b && b % (1u << 20) == 0)
+        snprintf(buf, len, "%zuMiB", b >> 20);
+    else if (b && b % 1024 == 0)
+        snprintf(buf, len, "%zuKiB", b >> 10);
+    else
+        snprintf(buf, len, "%zuB", b);
+}
+
+void vs_fmt_time(double s, char *buf, size_t len)
+{
+    static const char *units[] = {"ns", "us", "ms", "s"};
+    double x = s * 1e9;
+    int u = 0;
+    while (u < 3 && x >= 999.5)
+        x /= 1000, u++;
+    if (x < 9.995)
+        snprintf(buf, len, "%.2f%s", x, units[u]);
+    else if (x < 99.95)
+        snprintf(buf, len, "%.1f%s", x, units[u]);
+    else
+        snprintf(buf, len, "%.0f%s", x, units[u]);
+}
+
+void vs_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(f, "\\%c", *c);
+        else if (*c == '\n')
+            fputs("\\n", f);
+        else if (*c < 0x20)
+            fprintf(f, "\\u%04x", *c);
+        else
+            fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+void vs_json_num(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.17g", x);
+    else
+        fputs("null", f);
+}
+
+void vs_csv_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+const char *vs_default_baseline(vine_coll c)
+{
+    switch (c) {
+    case VINE_COLL_BCAST:
+    case VINE_COLL_REDUCE:
+    case VINE_COLL_GATHER:
+    case VINE_COLL_SCATTER:
+        return "binomial";
+    case VINE_COLL_ALLREDUCE:
+    case VINE_COLL_ALLGATHER:
+        return "recursive_doubling";
+    case VINE_COLL_REDUCE_SCATTER:
+    case VINE_COLL_REDUCE_SCATTER_BLOCK:
+        return "recursive_halving";
+    case VINE_COLL_ALLTOALL:
+        return "bruck";
+    case VINE_COLL_BARRIER:
+        return "dissemination";
+    default:
+        return NULL;
+    }
+}
+
+int vs_net_open(const char *cmd, const char *spec, vs_net *net)
+{
+    char err[1024] = "";
+    memset(net, 0, sizeof *net);
+    vine__topo_init(&net->t);
+    int rc = vine__topo_parse(spec, &net->t, err, sizeof err);
+    if (rc == VINE_ERR_UNSUPPORTED) {
+        vine__topo_free(&net->t);
+        return vs_usage_error(cmd, "--topo %s: %s", spec, err[0] ? err : "not a topology");
+    }
+    if (rc == VINE_OK && net->t.nhosts == 0) {
+        vine__topo_free(&net->t);
+        return vs_usage_error(cmd, "--topo %s: the topology has no hosts", spec);
+    }
+    if (rc == VINE_OK)
+        rc = vine__router_new(&net->t, &net->router);
+    if (rc == VINE_OK && vine__topo_describe(&net->t, net->desc, sizeof net->desc) != VINE_OK)
+        snprintf(net->desc, sizeof net->desc, "%s", net->t.name);
+    if (rc != VINE_OK) {
+        fprintf(stderr, "vine sim %s: --topo %s: %s\n", cmd, spec,
+                rc == VINE_ERR_NO_MEM ? "out of memory" : "the router could not be built");
+        vs_net_close(net);
+        return 1;
+    }
+    return 0;
+}
+
+void vs_net_close(vs_net *net)
+{
+    if (net->router)
+        vine__router_free(net->router);
+    net->router = NULL;
+    vine__topo_free(&net->t);
+}
+
+void vs_placement_spread(const vine_topo *t, const int *rank_host, int p, vs_spread *s)
+{
+    int ng = t->ngroups > 0 ? t->ngroups : 1;
+    int *per_group = calloc((size_t)ng + 1, sizeof *per_group);
+    unsigned char *used = calloc((size_t)t->nhosts, 1);
+    memset(s, 0, sizeof *s);
+    if (!per_group || !used) {
+        free(per_group);
+        free(used);
+        return;
+    }
+    for (int r = 0; r < p; r++) {
+        int h = rank_host[r];
+        if (h < 0 || h >= t->nhosts)
+            continue;
+        s->hosts += !used[h];
+        used[h] = 1;
+        int g = t->group[t->host_vert[h]];
+        per_group[g >= 0 && g < ng ? g : ng]++; /* slot ng: hosts in no group */
+    }
+    s->min_per_group = p;
+    for (int g = 0; g <= ng; g++)
+        if (per_group[g]) {
+            s->groups++;
+            s->min_per_group = per_group[g] < s->min_per_group ? per_group[g] : s->min_per_group;
+            s->max_per_group = per_group[g] > s->max_per_group ? per_group[g] : s->max_per_group;
+        }
+    free(per_group);
+    free(used);
+}
+
+int vs_simulate(vine_router *r, const int *rank_host, const vine_algo *algo, int p, size_t size,
+                int root, size_t seg, vine_sim_result *res, char *err, size_t errlen)
+{
+    vine_coll_info info;
+    memset(res, 0, sizeof *res);
+    res->max_arc = -1;
+    if (vine__verify_coll_info(algo->coll, &info) != VINE_OK) {
+        snprintf(err, errlen, "unknown collective");
+        return VINE_ERR_UNSUPPORTED;
+    }
+    size_t elem = info.reduction ? VS_REDUCE_ELEM : 1;
+    if (size % elem || seg % elem) {
+        snprintf(err, errlen, "size or segment is not a whole number of %zu-byte elements", elem);
+        return VINE_ERR_UNSUPPORTED;
+    }
+    if (info.rooted && root >= p) {
+        snprintf(err, errlen, "root %d is not below %d ranks", root, p);
+        return VINE_ERR_UNSUPPORTED;
+    }
+    vine_args a;
+    memset(&a, 0, sizeof a);
+    a.coll = algo->coll;
+    a.p = p;
+    a.root = info.rooted ? root : 0;
+    a.count = algo->coll == VINE_COLL_BARRIER ? 0 : size / elem;
+    a.commutative = 1; /* a sum, as MPI_SUM on MPI_INT */
+    a.seg_count = seg / elem;
+    size_t *counts = NULL, *displs = NULL;
+    if (info.vector) {
+        /* Every rank gets the same block: size is the per-rank block (docs/sim.md). */
+        counts = malloc((size_t)p * sizeof *counts);
+        displs = malloc(((size_t)p + 1) * sizeof *displs);
+        if (!counts || !displs) {
+            free(counts);
+            free(displs);
+            return VINE_ERR_NO_MEM;
+        }
+        displs[0] = 0;
+        for (int i = 0; i < p; i++) {
+            counts[i] = a.count;
+            displs[i + 1] = displs[i] + a.count;
+        }
+        a.counts = counts;
+        a.displs = displs;
+    }
+    int rc = vine__sim_run(r, rank_host, algo, &a, elem, res, err, errlen);
+    free(counts);
+    free(displs);
+    return rc;
+}
+
+double vs_reduction(double algo_bytes, double base_bytes)
+{
+    if (base_bytes > 0)
+        return 100.0 * (1.0 - algo_bytes / base_bytes);
+    return algo_bytes > 0 ? NAN : 0.0;
 }

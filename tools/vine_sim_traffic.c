@@ -1,0 +1,664 @@
+/*
+ * `vine sim traffic`: replays collectives on a network model and prints, per
+ * communicator size, collective, algorithm and size, the steps, messages,
+ * bytes per link level, cross-group bytes (the Bine paper's global traffic,
+ * section 2.4), the most loaded link, the predicted time of src/sim's
+ * step-synchronous model, and the cross-group bytes saved against a baseline
+ * algorithm.  --csv and --json write the same rows to files.  docs/sim.md
+ * describes every option and column.
+ */
+#include "sched/verify.h"
+#include "vine_sim_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RANKS (1L << 24)
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: vine sim traffic --topo SPEC --ranks LIST --coll C[,C...]|all\n"
+               "       --size LIST [--algo A[,A...]|all] [--placement SPEC] [--root R]\n"
+               "       [--baseline ALGO|none] [--seg BYTES] [--csv FILE] [--json FILE]\n"
+               "  --topo SPEC       lumi, leonardo, marenostrum5, fugaku, dragonfly:a=4,p=2,h=2,\n"
+               "                    dragonflyplus:..., fattree:..., torus:4x4x4, mesh:8x8,\n"
+               "                    hypercube:6, edges:FILE, slurm:FILE, ibnet:FILE, simgrid:FILE\n"
+               "  --ranks LIST      communicator sizes: 1024 | 64,256 | 16..1024 (doubling)\n"
+               "  --placement SPEC  block[:ppn=K] (default block), round-robin[:ppn=K],\n"
+               "                    random-groups:seed=S[,ppn=K], hosts:FILE[,ppn=K]\n"
+               "  --coll            bcast, reduce, allreduce, allgather, reduce_scatter,\n"
+               "                    reduce_scatter_block, alltoall, gather, scatter, barrier;\n"
+               "                    all = every one but barrier\n"
+               "  --algo            algorithm names (see 'vine list'), 'baseline' for each\n"
+               "                    collective's baseline, or all (default)\n"
+               "  --size LIST       the call's count in bytes: 8B,1KiB or a doubling range\n"
+               "                    32B..512MiB; the whole vector for bcast, reduce and\n"
+               "                    allreduce, the per-rank block for the others; reductions\n"
+               "                    use 4-byte elements and a commutative op\n"
+               "  --root R          root of rooted collectives (default 0)\n"
+               "  --baseline ALGO   the algorithm the 'saved' column compares with (default:\n"
+               "                    the classic counterpart, docs/sim.md); none: no comparison\n"
+               "  --seg BYTES       segment size of pipelined algorithms (default none)\n"
+               "  --csv FILE, --json FILE   also write the rows to FILE\n"
+               "Exits 0, 1 when a simulation fails, 2 on bad options.\n");
+}
+
+typedef struct opts {
+    const char *topo, *ranks, *placement, *coll, *algo, *size, *root, *baseline, *seg, *csv, *json;
+    int help;
+} opts;
+
+static int parse_opts(int argc, char **argv, opts *o)
+{
+    static const char *names[] = {"--topo", "--ranks", "--placement", "--coll",
+                                  "--algo", "--size",  "--root",      "--baseline",
+                                  "--seg",  "--csv",   "--json"};
+    const char **slots[] = {&o->topo, &o->ranks,    &o->placement, &o->coll, &o->algo, &o->size,
+                            &o->root, &o->baseline, &o->seg,       &o->csv,  &o->json};
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++) {
+        int hit = 0;
+        for (size_t k = 0; k < sizeof names / sizeof *names && !hit; k++)
+            hit = vs_take("traffic", argv[i], names[k], &i, argc, argv, slots[k]);
+        if (hit < 0)
+            return 2;
+        if (hit)
+            continue;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            o->help = 1;
+        else
+            return vs_usage_error("traffic", "unknown option '%s'", argv[i]);
+    }
+    return 0;
+}
+
+/* One collective of the run: its algorithms and its baseline. */
+typedef struct coll_plan {
+    vine_coll coll;
+    const vine_algo **algos;
+    int nalgos;
+    const vine_algo *base; /* NULL: no comparison */
+} coll_plan;
+
+/* One row of the table. */
+typedef struct row {
+    int p;
+    const vine_algo *algo;
+    size_t size;
+    int status; /* VINE_OK or VINE_ERR_UNSUPPORTED (a skip) */
+    char note[200];
+    vine_sim_result res;
+    const vine_algo *base;
+    double reduction; /* NAN: none */
+    char link[160];
+} row;
+
+/* One communicator size's placement. */
+typedef struct place_rec {
+    int p;
+    int *rank_host;
+    vs_spread spread;
+} place_rec;
+
+typedef struct run {
+    opts o;
+    vs_net net;
+    long *ranks;
+    size_t nranks;
+    size_t *sizes;
+    size_t nsizes;
+    long root;
+    size_t seg;
+    coll_plan plans[VINE_COLL_COUNT];
+    int nplans;
+    row *rows;
+    size_t nrows, rowcap;
+    place_rec *places;
+    size_t nplaces;
+    int wcoll, walgo;
+    long failed; /* rows whose simulation failed */
+} run;
+
+/* Is name one of the comma-separated words of list? */
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *c = list; c && *c;) {
+        const char *end = strchr(c, ',');
+        size_t len = end ? (size_t)(end - c) : strlen(c);
+        if (len == n && strncmp(c, name, n) == 0)
+            return 1;
+        c = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+static int parse_colls(run *w)
+{
+    const char *s = w->o.coll;
+    int chosen[VINE_COLL_COUNT] = {0};
+    if (strcmp(s, "all") == 0) {
+        for (int c = 0; c < VINE_COLL_COUNT; c++)
+            chosen[c] = c != VINE_COLL_BARRIER;
+    } else {
+        char *copy = strdup(s), *save = NULL;
+        if (!copy)
+            return 1;
+        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            int c = vine__coll_parse(t);
+            vine_coll_info info;
+            if (c < 0 || vine__verify_coll_info((vine_coll)c, &info) != VINE_OK) {
+                vs_usage_error("traffic", "unknown collective '%s'", t);
+                free(copy);
+                return 2;
+            }
+            chosen[c] = 1;
+        }
+        free(copy);
+    }
+    for (int c = 0; c < VINE_COLL_COUNT; c++)
+        if (chosen[c])
+            w->plans[w->nplans++].coll = (vine_coll)c;
+    return w->nplans ? 0 : vs_usage_error("traffic", "--coll names no collective");
+}
+
+/* Checks that every name of the --algo list exists for some chosen collective. */
+static int check_algo_names(run *w)
+{
+    char *copy = strdup(w->o.algo), *save = NULL;
+    if (!copy)
+        return 1;
+    int rc = 0;
+    for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+        int found = strcmp(t, "baseline") == 0;
+        for (int k = 0; k < w->nplans && !found; k++)
+            found = vine__algo_find(w->plans[k].coll, t) != NULL;
+        if (!found)
+            rc = vs_usage_error(
+                "traffic", "no algorithm '%s' for the chosen collective(s); see 'vine list'", t);
+    }
+    free(copy);
+    return rc;
+}
+
+/* Fills each plan's algorithms and baseline. */
+static int plan_algos(run *w)
+{
+    const char *bname = w->o.baseline;
+    int none = bname && strcmp(bname, "none") == 0, found = bname == NULL || none;
+    for (int k = 0; k < w->nplans && bname && !none; k++)
+        found |= vine__algo_find(w->plans[k].coll, bname) != NULL;
+    if (!found)
+        return vs_usage_error("traffic",
+                              "--baseline: no algorithm '%s' for the chosen collective(s)", bname);
+    int all = strcmp(w->o.algo, "all") == 0, selected = 0;
+    if (!all) {
+        int rc = check_algo_names(w);
+        if (rc)
+            return rc;
+    }
+    for (int k = 0; k < w->nplans; k++) {
+        coll_plan *pl = &w->plans[k];
+        /* A collective without the named baseline falls back to its default one. */
+        pl->base = none ? NULL : vine__algo_find(pl->coll, bname);
+        if (!pl->base && !none)
+            pl->base = vine__algo_find(pl->coll, vs_default_baseline(pl->coll));
+        int n = vine__algo_count(pl->coll);
+        pl->algos = calloc((size_t)n + 1, sizeof *pl->algos);
+        if (!pl->algos)
+            return 1;
+        for (int i = 0; i < n; i++) {
+            const vine_algo *al = vine__algo_nth(pl->coll, i);
+            if (all || in_list(w->o.algo, al->name) ||
+                (al == pl->base && in_list(w->o.algo, "baseline")))
+                pl->algos[pl->nalgos++] = al;
+        }
+        selected += pl->nalgos;
+    }
+    if (!selected)
+        return vs_usage_error("traffic", "--algo %s selects no algorithm%s", w->o.algo,
+                              none ? " (--baseline none leaves no baseline)" : "");
+    return 0;
+}
+
+static int parse_all(run *w)
+{
+    opts *o = &w->o;
+    if (!o->topo || !o->ranks || !o->coll)
+        return vs_usage_error("traffic", "--topo, --ranks and --coll are required");
+    if (!o->algo)
+        o->algo = "all";
+    if (!o->placement)
+        o->placement = "block";
+    int rc = parse_colls(w);
+    if (rc)
+        return rc;
+    int only_barrier = w->nplans == 1 && w->plans[0].coll == VINE_COLL_BARRIER;
+    if (!o->size && !only_barrier)
+        return vs_usage_error("traffic", "--size is required (e.g. 8B,1KiB or 32B..512MiB)");
+    if (vs_parse_ints(o->ranks, MAX_RANKS, &w->ranks, &w->nranks))
+        return vs_usage_error("traffic", "malformed --ranks '%s' (sizes 1..%ld, a-b, a..b)",
+                              o->ranks, MAX_RANKS);
+    if (o->size && vs_parse_sizes(o->size, &w->sizes, &w->nsizes))
+        return vs_usage_error("traffic", "malformed --size '%s' (e.g. 8B,1KiB or 32B..512MiB)",
+                              o->size);
+    if (!o->size) {
+        w->sizes = calloc(1, sizeof *w->sizes);
+        if (!w->sizes)
+            return 1;
+        w->nsizes = 1;
+    }
+    if (o->root && vs_parse_long(o->root, MAX_RANKS, &w->root))
+        return vs_usage_error("traffic", "malformed --root '%s'", o->root);
+    for (size_t i = 0; i < w->nranks; i++)
+        if (w->root >= w->ranks[i])
+            return vs_usage_error("traffic", "--root %ld is not below --ranks %ld", w->root,
+                                  w->ranks[i]);
+    if (o->seg && vs_parse_size(o->seg, &w->seg))
+        return vs_usage_error("traffic", "malformed --seg '%s'", o->seg);
+    rc = plan_algos(w);
+    for (int k = 0; k < w->nplans && !rc; k++) {
+        int l = (int)strlen(vine__coll_name(w->plans[k].coll));
+        w->wcoll = l > w->wcoll ? l : w->wcoll;
+        for (int i = 0; i < w->plans[k].nalgos; i++) {
+            l = (int)strlen(w->plans[k].algos[i]->name);
+            w->walgo = l > w->walgo ? l : w->walgo;
+        }
+    }
+    return rc;
+}
+
+static row *new_row(run *w)
+{
+    if (w->nrows == w->rowcap) {
+        size_t cap = w->rowcap ? 2 * w->rowcap : 64;
+        row *r = realloc(w->rows, cap * sizeof *r);
+        if (!r)
+            return NULL;
+        w->rows = r;
+        w->rowcap = cap;
+    }
+    row *r = &w->rows[w->nrows++];
+    memset(r, 0, sizeof *r);
+    r->reduction = NAN;
+    return r;
+}
+
+static void link_name(const vine_topo *t, int arc, char *buf, size_t len)
+{
+    char a[64], b[64];
+    if (arc < 0) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    snprintf(buf, len, "%s->%s", vine__topo_vname(t, vine__topo_arc_tail(t, arc), a, sizeof a),
+             vine__topo_vname(t, vine__topo_arc_head(t, arc), b, sizeof b));
+}
+
+static void print_header(const run *w)
+{
+    printf("%6s  %-*s  %-*s  %7s  %5s  %9s  %8s  %8s  %8s  %8s  %8s  %8s  %7s  %8s  %8s  %s\n",
+           "ranks", w->wcoll, "coll", w->walgo, "algo", "size", "steps", "messages", "bytes",
+           "node", "host", "local", "global", "xgroup", "saved", "time", "maxlink", "max link");
+}
+
+static void print_row(const run *w, const row *r)
+{
+    char sz[32];
+    vs_fmt_size(r->size, sz, sizeof sz);
+    if (r->algo->coll == VINE_COLL_BARRIER)
+        snprintf(sz, sizeof sz, "-");
+    printf("%6d  %-*s  %-*s  %7s  ", r->p, w->wcoll, vine__coll_name(r->algo->coll), w->walgo,
+           r->algo->name, sz);
+    if (r->status != VINE_OK) {
+        printf("%s: %s\n", r->status == VINE_ERR_UNSUPPORTED ? "skip" : "error", r->note);
+        return;
+    }
+    char b[8][32], red[32];
+    vs_fmt_bytes(r->res.bytes, b[0], sizeof b[0]);
+    for (int l = 0; l < VINE_LVL_COUNT; l++)
+        vs_fmt_bytes(r->res.level_bytes[l], b[1 + l], sizeof b[1 + l]);
+    vs_fmt_bytes(r->res.cross_group_bytes, b[5], sizeof b[5]);
+    vs_fmt_time(r->res.time, b[6], sizeof b[6]);
+    vs_fmt_bytes(r->res.max_arc_bytes, b[7], sizeof b[7]);
+    if (r->base == r->algo)
+        snprintf(red, sizeof red, "base");
+    else if (isnan(r->reduction))
+        snprintf(red, sizeof red, "-");
+    else
+        snprintf(red, sizeof red, "%.1f%%", r->reduction);
+    printf("%5d  %9zu  %8s  %8s  %8s  %8s  %8s  %8s  %7s  %8s  %8s  %s\n", r->res.steps,
+           r->res.messages, b[0], b[1], b[2], b[3], b[4], b[5], red, b[6], b[7], r->link);
+}
+
+/*
+ * Runs one case into *res.  A simulation error (the simulator's memory limit,
+ * an inconsistent schedule) is reported on stderr and becomes an error row;
+ * the run goes on and exits 1 at the end.
+ */
+static void simulate(run *w, const place_rec *pr, const vine_algo *algo, size_t size,
+                     vine_sim_result *res, int *status, char *note, size_t notelen)
+{
+    note[0] = '\0';
+    *status = vs_simulate(w->net.router, pr->rank_host, algo, pr->p, size, (int)w->root, w->seg,
+                          res, note, notelen);
+    if (*status == VINE_OK || *status == VINE_ERR_UNSUPPORTED)
+        return;
+    if (!note[0])
+        snprintf(note, notelen, "%s",
+                 *status == VINE_ERR_NO_MEM ? "out of memory" : "inconsistent schedule");
+    if (strncmp(note, vine__coll_name(algo->coll), strlen(vine__coll_name(algo->coll))) == 0)
+        fprintf(stderr, "vine sim traffic: %s\n", note); /* it names the case already */
+    else
+        fprintf(stderr, "vine sim traffic: %s %s on %d ranks, size %zu: %s\n",
+                vine__coll_name(algo->coll), algo->name, pr->p, size, note);
+    w->failed++;
+}
+
+/* The rows of one collective and size. */
+static int run_size(run *w, const place_rec *pr, const coll_plan *pl, size_t size)
+{
+    vine_sim_result base_res;
+    int base_status = VINE_ERR_UNSUPPORTED;
+    char base_note[200] = "";
+    if (pl->base)
+        simulate(w, pr, pl->base, size, &base_res, &base_status, base_note, sizeof base_note);
+    for (int i = 0; i < pl->nalgos; i++) {
+        row *r = new_row(w);
+        if (!r) {
+            fprintf(stderr, "vine sim traffic: out of memory\n");
+            return 1;
+        }
+        r->p = pr->p;
+        r->algo = pl->algos[i];
+        r->size = size;
+        r->base = pl->base;
+        if (r->algo == pl->base) {
+            r->res = base_res;
+            r->status = base_status;
+            snprintf(r->note, sizeof r->note, "%s", base_note);
+        } else {
+            simulate(w, pr, r->algo, size, &r->res, &r->status, r->note, sizeof r->note);
+        }
+        if (r->status == VINE_OK && pl->base && base_status == VINE_OK)
+            r->reduction = vs_reduction(r->res.cross_group_bytes, base_res.cross_group_bytes);
+        else if (r->status == VINE_OK && pl->base)
+            snprintf(r->note, sizeof r->note, "baseline %s %s: %.150s", pl->base->name,
+                     base_status == VINE_ERR_UNSUPPORTED ? "skipped" : "failed", base_note);
+        if (r->status == VINE_OK)
+            link_name(&w->net.t, r->res.max_arc, r->link, sizeof r->link);
+        print_row(w, r);
+    }
+    fflush(stdout);
+    return 0;
+}
+
+static int place(run *w, int p, place_rec **out)
+{
+    char err[1024] = "";
+    place_rec *q = realloc(w->places, (w->nplaces + 1) * sizeof *q);
+    if (!q)
+        return 1;
+    w->places = q;
+    place_rec *pr = &w->places[w->nplaces];
+    pr->p = p;
+    pr->rank_host = malloc((size_t)p * sizeof *pr->rank_host);
+    if (!pr->rank_host)
+        return 1;
+    w->nplaces++;
+    int rc = vine__place(&w->net.t, w->o.placement, p, pr->rank_host, err, sizeof err);
+    if (rc == VINE_ERR_UNSUPPORTED)
+        return vs_usage_error("traffic", "--placement %s with %d ranks: %s", w->o.placement, p,
+                              err);
+    if (rc != VINE_OK)
+        return 1;
+    vs_placement_spread(&w->net.t, pr->rank_host, p, &pr->spread);
+    *out = pr;
+    return 0;
+}
+
+static void print_intro(const run *w)
+{
+    printf("topology: %s\n  %s\n", w->o.topo, w->net.desc);
+    printf("sizes: the call's count in bytes (whole vector for bcast, reduce, allreduce; "
+           "per-rank block otherwise);\n  reductions on %d-byte elements\n",
+           VS_REDUCE_ELEM);
+    printf("baseline:");
+    int any = 0;
+    for (int k = 0; k < w->nplans; k++)
+        if (w->plans[k].nalgos) {
+            const vine_algo *b = w->plans[k].base;
+            printf("%s %s %s", any ? "," : "", vine__coll_name(w->plans[k].coll),
+                   b ? b->name : "none");
+            any = 1;
+        }
+    printf("\ncolumns: node/host/local/global = bytes x links crossed per level; xgroup = bytes "
+           "of messages\n  between groups (each once: the Bine paper's global bytes); saved = "
+           "xgroup reduction\n  against the baseline; maxlink = bytes on the most loaded link "
+           "direction\n");
+}
+
+static int run_all(run *w)
+{
+    print_intro(w);
+    for (size_t i = 0; i < w->nranks; i++) {
+        place_rec *pr = NULL;
+        int rc = place(w, (int)w->ranks[i], &pr);
+        if (rc) {
+            if (rc == 1)
+                fprintf(stderr, "vine sim traffic: out of memory\n");
+            return rc;
+        }
+        printf("\nplacement: %s: %d ranks on %d hosts in %d groups (%d..%d ranks per group)\n",
+               w->o.placement, pr->p, pr->spread.hosts, pr->spread.groups, pr->spread.min_per_group,
+               pr->spread.max_per_group);
+        print_header(w);
+        for (int k = 0; k < w->nplans; k++) {
+            const coll_plan *pl = &w->plans[k];
+            size_t nsz = pl->coll == VINE_COLL_BARRIER ? 1 : w->nsizes;
+            for (size_t s = 0; pl->nalgos && s < nsz; s++)
+                if (run_size(w, pr, pl, w->sizes[s]))
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+static const char *status_word(int status)
+{
+    return status == VINE_OK ? "ok" : status == VINE_ERR_UNSUPPORTED ? "skip" : "error";
+}
+
+static void write_csv(const run *w, FILE *f)
+{
+    fprintf(f, "ranks,coll,algo,size_bytes,status,steps,messages,bytes,node_bytes,host_bytes,"
+               "local_bytes,global_bytes,cross_group_bytes,max_link,max_link_bytes,time_s,"
+               "baseline,reduction_pct,note\n");
+    for (size_t i = 0; i < w->nrows; i++) {
+        const row *r = &w->rows[i];
+        fprintf(f, "%d,%s,%s,%zu,%s,", r->p, vine__coll_name(r->algo->coll), r->algo->name, r->size,
+                status_word(r->status));
+        if (r->status == VINE_OK) {
+            fprintf(f, "%d,%zu,%.0f", r->res.steps, r->res.messages, r->res.bytes);
+            for (int l = 0; l < VINE_LVL_COUNT; l++)
+                fprintf(f, ",%.0f", r->res.level_bytes[l]);
+            fprintf(f, ",%.0f,", r->res.cross_group_bytes);
+            vs_csv_str(f, r->link);
+            fprintf(f, ",%.0f,%.6g,", r->res.max_arc_bytes, r->res.time);
+        } else {
+            fprintf(f, ",,,,,,,,,,,");
+        }
+        fprintf(f, "%s,", r->base ? r->base->name : "");
+        if (!isnan(r->reduction))
+            fprintf(f, "%.4f", r->reduction);
+        fputc(',', f);
+        vs_csv_str(f, r->note);
+        fputc('\n', f);
+    }
+}
+
+static void json_row(FILE *f, const row *r)
+{
+    static const char *lv[VINE_LVL_COUNT] = {"node", "host", "local", "global"};
+    fprintf(f, "    {\"ranks\": %d, \"coll\": ", r->p);
+    vs_json_str(f, vine__coll_name(r->algo->coll));
+    fprintf(f, ", \"algo\": ");
+    vs_json_str(f, r->algo->name);
+    fprintf(f, ", \"size_bytes\": %zu, \"status\": \"%s\"", r->size, status_word(r->status));
+    if (r->status == VINE_OK) {
+        fprintf(f, ", \"steps\": %d, \"messages\": %zu, \"bytes\": ", r->res.steps,
+                r->res.messages);
+        vs_json_num(f, r->res.bytes);
+        fprintf(f, ", \"level_bytes\": {");
+        for (int l = 0; l < VINE_LVL_COUNT; l++) {
+            fprintf(f, "%s\"%s\": ", l ? ", " : "", lv[l]);
+            vs_json_num(f, r->res.level_bytes[l]);
+        }
+        fprintf(f, "}, \"cross_group_bytes\": ");
+        vs_json_num(f, r->res.cross_group_bytes);
+        fprintf(f, ", \"max_link\": ");
+        vs_json_str(f, r->link);
+        fprintf(f, ", \"max_link_bytes\": ");
+        vs_json_num(f, r->res.max_arc_bytes);
+        fprintf(f, ", \"time_s\": ");
+        vs_json_num(f, r->res.time);
+    }
+    fprintf(f, ", \"baseline\": ");
+    if (r->base)
+        vs_json_str(f, r->base->name);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"reduction_pct\": ");
+    vs_json_num(f, r->reduction);
+    if (r->note[0]) {
+        fprintf(f, ", \"note\": ");
+        vs_json_str(f, r->note);
+    }
+    fputc('}', f);
+}
+
+static void write_json(const run *w, FILE *f)
+{
+    const vine_topo *t = &w->net.t;
+    int nl[VINE_LVL_COUNT] = {0};
+    for (int i = 0; i < t->nlinks; i++)
+        if (t->links[i].level >= 0 && t->links[i].level < VINE_LVL_COUNT)
+            nl[t->links[i].level]++;
+    fprintf(f, "{\n  \"tool\": \"vine sim traffic\",\n  \"topology\": {\"spec\": ");
+    vs_json_str(f, w->o.topo);
+    fprintf(f, ", \"name\": ");
+    vs_json_str(f, t->name);
+    fprintf(f, ", \"description\": ");
+    vs_json_str(f, w->net.desc);
+    fprintf(f,
+            ", \"vertices\": %d, \"hosts\": %d, \"switches\": %d, \"groups\": %d, "
+            "\"links\": %d, \"links_per_level\": {\"host\": %d, \"local\": %d, \"global\": %d}},\n",
+            t->nvert, t->nhosts, t->nvert - t->nhosts, t->ngroups, t->nlinks, nl[VINE_LVL_HOST],
+            nl[VINE_LVL_LOCAL], nl[VINE_LVL_GLOBAL]);
+    fprintf(f,
+            "  \"size_meaning\": \"the call's count in bytes: the whole vector for bcast, "
+            "reduce and allreduce, the per-rank block otherwise; reductions on %d-byte "
+            "elements\",\n",
+            VS_REDUCE_ELEM);
+    fprintf(f, "  \"root\": %ld,\n  \"segment_bytes\": %zu,\n  \"placement\": {\"spec\": ", w->root,
+            w->seg);
+    vs_json_str(f, w->o.placement);
+    fprintf(f, ", \"runs\": [");
+    for (size_t i = 0; i < w->nplaces; i++) {
+        const place_rec *pr = &w->places[i];
+        fprintf(f,
+                "%s\n    {\"ranks\": %d, \"hosts\": %d, \"groups\": %d, \"min_ranks_per_group\": "
+                "%d, \"max_ranks_per_group\": %d, \"rank_host\": [",
+                i ? "," : "", pr->p, pr->spread.hosts, pr->spread.groups, pr->spread.min_per_group,
+                pr->spread.max_per_group);
+        for (int r = 0; r < pr->p; r++)
+            fprintf(f, "%s%d", r ? "," : "", pr->rank_host[r]);
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ]},\n  \"rows\": [");
+    for (size_t i = 0; i < w->nrows; i++) {
+        fputs(i ? ",\n" : "\n", f);
+        json_row(f, &w->rows[i]);
+    }
+    fprintf(f, "\n  ]\n}\n");
+}
+
+/* Opens an output file; NULL after printing why. */
+static FILE *open_out(const char *opt, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        vs_usage_error("traffic", "%s %s: cannot open for writing", opt, path);
+    return f;
+}
+
+static int close_out(const char *path, FILE *f)
+{
+    int bad = ferror(f);
+    if (fclose(f) || bad) {
+        fprintf(stderr, "vine sim traffic: writing %s failed\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+static void free_run(run *w)
+{
+    for (int k = 0; k < w->nplans; k++)
+        free(w->plans[k].algos);
+    for (size_t i = 0; i < w->nplaces; i++)
+        free(w->places[i].rank_host);
+    free(w->places);
+    free(w->rows);
+    free(w->ranks);
+    free(w->sizes);
+    vs_net_close(&w->net);
+}
+
+int vs_cmd_traffic(int argc, char **argv)
+{
+    run w;
+    memset(&w, 0, sizeof w);
+    vine__topo_init(&w.net.t);
+    int rc = parse_opts(argc, argv, &w.o);
+    if (!rc && w.o.help) {
+        usage(stdout);
+        return 0;
+    }
+    if (!rc)
+        rc = parse_all(&w);
+    FILE *csv = NULL, *json = NULL;
+    if (!rc && w.o.csv && !(csv = open_out("--csv", w.o.csv)))
+        rc = 2;
+    if (!rc && w.o.json && !(json = open_out("--json", w.o.json)))
+        rc = 2;
+    if (!rc)
+        rc = vs_net_open("traffic", w.o.topo, &w.net);
+    if (!rc)
+        rc = run_all(&w);
+    int whole = !rc; /* every row is there */
+    if (!rc && w.failed) {
+        fprintf(stderr, "vine sim traffic: %ld simulation(s) failed\n", w.failed);
+        rc = 1;
+    }
+    if (rc == 2)
+        fprintf(stderr, "Run 'vine sim traffic --help' for the options.\n");
+    /* The files are opened first (a bad path fails before a long run) and
+     * removed again when the run stops early, so no half-written file
+     * remains; failed simulations are error rows in complete files. */
+    if (csv && whole)
+        write_csv(&w, csv);
+    if (csv && close_out(w.o.csv, csv) && !rc)
+        rc = 1;
+    if (json && whole)
+        write_json(&w, json);
+    if (json && close_out(w.o.json, json) && !rc)
+        rc = 1;
+    if (!whole && csv)
+        remove(w.o.csv);
+    if (!whole && json)
+        remove(w.o.json);
+    free_run(&w);
+    return rc;
+}

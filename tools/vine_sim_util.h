@@ -1,0 +1,111 @@
+/*
+ * Helpers shared by the `vine sim` subcommands (tools/vine_sim*.c): option
+ * parsing, sizes and lists, number formatting, loading a topology, and one
+ * simulated case of a collective at a size in bytes.
+ */
+#ifndef VINE_TOOLS_SIM_UTIL_H
+#define VINE_TOOLS_SIM_UTIL_H
+
+#include "sim/sim.h"
+#include "topo/topo.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Bytes per element of the reductions (a 4-byte type such as MPI_INT or MPI_FLOAT). */
+#define VS_REDUCE_ELEM 4
+
+/*
+ * Takes the value of option name from argv: "--name value" or "--name=value".
+ * Returns 1 when arg is the option, 0 when it is not, -1 (message printed)
+ * when its value is missing.
+ */
+int vs_take(const char *cmd, const char *arg, const char *name, int *i, int argc, char **argv,
+            const char **val);
+
+/* Prints "vine sim CMD: message" on stderr; returns 2 (the bad-usage exit status). */
+int vs_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Parses "512", "32B", "1KiB", "64MiB", "2GiB", "1TiB" (also K, M, G, T) into bytes. */
+int vs_parse_size(const char *s, size_t *out);
+
+/*
+ * Parses a list of sizes: items separated by commas, each a size or a
+ * doubling range "32B..512MiB" (32, 64, ... up to 512 MiB).  *out is malloc'd.
+ */
+int vs_parse_sizes(const char *s, size_t **out, size_t *n);
+
+/*
+ * Parses a list of positive integers within [1, max]: items separated by
+ * commas, each a number, a range "a-b" (every integer) or a doubling range
+ * "a..b" (a, 2a, 4a, ... up to b).  Sorted, duplicates removed; *out malloc'd.
+ */
+int vs_parse_ints(const char *s, long max, long **out, size_t *n);
+
+/* Parses one non-negative integer up to max. */
+int vs_parse_long(const char *s, long max, long *out);
+
+/* "512B", "1KiB", "1.5MiB", "12.3GiB": bytes with three significant digits. */
+void vs_fmt_bytes(double b, char *buf, size_t len);
+/* An exact size: "32B", "1KiB", "512MiB", "1000B". */
+void vs_fmt_size(size_t b, char *buf, size_t len);
+/* Seconds with three significant digits: "850ns", "12.3us", "4.56ms", "1.20s". */
+void vs_fmt_time(double s, char *buf, size_t len);
+
+/* Writes s as a JSON string (quotes and escapes included). */
+void vs_json_str(FILE *f, const char *s);
+/* Writes a number for JSON: null when it is not finite. */
+void vs_json_num(FILE *f, double x);
+/* Writes s as a CSV field (quoted when it holds a comma, quote or newline). */
+void vs_csv_str(FILE *f, const char *s);
+
+/* The subcommands (argv[0] is "traffic" or "allocations"); return the exit status. */
+int vs_cmd_traffic(int argc, char **argv);
+int vs_cmd_allocations(int argc, char **argv);
+
+/* The classic algorithm a collective's Bine algorithms are compared with. */
+const char *vs_default_baseline(vine_coll c);
+
+/* A parsed topology and its router. */
+typedef struct vs_net {
+    vine_topo t;
+    vine_router *router;
+    char desc[4096];
+} vs_net;
+
+/*
+ * Builds the topology of spec and its router.  Returns 0, 2 after printing a
+ * message for a bad spec, or 1 for another failure (out of memory).
+ */
+int vs_net_open(const char *cmd, const char *spec, vs_net *net);
+void vs_net_close(vs_net *net);
+
+/* Groups spanned by a placement, and the fewest and most ranks in one of them. */
+typedef struct vs_spread {
+    int hosts, groups, min_per_group, max_per_group;
+} vs_spread;
+void vs_placement_spread(const vine_topo *t, const int *rank_host, int p, vs_spread *s);
+
+/*
+ * Simulates collective algo->coll with algorithm algo on p ranks placed by
+ * rank_host, for a call of `size` bytes (see docs/sim.md: the whole vector for
+ * bcast, reduce and allreduce, the per-rank block for the others; reductions
+ * use VS_REDUCE_ELEM-byte elements and a commutative op).  seg is a segment
+ * size in bytes for pipelined algorithms (0: none).  Returns as vine__sim_run;
+ * VINE_ERR_UNSUPPORTED also when a reduction's size is not a whole number of
+ * elements or root >= p (err says why).
+ */
+int vs_simulate(vine_router *r, const int *rank_host, const vine_algo *algo, int p, size_t size,
+                int root, size_t seg, vine_sim_result *res, char *err, size_t errlen);
+
+/*
+ * 100 (1 - algo / base): the percentage of cross-group bytes saved; 0 when
+ * both are 0 (nothing crosses groups either way), NAN when only base is 0.
+ */
+double vs_reduction(double algo_bytes, double base_bytes);
+
+#endif
