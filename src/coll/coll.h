@@ -81,7 +81,8 @@ typedef int (*vine_build_fn)(const vine_args *a, vine_sched *s);
 enum vine_algo_flags {
     VINE_ALGO_COMMUTATIVE = 1u << 0, /* needs a commutative op */
     VINE_ALGO_POW2 = 1u << 1,        /* needs p a power of two */
-    VINE_ALGO_EVEN = 1u << 2         /* needs p even */
+    VINE_ALGO_EVEN = 1u << 2,        /* needs p even */
+    VINE_ALGO_GRAPH = 1u << 3        /* needs VINE_BBS_GRAPH naming a graph of p nodes */
 };
 
 typedef struct vine_algo {
@@ -148,6 +149,13 @@ VINE_BUILDER(barrier, dissemination);
 /* Bine trees and butterflies (../shared/BINE.md; arithmetic in bine.h). */
 VINE_BUILDER(bcast, bine);
 VINE_BUILDER(bcast, bine_large);
+/* Broadcast by Balanced Saturation on the graph of VINE_BBS_GRAPH (src/bbs/bbs.h). */
+VINE_BUILDER(bcast, bbs);
+/*
+ * The number of nodes of the graph VINE_BBS_GRAPH names (read and parsed
+ * once), or -1 when it is unset or cannot be read (bcast_bbs.c).
+ */
+int vine__bbs_env_nodes(void);
 VINE_BUILDER(reduce, bine);
 VINE_BUILDER(reduce, bine_large);
 VINE_BUILDER(allreduce, bine);
