@@ -76,7 +76,7 @@ static int check_links(const vine_topo_linkparams *lp, const char *what, char *e
     return VINE_OK;
 }
 
-static int link(vine_topo *t, int a, int b, const vine_topo_linkparams *lp, int level)
+static int add_link(vine_topo *t, int a, int b, const vine_topo_linkparams *lp, int level)
 {
     double bw = level == VINE_LVL_HOST    ? lp->host_bw
                 : level == VINE_LVL_LOCAL ? lp->local_bw
@@ -113,7 +113,7 @@ static int connect_groups(vine_topo *t, int g, int nr, int h, int base, int stri
     do {                                                                                           \
         int va_ = base + (i)*stride + used[i]++ / h;                                               \
         int vb_ = base + (j)*stride + used[j]++ / h;                                               \
-        if ((rc = link(t, va_, vb_, lp, VINE_LVL_GLOBAL)) != VINE_OK)                              \
+        if ((rc = add_link(t, va_, vb_, lp, VINE_LVL_GLOBAL)) != VINE_OK)                              \
             goto out;                                                                              \
     } while (0)
     for (long round = 0; round < q; round++)
@@ -179,12 +179,12 @@ int vine__topo_gen_dragonfly(vine_topo *t, int a, int p, int h, int g, int n,
             int v = vine__topo_add_vertex(t, VINE_V_HOST, x, NULL);
             if (v < 0)
                 return VINE_ERR_NO_MEM;
-            if ((rc = link(t, v, base + k / p, lp, VINE_LVL_HOST)) != VINE_OK)
+            if ((rc = add_link(t, v, base + k / p, lp, VINE_LVL_HOST)) != VINE_OK)
                 return rc;
         }
         for (int r = 0; r < a; r++)
             for (int s = r + 1; s < a; s++)
-                if ((rc = link(t, base + r, base + s, lp, VINE_LVL_LOCAL)) != VINE_OK)
+                if ((rc = add_link(t, base + r, base + s, lp, VINE_LVL_LOCAL)) != VINE_OK)
                     return rc;
     }
     if ((rc = connect_groups(t, g, a, h, 0, stride, lp)) != VINE_OK)
@@ -233,12 +233,12 @@ int vine__topo_gen_dragonflyplus(vine_topo *t, int g, int leaves, int spines, in
             int v = vine__topo_add_vertex(t, VINE_V_HOST, x, NULL);
             if (v < 0)
                 return VINE_ERR_NO_MEM;
-            if ((rc = link(t, v, base + k / p, lp, VINE_LVL_HOST)) != VINE_OK)
+            if ((rc = add_link(t, v, base + k / p, lp, VINE_LVL_HOST)) != VINE_OK)
                 return rc;
         }
         for (int l = 0; l < leaves; l++)
             for (int s = 0; s < spines; s++)
-                if ((rc = link(t, base + l, base + leaves + s, lp, VINE_LVL_LOCAL)) != VINE_OK)
+                if ((rc = add_link(t, base + l, base + leaves + s, lp, VINE_LVL_LOCAL)) != VINE_OK)
                     return rc;
     }
     if ((rc = connect_groups(t, g, spines, h, leaves, stride, lp)) != VINE_OK)
@@ -317,7 +317,7 @@ int vine__topo_gen_fattree(vine_topo *t, int levels, const int *down, const int 
                     return VINE_ERR_NO_MEM;
     }
     for (int64_t x = 0; x < hosts; x++)
-        if ((rc = link(t, (int)x, first[0] + (int)(x / down[0]), lp, VINE_LVL_HOST)) != VINE_OK)
+        if ((rc = add_link(t, (int)x, first[0] + (int)(x / down[0]), lp, VINE_LVL_HOST)) != VINE_OK)
             return rc;
     for (int i = 0; i < levels - 1; i++) {
         int level = i + 1 <= glevel ? VINE_LVL_LOCAL : VINE_LVL_GLOBAL;
@@ -327,7 +327,7 @@ int vine__topo_gen_fattree(vine_topo *t, int levels, const int *down, const int 
                     int64_t ps = s / down[i + 1], pr = r + k * below[i];
                     int va = first[i] + (int)(s * below[i] + r);
                     int vb = first[i + 1] + (int)(ps * below[i + 1] + pr);
-                    if ((rc = link(t, va, vb, lp, level)) != VINE_OK)
+                    if ((rc = add_link(t, va, vb, lp, level)) != VINE_OK)
                         return rc;
                 }
     }
@@ -351,7 +351,7 @@ static int points(vine_topo *t, int64_t n, const vine_topo_linkparams *lp)
         int v = vine__topo_add_vertex(t, VINE_V_HOST, (int)i, NULL);
         if (v < 0)
             return VINE_ERR_NO_MEM;
-        int rc = link(t, v, (int)i, lp, VINE_LVL_HOST);
+        int rc = add_link(t, v, (int)i, lp, VINE_LVL_HOST);
         if (rc != VINE_OK)
             return rc;
     }
@@ -398,7 +398,7 @@ int vine__topo_gen_torus(vine_topo *t, int nd, const int *dims, int wrap,
                 j = i - (int64_t)c * stride[k];
             else
                 continue;
-            if ((rc = link(t, (int)i, (int)j, lp, VINE_LVL_GLOBAL)) != VINE_OK)
+            if ((rc = add_link(t, (int)i, (int)j, lp, VINE_LVL_GLOBAL)) != VINE_OK)
                 return rc;
         }
     char nm[256];
@@ -427,7 +427,7 @@ int vine__topo_gen_hypercube(vine_topo *t, int d, const vine_topo_linkparams *lp
     for (int64_t i = 0; i < n; i++)
         for (int k = 0; k < d; k++) {
             int64_t j = i ^ ((int64_t)1 << k);
-            if (j > i && (rc = link(t, (int)i, (int)j, lp, VINE_LVL_GLOBAL)) != VINE_OK)
+            if (j > i && (rc = add_link(t, (int)i, (int)j, lp, VINE_LVL_GLOBAL)) != VINE_OK)
                 return rc;
         }
     set_name(t, "hypercube d=%d", d);
