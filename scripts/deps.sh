@@ -12,7 +12,7 @@ set -eu
 # openmpi-bin.  MPICH (mpich, libmpich-dev) installs beside Open MPI as
 # mpicc.mpich and mpiexec.mpich; Open MPI keeps the plain names, mpicc and
 # mpirun, because Debian's alternatives rank it higher.
-PACKAGES="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libsimgrid-dev mpich libmpich-dev gnuplot-nox libglpk-dev"
+PACKAGES="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libsimgrid-dev mpich libmpich-dev gnuplot-nox libglpk-dev libjansson-dev"
 
 missing=""
 for pkg in $PACKAGES; do
