@@ -4,26 +4,13 @@
  * computations (base -2 digits by repeated division, partners by brute
  * force) over many communicator sizes.  Prints "bine: N checks, M failed".
  */
+#include "check.h"
 #include "coll/bine.h"
 #include "coll/ranks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static long checks, failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            if (++failures <= 30) {                                                                \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
-                printf(__VA_ARGS__);                                                               \
-                printf("\n");                                                                      \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
 
 /* Base -2 digits by repeated division, the textbook way. */
 static uint32_t nb_slow(long x)

@@ -10,26 +10,13 @@
  * with BINE.md's p = 16 vector checked here again.  Prints
  * "bine_tree: N checks, M failed".
  */
+#include "check.h"
 #include "coll/bine.h"
 #include "coll/phase_bine_tree.h"
 #include "coll/ranks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static long checks, failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            if (++failures <= 30) {                                                                \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
-                printf(__VA_ARGS__);                                                               \
-                printf("\n");                                                                      \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
 
 /* The relative rank of value w. */
 static int rel(long w, int p)

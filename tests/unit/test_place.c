@@ -9,6 +9,7 @@
  * topology checks that name lookup does not depend on a linear search.
  * Usage: test_place DATA_DIR.  Prints "place: N checks, M failed".
  */
+#include "check.h"
 #include "topo/topo.h"
 #include "topo/topo_place.h"
 #include "topo/topo_read.h"
@@ -17,20 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static long checks, failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            if (++failures <= 40) {                                                                \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
-                printf(__VA_ARGS__);                                                               \
-                printf("\n");                                                                      \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
 
 static char tmp_dir[256];
 

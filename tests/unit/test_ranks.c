@@ -5,26 +5,13 @@
  * dealing out elements one at a time, and the fold by walking the ranks in
  * order as the rule describes.  Prints "ranks: N passed, M failed".
  */
+#include "check.h"
 #include "coll/ranks.h"
 
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static long checks, failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            if (++failures <= 20) {                                                                \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
-                printf(__VA_ARGS__);                                                               \
-                printf("\n");                                                                      \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
 
 /* Communicator sizes to test: all small ones and some large ones. */
 static const int big_sizes[] = {1023,   1024,   1025,          4095,    4096,          100000,

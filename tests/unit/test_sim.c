@@ -17,6 +17,7 @@
  * `test_sim bench` instead times the cases of issue 5 (not a test).
  * Prints "sim: N checks, M failed".
  */
+#include "check.h"
 #include "coll/coll.h"
 #include "sched/verify.h"
 #include "sim/sim.h"
@@ -28,20 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static long checks, failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            if (++failures <= 40) {                                                                \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
-                printf(__VA_ARGS__);                                                               \
-                printf("\n");                                                                      \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
 
 static int near(double x, double want)
 {

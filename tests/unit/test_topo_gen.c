@@ -10,6 +10,7 @@
  * fail with one line and leave the topology empty.  Prints
  * "topo_gen: N checks, M failed".
  */
+#include "check.h"
 #include "topo/topo_gen.h"
 
 #include <stdint.h>
@@ -17,20 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static long checks, failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            if (++failures <= 40) {                                                                \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
-                printf(__VA_ARGS__);                                                               \
-                printf("\n");                                                                      \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
 
 static int build(const char *spec, vine_topo *t)
 {

@@ -16,6 +16,7 @@
  * reader) must never crash, and run clean under the sanitizer build.
  * Usage: test_topo_read DATA_DIR.  Prints "topo_read: N checks, M failed".
  */
+#include "check.h"
 #include "topo/topo.h"
 #include "topo/topo_read.h"
 
@@ -24,20 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static long checks, failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            if (++failures <= 40) {                                                                \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
-                printf(__VA_ARGS__);                                                               \
-                printf("\n");                                                                      \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
 
 static const char *data_dir;
 static char tmp_dir[256];
