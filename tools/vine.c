@@ -10,6 +10,7 @@
  */
 #include "coll/coll.h"
 #include "sched/verify.h"
+#include "cli.h"
 #include "vine_sim.h"
 
 #include <errno.h>
@@ -216,26 +217,6 @@ typedef struct opts {
     int noncomm, verbose, help;
 } opts;
 
-/* Takes the value of option name from argv; handles "--name value" and "--name=value". */
-static int take(const char *arg, const char *name, int *i, int argc, char **argv, const char **val)
-{
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return 0;
-    if (arg[n] == '=') {
-        *val = arg + n + 1;
-        return 1;
-    }
-    if (arg[n] != '\0')
-        return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "%s: option %s needs a value\n", prog, name);
-        return -1;
-    }
-    *val = argv[++*i];
-    return 1;
-}
-
 static int parse_opts(int argc, char **argv, opts *o)
 {
     static const char *names[] = {"--coll", "--algo",    "--ranks", "--count",
@@ -247,7 +228,7 @@ static int parse_opts(int argc, char **argv, opts *o)
         const char *a = argv[i];
         int hit = 0;
         for (size_t k = 0; k < sizeof names / sizeof *names && !hit; k++)
-            hit = take(a, names[k], &i, argc, argv, slots[k]);
+            hit = vine_cli_take(prog, a, names[k], &i, argc, argv, slots[k]);
         if (hit < 0)
             return -1;
         if (hit)

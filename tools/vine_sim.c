@@ -55,26 +55,6 @@ int vine_cmd_sim(int argc, char **argv)
     return 2;
 }
 
-int vs_take(const char *cmd, const char *arg, const char *name, int *i, int argc, char **argv,
-            const char **val)
-{
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return 0;
-    if (arg[n] == '=') {
-        *val = arg + n + 1;
-        return 1;
-    }
-    if (arg[n] != '\0')
-        return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "vine sim %s: option %s needs a value\n", cmd, name);
-        return -1;
-    }
-    *val = argv[++*i];
-    return 1;
-}
-
 int vs_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

@@ -8,6 +8,7 @@
  * describes every option and column.
  */
 #include "sched/verify.h"
+#include "cli.h"
 #include "vine_sim_util.h"
 
 #include <math.h>
@@ -60,7 +61,7 @@ static int parse_opts(int argc, char **argv, opts *o)
     for (int i = 1; i < argc; i++) {
         int hit = 0;
         for (size_t k = 0; k < sizeof names / sizeof *names && !hit; k++)
-            hit = vs_take("traffic", argv[i], names[k], &i, argc, argv, slots[k]);
+            hit = vine_cli_take("vine sim traffic", argv[i], names[k], &i, argc, argv, slots[k]);
         if (hit < 0)
             return 2;
         if (hit)

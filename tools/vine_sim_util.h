@@ -15,14 +15,6 @@
 /* Bytes per element of the reductions (a 4-byte type such as MPI_INT or MPI_FLOAT). */
 #define VS_REDUCE_ELEM 4
 
-/*
- * Takes the value of option name from argv: "--name value" or "--name=value".
- * Returns 1 when arg is the option, 0 when it is not, -1 (message printed)
- * when its value is missing.
- */
-int vs_take(const char *cmd, const char *arg, const char *name, int *i, int argc, char **argv,
-            const char **val);
-
 /* Prints "vine sim CMD: message" on stderr; returns 2 (the bad-usage exit status). */
 int vs_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
