@@ -133,23 +133,36 @@ out:
     return rc;
 }
 
+/*
+ * The group count of a dragonfly-like generator: g in 1 .. gmax (the ports
+ * allow one global link between each pair of groups up to gmax), 0 meaning
+ * gmax.  gname spells gmax in the message.
+ */
+static int resolve_groups(int *g, int64_t gmax, const char *what, const char *gname, char *err,
+                          size_t errlen)
+{
+    if (*g < 0 || *g > gmax) {
+        snprintf(err, errlen, "%s: g=%d out of range (1 .. %s = %lld)", what, *g, gname,
+                 (long long)gmax);
+        return VINE_ERR_UNSUPPORTED;
+    }
+    if (*g == 0) {
+        if (gmax > VINE_TOPO_GEN_MAX)
+            return check_size(gmax, gmax, what, err, errlen);
+        *g = (int)gmax;
+    }
+    return VINE_OK;
+}
+
 int vine__topo_gen_dragonfly(vine_topo *t, int a, int p, int h, int g, int n,
                              const vine_topo_linkparams *lp, char *err, size_t errlen)
 {
     const char *what = "dragonfly";
     if (a < 1 || p < 1 || h < 1)
         return bad(err, errlen, what, "a, p and h must be at least 1");
-    int64_t gmax = (int64_t)a * h + 1;
-    if (g < 0 || g > gmax) {
-        snprintf(err, errlen, "dragonfly: g=%d out of range (1 .. a*h+1 = %lld)", g,
-                 (long long)gmax);
-        return VINE_ERR_UNSUPPORTED;
-    }
-    if (g == 0) {
-        if (gmax > VINE_TOPO_GEN_MAX)
-            return check_size(gmax, gmax, what, err, errlen);
-        g = (int)gmax;
-    }
+    int rc = resolve_groups(&g, (int64_t)a * h + 1, what, "a*h+1", err, errlen);
+    if (rc != VINE_OK)
+        return rc;
     int64_t hosts_pg = (int64_t)a * p;
     if (n < 0 || n > hosts_pg) {
         snprintf(err, errlen, "dragonfly: n=%d out of range (1 .. a*p = %lld)", n,
@@ -163,7 +176,7 @@ int vine__topo_gen_dragonfly(vine_topo *t, int a, int p, int h, int g, int n,
     }
     int64_t nvert = smul(g, (int64_t)a + n);
     int64_t nlinks = smul(g, n) + smul(smul(g, a), a - 1) / 2 + smul(smul(g, a), h) / 2;
-    int rc = check_size(nvert, nlinks, what, err, errlen);
+    rc = check_size(nvert, nlinks, what, err, errlen);
     if (rc == VINE_OK)
         rc = check_links(lp, what, err, errlen);
     if (rc != VINE_OK)
@@ -202,22 +215,14 @@ int vine__topo_gen_dragonflyplus(vine_topo *t, int g, int leaves, int spines, in
     const char *what = "dragonflyplus";
     if (leaves < 1 || spines < 1 || p < 1 || h < 1)
         return bad(err, errlen, what, "leaves, spines, p and h must be at least 1");
-    int64_t gmax = (int64_t)spines * h + 1;
-    if (g < 0 || g > gmax) {
-        snprintf(err, errlen, "dragonflyplus: g=%d out of range (1 .. spines*h+1 = %lld)", g,
-                 (long long)gmax);
-        return VINE_ERR_UNSUPPORTED;
-    }
-    if (g == 0) {
-        if (gmax > VINE_TOPO_GEN_MAX)
-            return check_size(gmax, gmax, what, err, errlen);
-        g = (int)gmax;
-    }
+    int rc = resolve_groups(&g, (int64_t)spines * h + 1, what, "spines*h+1", err, errlen);
+    if (rc != VINE_OK)
+        return rc;
     int64_t hosts_pg = (int64_t)leaves * p;
     int64_t nvert = smul(g, (int64_t)leaves + spines + hosts_pg);
     int64_t nlinks =
         smul(g, hosts_pg) + smul(smul(g, leaves), spines) + smul(smul(g, spines), h) / 2;
-    int rc = check_size(nvert, nlinks, what, err, errlen);
+    rc = check_size(nvert, nlinks, what, err, errlen);
     if (rc == VINE_OK)
         rc = check_links(lp, what, err, errlen);
     if (rc != VINE_OK)
