@@ -113,7 +113,7 @@ static int connect_groups(vine_topo *t, int g, int nr, int h, int base, int stri
     do {                                                                                           \
         int va_ = base + (i)*stride + used[i]++ / h;                                               \
         int vb_ = base + (j)*stride + used[j]++ / h;                                               \
-        if ((rc = add_link(t, va_, vb_, lp, VINE_LVL_GLOBAL)) != VINE_OK)                              \
+        if ((rc = add_link(t, va_, vb_, lp, VINE_LVL_GLOBAL)) != VINE_OK)                          \
             goto out;                                                                              \
     } while (0)
     for (long round = 0; round < q; round++)
