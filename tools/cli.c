@@ -1,11 +1,15 @@
 /* Command-line helpers (see cli.h). */
 #include "cli.h"
 
-#include <stdio.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-int vine_cli_take(const char *who, const char *arg, const char *name, int *i, int argc,
-                  char **argv, const char **val)
+int vine_cli_take(const char *who, const char *arg, const char *name, int *i, int argc, char **argv,
+                  const char **val)
 {
     size_t n = strlen(name);
     if (strncmp(arg, name, n) != 0)
@@ -21,5 +25,154 @@ int vine_cli_take(const char *who, const char *arg, const char *name, int *i, in
         return -1;
     }
     *val = argv[++*i];
+    return 1;
+}
+
+int vine_cli_take_any(const char *who, int *i, int argc, char **argv, const char *const *names,
+                      const char **const *slots, int n)
+{
+    int r = 0;
+    for (int k = 0; k < n && !r; k++)
+        r = vine_cli_take(who, argv[*i], names[k], i, argc, argv, slots[k]);
+    return r;
+}
+
+/* ---- gnuplot ------------------------------------------------------------ */
+
+/* Is there an executable named name in a directory of PATH? */
+static int in_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    size_t nlen = strlen(name);
+    for (const char *c = path; c && *c;) {
+        const char *end = strchr(c, ':');
+        size_t len = end ? (size_t)(end - c) : strlen(c);
+        char *file = len ? malloc(len + nlen + 2) : NULL;
+        if (file) {
+            memcpy(file, c, len);
+            file[len] = '/';
+            memcpy(file + len + 1, name, nlen + 1);
+            int found = access(file, X_OK) == 0;
+            free(file);
+            if (found)
+                return 1;
+        }
+        c = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+int vine_cli_need_gnuplot(const char *who, const char *option)
+{
+    if (in_path("gnuplot"))
+        return 0;
+    fflush(stdout);
+    if (option)
+        fprintf(stderr,
+                "%s: %s needs gnuplot, which is not in PATH (install gnuplot or gnuplot-nox, "
+                "or leave out %s)\n",
+                who, option, option);
+    else
+        fprintf(stderr,
+                "%s: needs gnuplot, which is not in PATH (install gnuplot or gnuplot-nox)\n", who);
+    return 1;
+}
+
+void vine_cli_gp_str(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', f);
+        if (*s != '\n' && *s != '\r')
+            fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+/* Writes len bytes of data to the file path; 0 or -1. */
+static int write_file(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int bad = fwrite(data, 1, len, f) != len;
+    if (fclose(f) != 0)
+        bad = 1;
+    return bad ? -1 : 0;
+}
+
+/*
+ * Pipes the script to gnuplot; returns pclose's status, or -1 when gnuplot
+ * cannot be started.  SIGPIPE is ignored meanwhile: a gnuplot that stops
+ * reading (it quits at its first error) must fail the plot, not end vine.
+ */
+static int pipe_to_gnuplot(const char *script, size_t len)
+{
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    int restore = sigaction(SIGPIPE, &ign, &old) == 0;
+    fflush(NULL); /* what vine printed comes before what gnuplot prints */
+    FILE *gp = popen("gnuplot", "w");
+    int st = -1;
+    if (gp) {
+        fwrite(script, 1, len, gp);
+        st = pclose(gp);
+    }
+    if (restore)
+        sigaction(SIGPIPE, &old, NULL);
+    return st;
+}
+
+int vine_cli_gnuplot(const char *who, const char *out, const char *keep, vine_cli_gp_script *script,
+                     const void *arg)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        script(f, arg);
+        if (fclose(f) != 0) {
+            free(text);
+            text = NULL;
+        }
+    }
+    if (!text) {
+        fprintf(stderr, "%s: out of memory for the gnuplot script\n", who);
+        return 1;
+    }
+    if (keep && write_file(keep, text, len) != 0) {
+        fprintf(stderr, "%s: cannot write the script to %s\n", who, keep);
+        free(text);
+        return 1;
+    }
+    if (write_file(out, "", 0) != 0) {
+        fprintf(stderr, "%s: cannot open %s for writing\n", who, out);
+        free(text);
+        return 1;
+    }
+    int st = pipe_to_gnuplot(text, len);
+    free(text);
+    if (st == -1) {
+        fprintf(stderr, "%s: cannot start gnuplot\n", who);
+        return 1;
+    }
+    struct stat sb;
+    if (st == 0 && stat(out, &sb) == 0 && sb.st_size > 0) {
+        printf("plot: %s\n", out);
+        return 0;
+    }
+    char why[64];
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+        snprintf(why, sizeof why, "gnuplot not found by the shell");
+    else if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
+        snprintf(why, sizeof why, "gnuplot exit status %d", WEXITSTATUS(st));
+    else if (WIFSIGNALED(st))
+        snprintf(why, sizeof why, "gnuplot killed by signal %d", WTERMSIG(st));
+    else
+        snprintf(why, sizeof why, "gnuplot wrote nothing");
+    fprintf(stderr, "%s: gnuplot failed to write %s (%s)\n", who, out, why);
     return 1;
 }

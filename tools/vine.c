@@ -11,6 +11,7 @@
 #include "coll/coll.h"
 #include "sched/verify.h"
 #include "cli.h"
+#include "vine_bbs.h"
 #include "vine_sim.h"
 
 #include <errno.h>
@@ -35,6 +36,7 @@ static void usage_main(FILE *f)
             "                        print every rank's schedule of one case\n"
             "  sim traffic|allocations ...\n"
             "                        replay algorithms on a network model (no MPI)\n"
+            "  bbs table|plot ...    the BBS broadcast step model (no MPI)\n"
             "Run '%s verify --help' for the verifier's options.\n",
             prog, prog);
 }
@@ -659,6 +661,8 @@ int main(int argc, char **argv)
         return cmd_dump(argc, argv);
     if (strcmp(cmd, "sim") == 0)
         return vine_cmd_sim(argc - 1, argv + 1);
+    if (strcmp(cmd, "bbs") == 0)
+        return vine_cmd_bbs(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
     usage_main(stderr);
     return 2;

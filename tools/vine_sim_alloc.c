@@ -12,17 +12,15 @@
  * min, quartiles, median, mean and max, and --plot draws them as a box plot
  * with gnuplot.  Cost: two simulations per allocation.
  */
+#include "cli.h"
 #include "sched/verify.h"
 #include "topo/topo_place.h"
-#include "cli.h"
 #include "vine_sim_util.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define MAX_NODES (1L << 22)
 
@@ -60,17 +58,16 @@ typedef struct opts {
 
 static int parse_opts(int argc, char **argv, opts *o)
 {
-    static const char *names[] = {"--topo", "--nodes", "--samples",  "--seed", "--ppn",
-                                  "--coll", "--algo",  "--baseline", "--size", "--root",
-                                  "--file", "--plot",  "--csv"};
+    static const char *const names[] = {"--topo", "--nodes", "--samples",  "--seed", "--ppn",
+                                        "--coll", "--algo",  "--baseline", "--size", "--root",
+                                        "--file", "--plot",  "--csv"};
     const char **slots[] = {&o->topo, &o->nodes, &o->samples,  &o->seed, &o->ppn,
                             &o->coll, &o->algo,  &o->baseline, &o->size, &o->root,
                             &o->file, &o->plot,  &o->csv};
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
-        int hit = 0;
-        for (size_t k = 0; k < sizeof names / sizeof *names && !hit; k++)
-            hit = vine_cli_take("vine sim allocations", argv[i], names[k], &i, argc, argv, slots[k]);
+        int hit = vine_cli_take_any("vine sim allocations", &i, argc, argv, names, slots,
+                                    (int)(sizeof names / sizeof *names));
         if (hit < 0)
             return 2;
         if (hit)
@@ -476,45 +473,23 @@ static void print_table(const run *w, const stats *st, size_t nb)
                w->dropped);
 }
 
-/* Finds an executable named name in PATH. */
-static int in_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    char buf[4096];
-    for (const char *c = path; c && *c;) {
-        const char *end = strchr(c, ':');
-        size_t len = end ? (size_t)(end - c) : strlen(c);
-        if (len && len + strlen(name) + 2 < sizeof buf) {
-            snprintf(buf, sizeof buf, "%.*s/%s", (int)len, c, name);
-            if (access(buf, X_OK) == 0)
-                return 1;
-        }
-        c = end ? end + 1 : NULL;
-    }
-    return 0;
-}
+/* What the box plot shows: the statistics of nb node-count classes. */
+typedef struct box_plot {
+    const run *w;
+    const stats *st;
+    size_t nb;
+} box_plot;
 
-/* Writes s as a gnuplot single-quoted string ('' stands for one quote). */
-static void gp_str(FILE *f, const char *s)
+/*
+ * The gnuplot script of the box plot (a vine_cli_gp_script): whiskers at min
+ * and max, box from q1 to q3, a line at the median.
+ */
+static void box_script(FILE *g, const void *arg)
 {
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        if (*s != '\n')
-            fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
-/* Draws the box plot: whiskers at min and max, box from q1 to q3, a line at the median. */
-static int plot(const run *w, const stats *st, size_t nb)
-{
-    FILE *g = popen("gnuplot", "w");
-    if (!g) {
-        fprintf(stderr, "vine sim allocations: cannot start gnuplot\n");
-        return 1;
-    }
+    const box_plot *bp = arg;
+    const run *w = bp->w;
+    const stats *st = bp->st;
+    size_t nb = bp->nb;
     char title[512], sz[32];
     vs_fmt_size(w->size, sz, sizeof sz);
     snprintf(title, sizeof title, "%s %s vs %s, %s, %s: %s", vine__coll_name(w->algo->coll),
@@ -522,9 +497,9 @@ static int plot(const run *w, const stats *st, size_t nb)
              w->o.file ? w->o.file : "random allocations");
     fprintf(g, "set terminal svg size 800,480 noenhanced font 'sans,12' background rgb 'white'\n");
     fprintf(g, "set output ");
-    gp_str(g, w->o.plot);
+    vine_cli_gp_str(g, w->o.plot);
     fprintf(g, "\nset title ");
-    gp_str(g, title);
+    vine_cli_gp_str(g, title);
     fprintf(g,
             "\nset xlabel 'nodes'\nset ylabel 'cross-group bytes saved (%%)'\n"
             "set grid ytics\nset key below horizontal\nset boxwidth 0.5\n"
@@ -552,15 +527,6 @@ static int plot(const run *w, const stats *st, size_t nb)
                        "title 'bound 33.3%% (Bine paper, Eq. 2)'");
         fprintf(g, "\n");
     }
-    int status = pclose(g);
-    struct stat sb;
-    if (status != 0 || stat(w->o.plot, &sb) != 0 || sb.st_size == 0) {
-        fprintf(stderr, "vine sim allocations: gnuplot failed to write %s (status %d)\n", w->o.plot,
-                status);
-        return 1;
-    }
-    printf("plot: %s\n", w->o.plot);
-    return 0;
 }
 
 static int write_csv(const run *w)
@@ -623,11 +589,8 @@ static int sort_buckets(run *w)
 static int check_outputs(run *w)
 {
     if (w->o.plot) {
-        if (!in_path("gnuplot")) {
-            fprintf(stderr, "vine sim allocations: --plot needs gnuplot, which is not in PATH "
-                            "(install gnuplot or gnuplot-nox, or leave out --plot)\n");
+        if (vine_cli_need_gnuplot("vine sim allocations", "--plot"))
             return 1;
-        }
         FILE *f = fopen(w->o.plot, "w");
         if (!f)
             return vs_usage_error("allocations", "--plot %s: cannot open for writing", w->o.plot);
@@ -675,8 +638,10 @@ int vs_cmd_allocations(int argc, char **argv)
         print_table(&w, st, w.nnodes);
     if (!rc && w.o.csv)
         rc = write_csv(&w);
-    if (!rc && w.o.plot)
-        rc = plot(&w, st, w.nnodes);
+    if (!rc && w.o.plot) {
+        box_plot bp = {&w, st, w.nnodes};
+        rc = vine_cli_gnuplot("vine sim allocations", w.o.plot, NULL, box_script, &bp);
+    }
     if (rc == 2)
         fprintf(stderr, "Run 'vine sim allocations --help' for the options.\n");
     free(st);

@@ -191,14 +191,19 @@ int vine__status_to_mpi(int status)
 }
 
 /* The one line VINE_VERBOSE prints when a requested algorithm cannot serve a call. */
+#define WHY_EXCLUDED "is excluded by its restrictions"
+
 static void say_fallback(const vine_args *a, const vine_algo *req, const char *why,
                          const vine_algo *served)
 {
     /* Every rank makes the same choice, so one of them speaks for all. */
     if (!vine__verbose() || a->rank != 0)
         return;
-    fprintf(stderr, "vine: %s algorithm '%s' %s (p=%d, count=%zu%s); using '%s'\n",
-            vine__coll_name(a->coll), req->name, why, a->p, a->count,
+    /* An exclusion names the restrictions the call failed ("commutative op", ...). */
+    int excluded = strcmp(why, WHY_EXCLUDED) == 0;
+    fprintf(stderr, "vine: %s algorithm '%s' %s%s%s%s (p=%d, count=%zu%s); using '%s'\n",
+            vine__coll_name(a->coll), req->name, why, excluded ? " [" : "",
+            excluded ? req->restrictions : "", excluded ? "]" : "", a->p, a->count,
             a->commutative ? "" : ", non-commutative op", served ? served->name : "none");
 }
 
@@ -207,7 +212,7 @@ int vine__choose_build(const vine_args *a, const vine_algo *req, size_t type_siz
 {
     const vine_algo *tries[3] = {NULL, vine__select_auto(a, type_size),
                                  vine__select_default(a->coll)};
-    const char *why = "is excluded by its restrictions";
+    const char *why = WHY_EXCLUDED;
     int rc = VINE_ERR_UNSUPPORTED;
     if (req && vine__algo_admits(req, a) == VINE_OK)
         tries[0] = req;

@@ -30,6 +30,9 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_BCAST, "bine_large", 0, "-",
      "Bine scatter on the distance-doubling tree, then distance-halving allgather",
      vine__bcast_bine_large_build},
+    {VINE_COLL_BCAST, "bbs", VINE_ALGO_GRAPH, "VINE_BBS_GRAPH with p nodes",
+     "Broadcast by Balanced Saturation on a network graph, packets as segments",
+     vine__bcast_bbs_build},
 
     {VINE_COLL_REDUCE, "binomial", 0, "-", "binomial tree, keeps operand order",
      vine__reduce_binomial_build},

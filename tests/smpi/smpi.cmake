@@ -28,5 +28,6 @@ if(VINE_SMPI)
       --cfg=smpi/privatize-libs:$<TARGET_SONAME_FILE:vine>
       --log=root.thres:warning --log=xbt_cfg.thres:warning --log=smpi_config.thres:warning
       $<TARGET_FILE:test_smpi>)
-  set_tests_properties(smpi_collectives_64 PROPERTIES LABELS smpi TIMEOUT 1200)
+  set_tests_properties(smpi_collectives_64 PROPERTIES LABELS smpi TIMEOUT 1200
+    ENVIRONMENT VINE_BBS_GRAPH=grid:8x8)
 endif()
