@@ -4,24 +4,40 @@
  *
  *   vine-bench coll --coll C|all --algo A|all --size LIST [--iters N]
  *              [--warmup N] [--check] [--dtype T] [--op OP] [--root R]
- *              [--in-place]
+ *              [--in-place] [--json FILE] [--csv FILE] [--progress]
+ *   vine-bench overhead [--batches N] [--iters N]
+ *   vine-bench pattern ...   (tools/bench_pattern.c, docs/patterns.md)
  *
  * For each collective, size and algorithm (and "mpi", the MPI library's
- * collective) it times iterations, each after a barrier, takes the maximum
- * over ranks of each iteration's time, and prints the median, minimum and
- * maximum in microseconds and median / median(mpi) on rank 0.  With --check
- * it compares each algorithm's result with the MPI library's for the same
- * buffers (barrier has no result: it is timed only, once, whatever the
- * sizes).  docs/bench.md describes the options and the output.
+ * collective) `coll` times iterations, each after a barrier, takes per
+ * iteration the maximum over ranks, drops the first 20% of the iterations
+ * as warm-up (the method of the Bine trees paper, section 5, after Hoefler
+ * and Belli 2015), and prints on rank 0 the median, minimum, mean, 99th
+ * percentile and maximum in microseconds, nccl-tests' algbw and busbw, and
+ * median / median(mpi).  With --check it compares each algorithm's result
+ * with the MPI library's for the same buffers (barrier has no result: it is
+ * timed only, once, whatever the sizes).  --json and --csv write the rows
+ * with the command line, the MPI library, the date and every rank's host
+ * (src/bench/results.h).  docs/bench.md describes the options and the
+ * output.
+ *
+ * Test-only: VINE_BENCH_CORRUPT=ALGO (or COLL:ALGO) flips a byte of that
+ * algorithm's result in the --check run, so that the check must fail.
  */
+#include "bench/results.h"
+#include "bench/stats.h"
 #include "bench_overhead.h"
+#include "bench_pattern.h"
 #include <vine.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define MAX_SIZES 64
 #define MAX_ALGOS 32
@@ -42,6 +58,8 @@ typedef struct options {
     const char *dtype_name;
     MPI_Op op;
     const char *op_name;
+    const char *json, *csv; /* result files, NULL when not asked for */
+    int progress;           /* --progress: the progress line even when stderr is no terminal */
 } options;
 
 /* One benchmarked case: a collective at one size, with its buffers. */
@@ -59,23 +77,34 @@ typedef struct bcase {
     unsigned char *send, *recv, *input, *ref;
 } bcase;
 
-/* What one row measured. */
+/* What one row measured (the statistics on rank 0 only). */
 typedef struct row {
-    double median, min, max;
+    vine_bench_stats st;
     int na;    /* the algorithm does not serve this case */
     int check; /* -1 not checked, 0 failed, 1 passed */
     int err;   /* an MPI error code, MPI_SUCCESS when all went well */
 } row;
 
+/* The progress line on stderr (rank 0): rows done of the total. */
+typedef struct progress {
+    int on, tty;
+    long done, total;
+} progress;
+
 static int rank0;
+
+/* VINE_BENCH_CORRUPT (test only): the algorithm whose checked result is corrupted. */
+static const char *corrupt_coll, *corrupt_algo;
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: vine-bench overhead [--batches N] [--iters N]\n"
+               "       vine-bench pattern ... (see vine-bench pattern --help)\n"
                "       vine-bench coll --coll C|all --algo A|all --size LIST [--iters N]\n"
                "                  [--warmup N] [--check] [--dtype int|float|double|char|long]\n"
                "                  [--op sum|prod|max|min|land|lor|lxor|band|bor|bxor]\n"
-               "                  [--root R] [--in-place]\n"
+               "                  [--root R] [--in-place] [--json FILE] [--csv FILE]\n"
+               "                  [--progress]\n"
                "  C     a collective (bcast, reduce, allreduce, allgather, reduce_scatter,\n"
                "        reduce_scatter_block, alltoall, gather, scatter, barrier), a\n"
                "        comma-separated list, or all\n"
@@ -85,9 +114,15 @@ static void usage(FILE *f)
                "        GiB), or a doubling range such as 8B..1MiB; the size is the\n"
                "        collective's count argument in bytes (per rank's block for\n"
                "        allgather, alltoall, gather, scatter; barrier runs once, sizeless)\n"
-               "  --iters N   timed iterations per row (default 100)\n"
-               "  --warmup N  untimed iterations first (default: drop the first 20%% of N)\n"
-               "  --check     compare each result with the MPI library's collective\n");
+               "  --iters N   timed iterations per row (default 100); the first 20%% are\n"
+               "              dropped as warm-up unless --warmup is given\n"
+               "  --warmup N  untimed iterations first, then all N of --iters are kept\n"
+               "  --check     compare each result with the MPI library's collective\n"
+               "  --json FILE, --csv FILE  write the rows, the command, the MPI library,\n"
+               "              the date and every rank's host (docs/bench.md)\n"
+               "  --progress  a progress line on stderr even when it is not a terminal\n"
+               "Times are in microseconds, per iteration the slowest rank's; algbw and\n"
+               "busbw in GB/s as nccl-tests defines them; ratio = median / median(mpi).\n");
 }
 
 /* Reports a usage error on rank 0; the caller exits with status 2. */
@@ -102,28 +137,10 @@ static int bad_usage(const char *fmt, const char *arg)
     return 2;
 }
 
-/* Parses "8", "8B", "1KiB", "64KiB", "1MiB", "1GiB" (also K, M, G) into bytes. */
+/* A size of the sweep: at most INT32_MAX bytes, as counts are ints. */
 static int parse_size(const char *s, size_t *out)
 {
-    static const struct {
-        const char *unit;
-        int shift;
-    } units[] = {{"", 0},   {"B", 0},    {"K", 10}, {"KiB", 10},
-                 {"M", 20}, {"MiB", 20}, {"G", 30}, {"GiB", 30}};
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(s, &end, 10);
-    if (end == s || errno || *s == '-')
-        return -1;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (strcmp(end, units[i].unit) == 0) {
-            if (n > (SIZE_MAX >> units[i].shift) || (n << units[i].shift) > INT32_MAX)
-                return -1;
-            *out = (size_t)(n << units[i].shift);
-            return 0;
-        }
-    }
-    return -1;
+    return vine__bench_parse_size(s, INT32_MAX, out);
 }
 
 static int add_size(options *o, size_t bytes, const char *label)
@@ -301,17 +318,22 @@ static int parse_value(options *o, const char *opt, char *v)
         return parse_dtype(o, v);
     if (strcmp(opt, "--op") == 0)
         return parse_op(o, v);
+    if (strcmp(opt, "--json") == 0 || strcmp(opt, "--csv") == 0) {
+        *(opt[2] == 'j' ? &o->json : &o->csv) = v;
+        return *v ? 0 : -1;
+    }
     return -2;
 }
 
 /* Parses one option at argv[*i]; returns 0, or 2 after reporting a usage error. */
 static int parse_option(options *o, int argc, char **argv, int *i)
 {
-    static const char *with_value[] = {"--coll",   "--algo", "--size",  "--iters",
-                                       "--warmup", "--root", "--dtype", "--op"};
+    static const char *with_value[] = {"--coll", "--algo",  "--size", "--iters", "--warmup",
+                                       "--root", "--dtype", "--op",   "--json",  "--csv"};
     const char *opt = argv[*i];
-    if (strcmp(opt, "--check") == 0 || strcmp(opt, "--in-place") == 0) {
-        *(opt[2] == 'c' ? &o->check : &o->inplace) = 1;
+    if (strcmp(opt, "--check") == 0 || strcmp(opt, "--in-place") == 0 ||
+        strcmp(opt, "--progress") == 0) {
+        *(opt[2] == 'c' ? &o->check : opt[2] == 'i' ? &o->inplace : &o->progress) = 1;
         return 0;
     }
     int known = 0;
@@ -366,7 +388,7 @@ static int parse_options(options *o, int argc, char **argv, int p)
     parse_dtype(o, "int");
     parse_op(o, "sum");
     if (argc < 2)
-        return bad_usage("%s", "a command is required (coll)");
+        return bad_usage("%s", "a command is required (coll, pattern or overhead)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         if (rank0)
             usage(stdout);
@@ -607,47 +629,62 @@ static int run_fresh(bcase *b, int mpi)
     return run(b, mpi);
 }
 
-/* Collective: 1 when every rank's result matches the MPI library's. */
-static int check(bcase *b, int *err)
+/* Does VINE_BENCH_CORRUPT name algo of b's collective? */
+static int corrupted(const bcase *b, const char *algo)
+{
+    return corrupt_algo && strcmp(corrupt_algo, algo) == 0 &&
+           (!corrupt_coll || strcmp(corrupt_coll, vine_coll_name(b->coll)) == 0);
+}
+
+/*
+ * Collective: 1 when every rank's result matches the MPI library's.  On a
+ * mismatch rank 0 says on stderr which algorithm, case and ranks.
+ */
+static int check(bcase *b, const char *algo, const char *label, int *err)
 {
     size_t off = b->res_off * b->tsize, bytes = b->res_elems * b->tsize;
     int rc = run_fresh(b, 1);
     memcpy(b->ref, b->recv + off, bytes);
     if (rc == MPI_SUCCESS)
         rc = run_fresh(b, 0);
-    int ok = rc == MPI_SUCCESS && memcmp(b->ref, b->recv + off, bytes) == 0, all;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (rc == MPI_SUCCESS && bytes && corrupted(b, algo))
+        b->recv[off + bytes / 2] ^= 0x5a; /* test only: a wrong result that --check must see */
+    int ok = rc == MPI_SUCCESS && memcmp(b->ref, b->recv + off, bytes) == 0;
+    int bad = !ok, me = ok ? b->p : b->rank, nbad, first;
+    MPI_Allreduce(&bad, &nbad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS)
         *err = rc;
-    return all;
+    if (nbad && rank0)
+        fprintf(stderr,
+                "vine-bench: check FAILED: %s algorithm %s at size %s: the result does not "
+                "match the MPI library's on %d of %d ranks (the first: rank %d)\n",
+                vine_coll_name(b->coll), algo, label, nbad, b->p, first);
+    return nbad == 0;
 }
 
-static int cmp_double(const void *a, const void *b)
+/*
+ * Times --iters iterations (after --warmup untimed ones when given); rank 0
+ * gets the statistics of the per-iteration maxima over ranks, the first 20%
+ * dropped unless --warmup was given.
+ */
+static int time_case(const bcase *b, int mpi, const options *o, vine_bench_stats *st)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Times the iterations; on rank 0 fills median/min/max of the per-iteration maxima. */
-static int time_case(const bcase *b, int mpi, const options *o, row *out)
-{
-    int warm = o->warmup >= 0 ? o->warmup : o->iters / 5;
-    int kept = o->warmup >= 0 ? o->iters : o->iters - warm;
-    double *t = malloc(sizeof(double) * (size_t)(warm + kept)),
-           *tmax = malloc(sizeof(double) * (size_t)kept);
+    int warm = o->warmup > 0 ? o->warmup : 0, n = o->iters;
+    int drop = o->warmup >= 0 ? 0 : vine__bench_warmup_drop(n);
+    double *t = malloc(sizeof(double) * (size_t)n), *tmax = malloc(sizeof(double) * (size_t)n);
     int rc = t && tmax ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-    for (int k = 0; k < warm + kept && rc == MPI_SUCCESS; k++) {
+    for (int k = 0; k < warm + n && rc == MPI_SUCCESS; k++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         rc = run(b, mpi);
-        t[k] = (MPI_Wtime() - t0) * 1e6;
+        if (k >= warm)
+            t[k - warm] = (MPI_Wtime() - t0) * 1e6;
     }
     if (rc == MPI_SUCCESS) {
-        MPI_Reduce(t + warm, tmax, kept, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-        qsort(tmax, (size_t)kept, sizeof(double), cmp_double);
-        out->min = tmax[0];
-        out->max = tmax[kept - 1];
-        out->median = kept % 2 ? tmax[kept / 2] : (tmax[kept / 2 - 1] + tmax[kept / 2]) / 2;
+        MPI_Reduce(t, tmax, n, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (rank0 && vine__bench_stats(tmax, n, drop, st) != 0)
+            rc = MPI_ERR_NO_MEM;
     }
     free(t);
     free(tmax);
@@ -665,11 +702,14 @@ static int served_by(const bcase *b, const char *algo)
     return !any;
 }
 
-/* Measures one row: algo NULL is the MPI library's collective. */
-static row measure(bcase *b, const char *algo, const options *o)
+/* Measures one row: algo "mpi" is the MPI library's collective. */
+static row measure(bcase *b, const char *algo, const char *label, const options *o)
 {
-    row r = {0, 0, 0, 0, -1, MPI_SUCCESS};
-    int mpi = algo == NULL;
+    row r;
+    memset(&r, 0, sizeof r);
+    r.check = -1;
+    r.err = MPI_SUCCESS;
+    int mpi = strcmp(algo, "mpi") == 0;
     if (!mpi) {
         vine_set_algorithm(b->coll, algo);
         r.err = run_fresh(b, 0);
@@ -679,25 +719,80 @@ static row measure(bcase *b, const char *algo, const options *o)
         }
         /* A barrier has no result to compare: its check column stays '-'. */
         if (r.err == MPI_SUCCESS && o->check && b->coll != VINE_COLL_BARRIER)
-            r.check = check(b, &r.err);
+            r.check = check(b, algo, label, &r.err);
     }
     if (r.err == MPI_SUCCESS) {
         bcase_input(b);
-        r.err = time_case(b, mpi, o, &r);
+        r.err = time_case(b, mpi, o, &r.st);
     }
     return r;
 }
 
 static void print_header(const options *o, int p)
 {
-    int warm = o->warmup >= 0 ? o->warmup : o->iters / 5;
-    printf("# vine-bench coll: p=%d dtype=%s op=%s root=%d in-place=%s iters=%d warmup=%d%s\n", p,
-           o->dtype_name, o->op_name, o->root, o->inplace ? "yes" : "no", o->iters, warm,
-           o->warmup >= 0 ? "" : " (dropped from iters)");
-    printf("# times in microseconds: per iteration the maximum over ranks; ratio = "
-           "median / median(mpi)\n");
-    printf("%-20s %-22s %8s %9s %11s %11s %11s %7s %5s\n", "collective", "algorithm", "size",
-           "count", "median_us", "min_us", "max_us", "ratio", "check");
+    int drop = vine__bench_warmup_drop(o->iters);
+    printf("# vine-bench coll: p=%d dtype=%s op=%s root=%d in-place=%s iters=%d ", p, o->dtype_name,
+           o->op_name, o->root, o->inplace ? "yes" : "no", o->iters);
+    if (o->warmup >= 0)
+        printf("warmup=%d (untimed, before the %d kept)\n", o->warmup, o->iters);
+    else
+        printf("warmup=%d (the first 20%% of iters, dropped)\n", drop);
+    printf("# times in microseconds, per iteration the maximum over ranks; algbw and busbw "
+           "in GB/s (nccl-tests);\n# ratio = median / median(mpi)\n");
+    printf("%-20s %-22s %8s %9s %10s %10s %10s %10s %10s %8s %8s %7s %5s\n", "collective",
+           "algorithm", "size", "count", "median_us", "min_us", "mean_us", "p99_us", "max_us",
+           "algbw", "busbw", "ratio", "check");
+}
+
+/* Rounds a time to a nanosecond, far below the clock's noise, so that the files stay short. */
+static double round_ns(double us)
+{
+    return round(us * 1000) / 1000;
+}
+
+/* x to 6 significant digits (bandwidths and ratios in the files). */
+static double sig6(double x)
+{
+    char buf[32];
+    if (!isfinite(x))
+        return NAN;
+    snprintf(buf, sizeof buf, "%.6g", x);
+    return strtod(buf, NULL);
+}
+
+/* The row for the result files (rank 0). */
+static void file_row(const bcase *b, const char *label, const char *algo, const row *r,
+                     double mpi_median, vine_bench_row *x)
+{
+    int barrier = b->coll == VINE_COLL_BARRIER;
+    vine__bench_row_init(x, vine_coll_name(b->coll), algo, barrier ? "-" : label);
+    size_t bytes = (size_t)b->count * b->tsize;
+    x->size = barrier ? 0 : (long long)bytes;
+    x->count = barrier ? -1 : b->count;
+    x->check = r->check;
+    if (r->err != MPI_SUCCESS) {
+        x->status = VINE_BENCH_ROW_ERROR;
+        snprintf(x->error, sizeof x->error, "%s", vine_error_string(r->err));
+        return;
+    }
+    if (r->na) {
+        x->status = VINE_BENCH_ROW_NA;
+        return;
+    }
+    x->kept = r->st.kept;
+    x->dropped = r->st.dropped;
+    x->min = round_ns(r->st.min);
+    x->median = round_ns(r->st.median);
+    x->mean = round_ns(r->st.mean);
+    x->p99 = round_ns(r->st.p99);
+    x->max = round_ns(r->st.max);
+    if (mpi_median > 0)
+        x->ratio = sig6(r->st.median / mpi_median);
+    double algbw, busbw;
+    if (vine__bench_bandwidth(b->coll, b->p, bytes, r->st.median, &algbw, &busbw) == 0) {
+        x->algbw = sig6(algbw);
+        x->busbw = sig6(busbw);
+    }
 }
 
 /* Prints one row on rank 0; returns 1 when it counts as a failure. */
@@ -713,19 +808,27 @@ static int print_row(const bcase *b, const char *label, const char *algo, const 
     if (r->err != MPI_SUCCESS) {
         printf("error: %s\n", vine_error_string(r->err));
     } else if (r->na) {
-        printf("%11s %11s %11s %7s %5s\n", "n/a", "n/a", "n/a", "n/a", "n/a");
+        printf("%10s %10s %10s %10s %10s %8s %8s %7s %5s\n", "n/a", "n/a", "n/a", "n/a", "n/a",
+               "n/a", "n/a", "n/a", "n/a");
     } else {
-        char ratio[16] = "-";
+        char ratio[16] = "-", algbw[16] = "-", busbw[16] = "-";
+        double a, bb;
         if (mpi_median > 0)
-            snprintf(ratio, sizeof ratio, "%.2f", r->median / mpi_median);
+            snprintf(ratio, sizeof ratio, "%.2f", r->st.median / mpi_median);
+        if (vine__bench_bandwidth(b->coll, b->p, (size_t)b->count * b->tsize, r->st.median, &a,
+                                  &bb) == 0) {
+            snprintf(algbw, sizeof algbw, "%.3f", a);
+            snprintf(busbw, sizeof busbw, "%.3f", bb);
+        }
         const char *chk = r->check < 0 ? "-" : r->check ? "OK" : "FAIL";
-        printf("%11.2f %11.2f %11.2f %7s %5s\n", r->median, r->min, r->max, ratio, chk);
+        printf("%10.2f %10.2f %10.2f %10.2f %10.2f %8s %8s %7s %5s\n", r->st.median, r->st.min,
+               r->st.mean, r->st.p99, r->st.max, algbw, busbw, ratio, chk);
     }
     fflush(stdout);
     return r->err != MPI_SUCCESS || r->check == 0;
 }
 
-/* Is algorithm i of coll (or "auto") asked for? */
+/* Is algorithm name (or "auto") asked for? */
 static int wanted(const options *o, const char *name)
 {
     if (o->nalgos == 0)
@@ -736,8 +839,66 @@ static int wanted(const options *o, const char *name)
     return 0;
 }
 
+/* The rows of one collective at one size: mpi, then auto and every wanted algorithm. */
+static int rows_of(const options *o, vine_coll coll)
+{
+    int n = 1;
+    for (int i = -1; i < vine_algorithm_count(coll); i++)
+        n += wanted(o, i < 0 ? "auto" : vine_algorithm_name(coll, i));
+    return n;
+}
+
+/* Rank 0 shows "[done/total] coll size algo" on stderr (overwritten on a terminal). */
+static void progress_show(progress *pr, vine_coll coll, const char *label, const char *algo)
+{
+    if (!pr->on)
+        return;
+    char line[128];
+    snprintf(line, sizeof line, "vine-bench: [%ld/%ld] %s %s %s", pr->done + 1, pr->total,
+             vine_coll_name(coll), coll == VINE_COLL_BARRIER ? "-" : label, algo);
+    if (pr->tty)
+        fprintf(stderr, "\r%-79.79s", line);
+    else
+        fprintf(stderr, "%s\n", line);
+    fflush(stderr);
+}
+
+/* Rank 0 clears the progress line before stdout writes on the same terminal. */
+static void progress_clear(progress *pr)
+{
+    if (pr->on && pr->tty) {
+        fprintf(stderr, "\r%79s\r", "");
+        fflush(stderr);
+    }
+}
+
+/*
+ * One row: measure, print, add to the results; returns 1 for a failure.
+ * mpi_median < 0 stands for the row's own median (the mpi row).
+ */
+static int one_row(bcase *b, const options *o, int s, const char *algo, double mpi_median, row *out,
+                   progress *pr, vine_bench_results *res, int *nomem)
+{
+    progress_show(pr, b->coll, o->labels[s], algo);
+    row r = measure(b, algo, o->labels[s], o);
+    progress_clear(pr);
+    pr->done++;
+    if (mpi_median < 0) /* the mpi row: its ratio to itself */
+        mpi_median = rank0 && r.err == MPI_SUCCESS ? r.st.median : 0;
+    int failed = print_row(b, o->labels[s], algo, &r, mpi_median);
+    if (rank0 && res) {
+        vine_bench_row x;
+        file_row(b, o->labels[s], algo, &r, mpi_median, &x);
+        *nomem |= vine__bench_results_add(res, &x) != 0;
+    }
+    if (out)
+        *out = r;
+    return failed;
+}
+
 /* Every requested row of one collective at one size; returns the failures. */
-static int bench_size(const options *o, vine_coll coll, int s)
+static int bench_size(const options *o, vine_coll coll, int s, progress *pr,
+                      vine_bench_results *res, int *nomem)
 {
     bcase b;
     int failures = 0;
@@ -748,18 +909,191 @@ static int bench_size(const options *o, vine_coll coll, int s)
         bcase_free(&b);
         return 1;
     }
-    row mpi = measure(&b, NULL, o);
-    failures += print_row(&b, o->labels[s], "mpi", &mpi, mpi.median);
+    row mpi;
+    failures += one_row(&b, o, s, "mpi", -1, &mpi, pr, res, nomem);
+    double mpi_median = rank0 && mpi.err == MPI_SUCCESS ? mpi.st.median : 0;
     for (int i = -1; i < vine_algorithm_count(coll); i++) {
         const char *algo = i < 0 ? "auto" : vine_algorithm_name(coll, i);
-        if (!wanted(o, algo))
-            continue;
-        row r = measure(&b, algo, o);
-        failures += print_row(&b, o->labels[s], algo, &r, mpi.err ? 0 : mpi.median);
+        if (wanted(o, algo))
+            failures += one_row(&b, o, s, algo, mpi_median, NULL, pr, res, nomem);
     }
     vine_set_algorithm(coll, "auto");
     bcase_free(&b);
     return failures;
+}
+
+/* Appends s to the command line in buf, single-quoted when the shell would need it. */
+static void append_arg(char *buf, size_t cap, const char *s)
+{
+    size_t n = strlen(buf);
+    int plain = *s != '\0';
+    for (const char *c = s; *c; c++)
+        plain &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                 strchr("-_./:=,+@%", *c) != NULL;
+    if (n && n + 1 < cap)
+        buf[n++] = ' ';
+    if (!plain && n + 1 < cap)
+        buf[n++] = '\'';
+    for (; *s && n + 5 < cap; s++) {
+        if (*s == '\'' && !plain) {
+            memcpy(buf + n, "'\\''", 4);
+            n += 4;
+        } else {
+            buf[n++] = *s;
+        }
+    }
+    if (!plain && n + 1 < cap)
+        buf[n++] = '\'';
+    buf[n] = '\0';
+}
+
+/*
+ * Collective: the description of the run for the result files: the command
+ * line (taken before the options were parsed, which splits some), the date, the MPI library, the
+ * options and every rank's host (gathered to rank 0).  Returns 0, or -1 on rank 0 when memory ran
+ * out.
+ */
+static int describe(vine_bench_results *res, const options *o, const char *cmd, int p)
+{
+    char name[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    int len = 0, rc = 0;
+    MPI_Get_processor_name(name, &len);
+    name[len < 0 ? 0 : len > MPI_MAX_PROCESSOR_NAME ? MPI_MAX_PROCESSOR_NAME : len] = '\0';
+    char *all = rank0 ? calloc((size_t)p, MPI_MAX_PROCESSOR_NAME + 1) : NULL;
+    int nomem = rank0 && !all;
+    MPI_Bcast(&nomem, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (nomem)
+        return -1;
+    MPI_Gather(name, MPI_MAX_PROCESSOR_NAME + 1, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME + 1,
+               MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (!rank0)
+        return 0;
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING + 1] = "", date[32] = "";
+    MPI_Get_library_version(lib, &len);
+    lib[len < 0                                ? 0
+        : len > MPI_MAX_LIBRARY_VERSION_STRING ? MPI_MAX_LIBRARY_VERSION_STRING
+                                               : len] = '\0';
+    lib[strcspn(lib, "\r\n")] = '\0'; /* the first line */
+    while (len > 0 && strlen(lib) && lib[strlen(lib) - 1] == ' ')
+        lib[strlen(lib) - 1] = '\0';
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm))
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    rc |= vine__bench_results_set(&res->command, cmd);
+    rc |= vine__bench_results_set(&res->date, date);
+    rc |= vine__bench_results_set(&res->mpi_library, lib);
+    snprintf(res->dtype, sizeof res->dtype, "%s", o->dtype_name);
+    snprintf(res->op, sizeof res->op, "%s", o->op_name);
+    res->root = o->root;
+    res->inplace = o->inplace;
+    res->check = o->check;
+    res->iters = o->iters;
+    res->warmup = o->warmup;
+    rc |= vine__bench_results_set_ranks(res, p);
+    for (int r = 0; rc == 0 && r < p; r++)
+        rc |= vine__bench_results_set_host(res, r, all + (size_t)r * (MPI_MAX_PROCESSOR_NAME + 1));
+    free(all);
+    return rc ? -1 : 0;
+}
+
+/* Collective: can rank 0 write the result files?  Probes without leaving a new file behind. */
+static int outputs_writable(const options *o)
+{
+    int ok = 1;
+    const char *paths[2] = {o->json, o->csv};
+    for (int i = 0; rank0 && i < 2; i++) {
+        if (!paths[i])
+            continue;
+        int existed = access(paths[i], F_OK) == 0;
+        FILE *f = fopen(paths[i], "a");
+        if (!f) {
+            fprintf(stderr, "vine-bench: %s: cannot open for writing: %s\n", paths[i],
+                    strerror(errno));
+            ok = 0;
+            continue;
+        }
+        fclose(f);
+        if (!existed)
+            remove(paths[i]);
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return ok;
+}
+
+/* Reads VINE_BENCH_CORRUPT ("ALGO" or "COLL:ALGO"); rank 0 warns that it is set. */
+static void read_corrupt(void)
+{
+    static char buf[128];
+    const char *v = getenv("VINE_BENCH_CORRUPT");
+    if (!v || !*v)
+        return;
+    snprintf(buf, sizeof buf, "%s", v);
+    char *colon = strchr(buf, ':');
+    if (colon) {
+        *colon = '\0';
+        corrupt_coll = buf;
+        corrupt_algo = colon + 1;
+    } else {
+        corrupt_algo = buf;
+    }
+    if (rank0)
+        fprintf(stderr,
+                "vine-bench: VINE_BENCH_CORRUPT=%s: corrupting that algorithm's "
+                "checked results on purpose (a test-only switch)\n",
+                v);
+}
+
+/* Rank 0 writes the result files; returns the number that failed. */
+static int write_files(const options *o, const vine_bench_results *res)
+{
+    char err[512];
+    int failed = 0;
+    if (!rank0)
+        return 0;
+    if (o->json && vine__bench_write_json(res, o->json, err, sizeof err) != 0) {
+        fprintf(stderr, "vine-bench: %s\n", err);
+        failed++;
+    }
+    if (o->csv && vine__bench_write_csv(res, o->csv, err, sizeof err) != 0) {
+        fprintf(stderr, "vine-bench: %s\n", err);
+        failed++;
+    }
+    return failed;
+}
+
+static int bench_coll(const options *o, const char *cmd, int p)
+{
+    vine_bench_results res, *files = o->json || o->csv ? &res : NULL;
+    vine__bench_results_init(&res);
+    if (!outputs_writable(o))
+        return 2;
+    int nomem = files && describe(files, o, cmd, p) != 0;
+    progress pr = {0, 0, 0, 0};
+    pr.tty = isatty(STDERR_FILENO);
+    pr.on = rank0 && (o->progress || pr.tty);
+    for (int c = 0; c < o->ncolls; c++)
+        pr.total += (long)(o->colls[c] == VINE_COLL_BARRIER ? 1 : o->nsizes) *
+                    rows_of(o, (vine_coll)o->colls[c]);
+    if (rank0)
+        print_header(o, p);
+    int failures = 0;
+    for (int c = 0; c < o->ncolls; c++) {
+        /* A barrier has no size: one set of rows, not one per size. */
+        int nsizes = o->colls[c] == VINE_COLL_BARRIER ? 1 : o->nsizes;
+        for (int s = 0; s < nsizes; s++)
+            failures += bench_size(o, (vine_coll)o->colls[c], s, &pr, files, &nomem);
+    }
+    if (rank0 && o->check)
+        printf("# %s\n", failures ? "some checks FAILED" : "all checks passed");
+    if (rank0 && nomem)
+        fprintf(stderr, "vine-bench: out of memory for the result files\n");
+    int bad_files = nomem ? 1 : files ? write_files(o, files) : 0;
+    if (rank0 && files && !bad_files)
+        printf("# results written to%s%s%s%s\n", o->json ? " " : "", o->json ? o->json : "",
+               o->csv ? " " : "", o->csv ? o->csv : "");
+    vine__bench_results_free(&res);
+    return failures || bad_files ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -774,23 +1108,22 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return status;
     }
+    if (argc > 1 && strcmp(argv[1], "pattern") == 0) {
+        int status = bench_pattern_main(argc - 1, argv + 1);
+        MPI_Finalize();
+        return status;
+    }
+    static char cmd[8192];
+    for (int i = 0; i < argc; i++)
+        append_arg(cmd, sizeof cmd, argv[i]);
     options o;
     int rc = parse_options(&o, argc, argv, p);
     if (rc) {
         MPI_Finalize();
         return rc == 1 ? 0 : rc;
     }
-    if (rank0)
-        print_header(&o, p);
-    int failures = 0;
-    for (int c = 0; c < o.ncolls; c++) {
-        /* A barrier has no size: one set of rows, not one per size. */
-        int nsizes = o.colls[c] == VINE_COLL_BARRIER ? 1 : o.nsizes;
-        for (int s = 0; s < nsizes; s++)
-            failures += bench_size(&o, (vine_coll)o.colls[c], s);
-    }
-    if (rank0 && o.check)
-        printf("# %s\n", failures ? "some checks FAILED" : "all checks passed");
+    read_corrupt();
+    int status = bench_coll(&o, cmd, p);
     MPI_Finalize();
-    return failures ? 1 : 0;
+    return status;
 }

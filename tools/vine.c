@@ -12,6 +12,7 @@
 #include "sched/verify.h"
 #include "cli.h"
 #include "vine_bbs.h"
+#include "vine_plot.h"
 #include "vine_sim.h"
 
 #include <errno.h>
@@ -37,6 +38,7 @@ static void usage_main(FILE *f)
             "  sim traffic|allocations ...\n"
             "                        replay algorithms on a network model (no MPI)\n"
             "  bbs table|plot ...    the BBS broadcast step model (no MPI)\n"
+            "  plot time|heatmap ... draw vine-bench result files as SVG (gnuplot)\n"
             "Run '%s verify --help' for the verifier's options.\n",
             prog, prog);
 }
@@ -663,6 +665,8 @@ int main(int argc, char **argv)
         return vine_cmd_sim(argc - 1, argv + 1);
     if (strcmp(cmd, "bbs") == 0)
         return vine_cmd_bbs(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return vine_cmd_plot(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
     usage_main(stderr);
     return 2;

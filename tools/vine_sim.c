@@ -12,6 +12,7 @@
  * model from src/topo.
  */
 #include "vine_sim.h"
+#include "bench/results.h"
 #include "sched/verify.h"
 #include "vine_sim_util.h"
 
@@ -282,17 +283,7 @@ void vs_json_num(FILE *f, double x)
 
 void vs_csv_str(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    vine__bench_csv_field(f, s);
 }
 
 const char *vs_default_baseline(vine_coll c)

@@ -1,0 +1,100 @@
+/*
+ * vine-bench's result files (MPI-free): the rows of a `vine-bench coll` run
+ * with what is needed to reproduce and place them (the command line, the
+ * MPI library, the date, the run's options, and the host of every rank),
+ * written as JSON (with jansson) or CSV, and read back by `vine plot`.
+ * docs/bench.md describes both formats.
+ *
+ * Numbers are kept to 15 significant digits: vine__bench_results_add rounds
+ * every number of a row to that, and the writers print 15 digits, so that a
+ * file read back gives the rows that were added, bit for bit.  A missing
+ * number (an n/a row's times, a barrier's bandwidth, a ratio without an mpi
+ * row) is NAN in memory, null in JSON and an empty field in CSV.
+ */
+#ifndef VINE_BENCH_RESULTS_H
+#define VINE_BENCH_RESULTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The format's name and version, written in both formats. */
+#define VINE_BENCH_FORMAT "vine-bench-results"
+#define VINE_BENCH_FORMAT_VERSION 1
+
+/* What became of a row. */
+enum vine_bench_row_status {
+    VINE_BENCH_ROW_OK = 0,    /* measured */
+    VINE_BENCH_ROW_NA = 1,    /* the forced algorithm does not serve the case: not measured */
+    VINE_BENCH_ROW_ERROR = 2, /* the call returned an error (message in error) */
+};
+
+/* One measured (or skipped) row: a collective, a size and an algorithm. */
+typedef struct vine_bench_row {
+    char coll[32];                      /* the collective's name, vine_coll_name() */
+    char algo[64];                      /* the algorithm: a registry name, "auto" or "mpi" */
+    char label[32];                     /* the size as written ("1KiB"); "-" for barrier */
+    long long size;                     /* the size in bytes (count argument times element size) */
+    long long count;                    /* the collective's count argument; -1 for barrier */
+    int status;                         /* enum vine_bench_row_status */
+    char error[128];                    /* the error message of an error row, else "" */
+    int check;                          /* -1 not checked, 0 failed, 1 passed */
+    int kept, dropped;                  /* the samples summarised and those dropped as warm-up */
+    double min, median, mean, p99, max; /* microseconds, per iteration the slowest rank */
+    double ratio;        /* median / median of the mpi row of the same collective and size */
+    double algbw, busbw; /* GB/s, nccl-tests' definitions (src/bench/stats.h) */
+} vine_bench_row;
+
+/* A run: its description and its rows. */
+typedef struct vine_bench_results {
+    char *command;     /* the command line, arguments separated by spaces */
+    char *date;        /* when the run started, ISO 8601 UTC */
+    char *mpi_library; /* the first line of MPI_Get_library_version() */
+    char dtype[16], op[16];
+    int ranks; /* the communicator size */
+    int root, inplace, check;
+    int iters;    /* --iters */
+    int warmup;   /* --warmup, or -1: the first 20% of iters are dropped */
+    char **hosts; /* ranks entries: hosts[r] is rank r's MPI_Get_processor_name() */
+    vine_bench_row *rows;
+    size_t nrows, cap;
+} vine_bench_results;
+
+/* An empty description (strings NULL, ranks 0) and no rows. */
+void vine__bench_results_init(vine_bench_results *r);
+void vine__bench_results_free(vine_bench_results *r);
+
+/* Sets one of the string fields (command, date, mpi_library) to a copy of s. */
+int vine__bench_results_set(char **field, const char *s);
+
+/* Sets ranks to p and allocates p empty host names; then set_host fills them. */
+int vine__bench_results_set_ranks(vine_bench_results *r, int p);
+int vine__bench_results_set_host(vine_bench_results *r, int rank, const char *host);
+
+/* A row with no numbers (all NAN), check -1, status OK and the given names. */
+void vine__bench_row_init(vine_bench_row *row, const char *coll, const char *algo,
+                          const char *label);
+
+/* Appends a copy of row, its numbers rounded to 15 significant digits. */
+int vine__bench_results_add(vine_bench_results *r, const vine_bench_row *row);
+
+/*
+ * Writers and readers.  Each returns VINE_OK, VINE_ERR_UNSUPPORTED with
+ * "FILE[:LINE]: problem" in err (unwritable file, malformed or incomplete
+ * input), or VINE_ERR_NO_MEM.  A reader initialises *r itself and leaves it
+ * empty (freed) on failure.  vine__bench_read takes either format: a file
+ * whose first non-blank character is '{' is JSON, any other CSV.
+ */
+/* Writes s as one CSV field (RFC 4180), quoted when it holds a comma, a quote, a
+ * line break or a leading or trailing space. */
+void vine__bench_csv_field(FILE *f, const char *s);
+int vine__bench_write_json(const vine_bench_results *r, const char *path, char *err, size_t errlen);
+int vine__bench_write_csv(const vine_bench_results *r, const char *path, char *err, size_t errlen);
+int vine__bench_read_json(vine_bench_results *r, const char *path, char *err, size_t errlen);
+int vine__bench_read_csv(vine_bench_results *r, const char *path, char *err, size_t errlen);
+int vine__bench_read(vine_bench_results *r, const char *path, char *err, size_t errlen);
+
+/* "ok", "n/a", "error" and back (-1 for another word). */
+const char *vine__bench_status_name(int status);
+int vine__bench_status_from_name(const char *name);
+
+#endif

@@ -1,0 +1,64 @@
+# MPI test tier (label mpi), issue 7: vine-bench under the launcher, judged by
+# bench_check.sh.
+#   mpi.bench.coll.<coll>.{small,large}.np8  `vine-bench coll --coll <coll>
+#       --algo all --size 8B..32KiB|64KiB..1MiB --check --iters 3` on 8 ranks:
+#       every check passes.  Together with mpi.bench.coll.barrier.np8 they are
+#       the issue's `--coll all --size 8B..1MiB` run (47 s in one piece on two
+#       idle cores, up to 13 s per collective; split to stay short under load
+#       and to run in parallel).
+#   mpi.bench.corrupt.np4  VINE_BENCH_CORRUPT (test only) makes --check fail,
+#       naming the algorithm, with a non-zero exit.
+#   mpi.bench.files.np3, mpi.bench.files_warmup.np2  --json and --csv read
+#       back by test_results --run (same rows, consistent numbers) and plotted
+#       by `vine plot`.
+#   mpi.bench.overhead.np2  `vine-bench overhead` still runs.
+# Registered with add_test: this fragment sorts before mpi.cmake.
+if(VINE_SMPI OR NOT TARGET vine-bench)
+  return()
+endif()
+include(${CMAKE_CURRENT_LIST_DIR}/launcher.cmake)
+
+set(vine_bench_check sh ${CMAKE_CURRENT_LIST_DIR}/bench_check.sh)
+
+# vine_bench_test(name np mode [extra mode arguments] -- vine-bench arguments...)
+function(vine_bench_test name np mode)
+  set(test mpi.bench.${name}.np${np})
+  set(work ${CMAKE_CURRENT_BINARY_DIR}/bench_${name})
+  add_test(NAME ${test}
+    COMMAND ${vine_bench_check} ${mode} ${work} ${ARGN}
+  )
+  set_tests_properties(${test} PROPERTIES LABELS mpi TIMEOUT 600
+    ENVIRONMENT "${VINE_MPI_TEST_ENV}")
+endfunction()
+
+set(vine_bench_run ${VINE_MPIRUN} ${VINE_MPIRUN_NP})
+set(vine_bench_exe ${MPIEXEC_PREFLAGS} $<TARGET_FILE:vine-bench> ${MPIEXEC_POSTFLAGS})
+
+foreach(coll bcast reduce allreduce allgather reduce_scatter_block reduce_scatter alltoall
+    gather scatter)
+  vine_bench_test(coll.${coll}.small 8 pass -- ${vine_bench_run} 8 ${vine_bench_exe}
+    coll --coll ${coll} --algo all --size 8B..32KiB --check --iters 3)
+  vine_bench_test(coll.${coll}.large 8 pass -- ${vine_bench_run} 8 ${vine_bench_exe}
+    coll --coll ${coll} --algo all --size 64KiB..1MiB --check --iters 3)
+endforeach()
+vine_bench_test(coll.barrier 8 pass -- ${vine_bench_run} 8 ${vine_bench_exe}
+  coll --coll barrier --algo all --size 8B..1MiB --check --iters 3)
+
+vine_bench_test(corrupt 4 corrupt -- ${vine_bench_run} 4 ${vine_bench_exe}
+  coll --coll allreduce,allgather --algo ring --size 8B,1KiB --check --iters 2)
+set_property(TEST mpi.bench.corrupt.np4 APPEND PROPERTY ENVIRONMENT
+  VINE_BENCH_CORRUPT=allreduce:ring)
+
+# test_results and vine_cli are defined by the time generator expressions are
+# evaluated (tests/unit/results_unit.cmake is included after this fragment).
+vine_bench_test(files 3 files $<TARGET_FILE:test_results> $<TARGET_FILE:vine_cli> 3
+  -- ${vine_bench_run} 3 ${vine_bench_exe}
+  coll --coll allreduce,allgather,barrier --size 8B..4KiB --check --iters 5
+  --json r.json --csv r.csv --progress)
+vine_bench_test(files_warmup 2 files $<TARGET_FILE:test_results> $<TARGET_FILE:vine_cli> 2
+  -- ${vine_bench_run} 2 ${vine_bench_exe}
+  coll --coll allreduce,reduce_scatter --algo mpi,ring --size 1KiB,64KiB --check
+  --iters 4 --warmup 2 --json r.json --csv r.csv --progress)
+
+vine_bench_test(overhead 2 overhead -- ${vine_bench_run} 2 ${vine_bench_exe}
+  overhead --batches 3 --iters 200)

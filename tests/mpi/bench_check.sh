@@ -1,0 +1,90 @@
+#!/bin/sh
+# Runs one vine-bench command under the MPI launcher and judges its output
+# (tests/mpi/bench.cmake registers the cases):
+#   sh bench_check.sh pass WORKDIR -- COMMAND...
+#       exit 0, "# all checks passed", measured rows, no FAIL and no error row
+#   sh bench_check.sh corrupt WORKDIR -- COMMAND...
+#       run with VINE_BENCH_CORRUPT=allreduce:ring on allreduce and allgather
+#       with ring: exit non-zero, a message naming allreduce's ring, its rows
+#       FAIL, allgather's ring rows still OK
+#   sh bench_check.sh files WORKDIR TEST_RESULTS VINE NP -- COMMAND...
+#       COMMAND writes r.json and r.csv (relative to WORKDIR): exit 0, both
+#       files read back and agree (test_results --run), progress lines on
+#       stderr, and `vine plot` draws both plots from them
+#   sh bench_check.sh overhead WORKDIR -- COMMAND...
+#       exit 0 and the three variants' lines
+# Prints the command's output and exits non-zero at the first failure.
+set -u
+mode=$1
+work=$2
+shift 2
+if [ "$mode" = files ]; then
+    results=$1
+    vine=$2
+    np=$3
+    shift 3
+fi
+[ "${1:-}" = "--" ] && shift
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+
+fail() {
+    echo "FAIL: $*"
+    exit 1
+}
+
+start=$(date +%s)
+"$@" >out.txt 2>err.txt
+rc=$?
+echo "$(($(date +%s) - start)) s: $*"
+cat out.txt
+# Open MPI's notice of a non-zero exit is noise here; the rest of stderr is shown.
+grep -v -e '^---' -e 'non-zero' -e 'Per user-direction' -e 'Process name' -e 'Exit code' \
+    -e 'The first process' -e 'terminated normally' -e 'job has been aborted' \
+    -e 'thus causing' -e '^ *$' -e 'the job to be terminated' err.txt
+
+measured=$(grep -Ec '^[a-z_]+ +[a-z_]+ +[^ ]+ +[^ ]+ +[0-9.]+ ' out.txt)
+
+case $mode in
+pass)
+    [ "$rc" = 0 ] || fail "exit status $rc"
+    grep -q '^# all checks passed$' out.txt || fail "no '# all checks passed'"
+    grep -Eq ' FAIL$' out.txt && fail "a FAIL row"
+    grep -q ' error: ' out.txt && fail "an error row"
+    [ "$measured" -gt 0 ] || fail "no measured row"
+    echo "$measured measured rows"
+    ;;
+corrupt)
+    [ "$rc" != 0 ] || fail "exit status 0 although a result was corrupted"
+    grep -q 'VINE_BENCH_CORRUPT=allreduce:ring' err.txt || fail "no warning that the switch is set"
+    grep -q 'check FAILED: allreduce algorithm ring at size' err.txt ||
+        fail "no message naming allreduce's ring"
+    grep -Eq '^allreduce +ring .* FAIL$' out.txt || fail "allreduce ring not marked FAIL"
+    grep -Eq '^allreduce +ring .* OK$' out.txt && fail "a corrupted allreduce ring row passed"
+    grep -Eq '^allgather +ring .* OK$' out.txt || fail "allgather ring should still pass"
+    grep -Eq '^allgather +ring .* FAIL$' out.txt && fail "allgather ring was corrupted too"
+    grep -q '^# some checks FAILED$' out.txt || fail "no '# some checks FAILED'"
+    ;;
+files)
+    [ "$rc" = 0 ] || fail "exit status $rc"
+    grep -q '^# results written to r.json r.csv$' out.txt || fail "no line naming the files"
+    grep -q '^vine-bench: \[1/' err.txt || fail "no progress line on stderr"
+    "$results" --run r.json r.csv "$np" || fail "the result files do not check out"
+    "$vine" plot time --in r.json --out time.svg || fail "vine plot time failed"
+    "$vine" plot heatmap --in r.csv --coll allreduce --out heat.svg || fail "vine plot heatmap failed"
+    for f in time.svg heat.svg; do
+        grep -q '</svg>' "$f" || fail "$f is not a finished SVG"
+    done
+    ;;
+overhead)
+    [ "$rc" = 0 ] || fail "exit status $rc"
+    for v in '^MPI_Allreduce ' '^vine_allreduce ' '^vine overhead '; do
+        grep -q "$v" out.txt || fail "no line matching $v"
+    done
+    ;;
+*)
+    fail "unknown mode $mode"
+    ;;
+esac
+echo "bench_check $mode: passed"

@@ -1,0 +1,178 @@
+/*
+ * Unit test of vine-bench's statistics (src/bench/stats.h, no MPI) on
+ * synthetic timings whose results are computed by hand in the comments:
+ * the 20% warm-up drop, median of odd and even counts, the nearest-rank
+ * 99th percentile, mean, min, max, and nccl-tests' algbw and busbw.
+ * Prints "stats: N checks, M failed".
+ */
+#include "bench/stats.h"
+#include "check.h"
+#include "sched/sched.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * (fabs(b) > 1 ? fabs(b) : 1);
+}
+
+static void test_drop(void)
+{
+    /* floor(n / 5) */
+    static const int n[] = {0, 1, 4, 5, 9, 10, 11, 99, 100, 101};
+    static const int want[] = {0, 0, 0, 1, 1, 2, 2, 19, 20, 20};
+    for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
+        CHECK(vine__bench_warmup_drop(n[i]) == want[i], "drop(%d) = %d, want %d", n[i],
+              vine__bench_warmup_drop(n[i]), want[i]);
+}
+
+static void test_even(void)
+{
+    /* 10 samples, drop 2 (the slow warm-up 100 and 90): kept 5 3 1 4 2 8 7 6 = 1..8.
+     * min 1, max 8, median (4 + 5) / 2 = 4.5, mean 36 / 8 = 4.5,
+     * p99: k = ceil(0.99 * 8) = 8, the 8th smallest = 8. */
+    double t[] = {100, 90, 5, 3, 1, 4, 2, 8, 7, 6}, copy[10];
+    memcpy(copy, t, sizeof t);
+    vine_bench_stats s;
+    int rc = vine__bench_stats(t, 10, vine__bench_warmup_drop(10), &s);
+    CHECK(rc == VINE_OK, "even: rc %d", rc);
+    CHECK(s.kept == 8 && s.dropped == 2, "even: kept %d dropped %d", s.kept, s.dropped);
+    CHECK(s.min == 1 && s.max == 8, "even: min %g max %g", s.min, s.max);
+    CHECK(s.median == 4.5, "even: median %g", s.median);
+    CHECK(s.mean == 4.5, "even: mean %g", s.mean);
+    CHECK(s.p99 == 8, "even: p99 %g", s.p99);
+    CHECK(memcmp(t, copy, sizeof t) == 0, "even: the samples were modified");
+}
+
+static void test_odd(void)
+{
+    /* 11 samples, drop floor(11/5) = 2: kept 9 1 7 3 5 2 8 6 4.5 =
+     * {1, 2, 3, 4.5, 5, 6, 7, 8, 9}: median 5 (the 5th), mean 45.5 / 9,
+     * p99: k = ceil(8.91) = 9 -> 9. */
+    double t[] = {50, 40, 9, 1, 7, 3, 5, 2, 8, 6, 4.5};
+    vine_bench_stats s;
+    int rc = vine__bench_stats(t, 11, vine__bench_warmup_drop(11), &s);
+    CHECK(rc == VINE_OK, "odd: rc %d", rc);
+    CHECK(s.kept == 9 && s.dropped == 2, "odd: kept %d dropped %d", s.kept, s.dropped);
+    CHECK(s.min == 1 && s.max == 9, "odd: min %g max %g", s.min, s.max);
+    CHECK(s.median == 5, "odd: median %g", s.median);
+    CHECK(near(s.mean, 45.5 / 9), "odd: mean %.17g", s.mean);
+    CHECK(s.p99 == 9, "odd: p99 %g", s.p99);
+}
+
+/* 1..n in a scrambled order (i * 7 mod n is a permutation when gcd(7, n) = 1). */
+static void ramp(double *t, int n)
+{
+    for (int i = 0; i < n; i++)
+        t[i] = 1 + (i * 7) % n;
+}
+
+static void test_percentile(void)
+{
+    double t[300];
+    vine_bench_stats s;
+    /* kept 100: k = ceil(99) = 99 -> 99, not the maximum 100; median 50.5, mean 50.5 */
+    ramp(t, 100);
+    CHECK(vine__bench_stats(t, 100, 0, &s) == VINE_OK, "p99 100");
+    CHECK(s.p99 == 99 && s.max == 100, "p99 of 1..100 = %g (max %g)", s.p99, s.max);
+    CHECK(s.median == 50.5 && s.mean == 50.5, "1..100: median %g mean %g", s.median, s.mean);
+    /* kept 101: k = ceil(99.99) = 100 -> 100 */
+    ramp(t, 101);
+    CHECK(vine__bench_stats(t, 101, 0, &s) == VINE_OK && s.p99 == 100, "p99 of 1..101 = %g", s.p99);
+    CHECK(s.median == 51, "1..101: median %g", s.median);
+    /* kept 200: k = ceil(198) = 198 */
+    ramp(t, 200);
+    CHECK(vine__bench_stats(t, 200, 0, &s) == VINE_OK && s.p99 == 198, "p99 of 1..200 = %g", s.p99);
+    /* kept 50: k = ceil(49.5) = 50, the maximum */
+    ramp(t, 50);
+    CHECK(vine__bench_stats(t, 50, 0, &s) == VINE_OK && s.p99 == 50, "p99 of 1..50 = %g", s.p99);
+    /* 250 samples, drop 50 (each 1000): kept 1..200 -> same as above, the drop worked */
+    for (int i = 0; i < 50; i++)
+        t[i] = 1000;
+    ramp(t + 50, 200);
+    CHECK(vine__bench_stats(t, 250, vine__bench_warmup_drop(250), &s) == VINE_OK, "250 samples");
+    CHECK(s.dropped == 50 && s.kept == 200 && s.max == 200 && s.p99 == 198,
+          "250: dropped %d kept %d max %g p99 %g", s.dropped, s.kept, s.max, s.p99);
+    /* one sample: everything is that sample */
+    double one = 3.25;
+    CHECK(vine__bench_stats(&one, 1, vine__bench_warmup_drop(1), &s) == VINE_OK, "one sample");
+    CHECK(s.kept == 1 && s.min == 3.25 && s.median == 3.25 && s.mean == 3.25 && s.p99 == 3.25 &&
+              s.max == 3.25,
+          "one sample: %g %g %g %g %g", s.min, s.median, s.mean, s.p99, s.max);
+    /* an explicit drop of 0 keeps the slow first samples */
+    double t2[] = {10, 1, 2, 3};
+    CHECK(vine__bench_stats(t2, 4, 0, &s) == VINE_OK && s.max == 10 && s.median == 2.5 &&
+              s.mean == 4,
+          "drop 0: max %g median %g mean %g", s.max, s.median, s.mean);
+}
+
+static void test_errors(void)
+{
+    double t[] = {1, 2, NAN, 4};
+    vine_bench_stats s;
+    CHECK(vine__bench_stats(t, 2, 2, &s) == VINE_ERR_UNSUPPORTED, "drop == n");
+    CHECK(vine__bench_stats(t, 2, -1, &s) == VINE_ERR_UNSUPPORTED, "drop < 0");
+    CHECK(vine__bench_stats(t, 0, 0, &s) == VINE_ERR_UNSUPPORTED, "n == 0");
+    CHECK(vine__bench_stats(t, 4, 0, &s) == VINE_ERR_UNSUPPORTED, "NAN sample");
+    CHECK(vine__bench_stats(t, 4, 3, &s) == VINE_OK && s.min == 4, "NAN sample dropped");
+}
+
+static void test_bandwidth(void)
+{
+    double a, b;
+    /* allreduce, 8 ranks, 1 MiB in 1000 us: S = 1048576 B, algbw = 1048576 / 1e6 GB/s,
+     * busbw = algbw * 2 * 7 / 8 */
+    CHECK(vine__bench_bandwidth(VINE_COLL_ALLREDUCE, 8, 1048576, 1000, &a, &b) == 0, "ar");
+    CHECK(near(a, 1.048576) && near(b, 1.048576 * 1.75), "allreduce: %g %g", a, b);
+    /* allgather, 4 ranks, 1000 B per rank in 2 us: S = 4000 B -> 2 GB/s, busbw 2 * 3/4 */
+    CHECK(vine__bench_bandwidth(VINE_COLL_ALLGATHER, 4, 1000, 2, &a, &b) == 0, "ag");
+    CHECK(near(a, 2) && near(b, 1.5), "allgather: %g %g", a, b);
+    /* the per-block collectives: S = p * size, factor (p-1)/p */
+    vine_coll block[] = {VINE_COLL_ALLTOALL, VINE_COLL_GATHER, VINE_COLL_SCATTER,
+                         VINE_COLL_REDUCE_SCATTER_BLOCK};
+    for (int i = 0; i < 4; i++) {
+        CHECK(vine__bench_bandwidth(block[i], 4, 1000, 1, &a, &b) == 0 && near(a, 4) && near(b, 3),
+              "per-block coll %d: %g %g", (int)block[i], a, b);
+        CHECK(vine__bench_op_bytes(block[i], 1000, 4) == 4000, "op bytes %d", (int)block[i]);
+    }
+    /* reduce_scatter: the size is the whole vector, S = size, factor (p-1)/p */
+    CHECK(vine__bench_bandwidth(VINE_COLL_REDUCE_SCATTER, 4, 4000, 1, &a, &b) == 0 && near(a, 4) &&
+              near(b, 3),
+          "reduce_scatter: %g %g", a, b);
+    /* bcast and reduce: factor 1 */
+    CHECK(vine__bench_bandwidth(VINE_COLL_BCAST, 16, 5000, 1, &a, &b) == 0 && near(a, 5) &&
+              near(b, 5),
+          "bcast: %g %g", a, b);
+    CHECK(vine__bench_bus_factor(VINE_COLL_REDUCE, 16) == 1, "reduce factor");
+    CHECK(vine__bench_bus_factor(VINE_COLL_ALLREDUCE, 1) == 0, "allreduce on 1 rank: factor 0");
+    CHECK(vine__bench_bus_factor(VINE_COLL_ALLREDUCE, 2) == 1, "allreduce on 2 ranks: factor 1");
+    /* undefined: barrier, a time that is not positive */
+    a = b = 1;
+    CHECK(vine__bench_bandwidth(VINE_COLL_BARRIER, 4, 0, 1, &a, &b) == -1 && a == 0 && b == 0,
+          "barrier");
+    a = b = 1;
+    CHECK(vine__bench_bandwidth(VINE_COLL_BCAST, 4, 8, 0, &a, &b) == -1 && a == 0 && b == 0,
+          "time 0: %g %g", a, b);
+    a = b = 1;
+    CHECK(vine__bench_bandwidth(VINE_COLL_BCAST, 4, 8, NAN, &a, &b) == -1 && a == 0 && b == 0,
+          "time NAN: %g %g", a, b);
+    a = b = 1;
+    CHECK(vine__bench_bandwidth(VINE_COLL_BCAST, 4, 8, -5, &a, &b) == -1 && a == 0 && b == 0,
+          "time -5: %g %g", a, b);
+    /* a size of 0 moves nothing in positive time: 0 GB/s */
+    CHECK(vine__bench_bandwidth(VINE_COLL_BCAST, 4, 0, 1, &a, &b) == 0 && a == 0, "size 0");
+}
+
+int main(void)
+{
+    test_drop();
+    test_even();
+    test_odd();
+    test_percentile();
+    test_errors();
+    test_bandwidth();
+    printf("stats: %ld checks, %ld failed\n", checks, failures);
+    return failures != 0;
+}

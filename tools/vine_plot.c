@@ -1,0 +1,683 @@
+/*
+ * vine plot: SVG plots of vine-bench result files (JSON or CSV, written by
+ * `vine-bench coll --json/--csv`, read by src/bench/results.h), drawn by
+ * gnuplot.  MPI-free.
+ *
+ *   vine plot time --in FILE --out OUT.svg [--coll C,...] [--algo A,...]
+ *                  [--metric M] [--script FILE]
+ *       time (or bandwidth) against size, one line per algorithm, one panel
+ *       per collective
+ *   vine plot heatmap --in FILE [--in FILE ...] --out OUT.svg [--coll C]
+ *                  [--metric M] [--exclude A,...] [--script FILE]
+ *       per (ranks, size) cell the best algorithm and its ratio to the
+ *       runner-up, after Fig. 8(a) of the Bine trees paper
+ *       (../shared/papers/bine-trees.txt, section 5.1.2), from one file per
+ *       rank count
+ *
+ * The heatmap's table is also printed on stdout.  Exit status: 0, 1 when
+ * there is nothing to plot or gnuplot is missing or fails, 2 for bad options
+ * or an unreadable result file.  docs/bench.md describes the plots.
+ */
+#include "vine_plot.h"
+#include "bench/results.h"
+#include "cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILES 64
+#define MAX_NAMES 64
+
+/* Which number of a row is plotted. */
+enum metric { M_MEDIAN, M_MIN, M_MEAN, M_P99, M_MAX, M_ALGBW, M_BUSBW, M_COUNT };
+
+static const char *const metric_name[M_COUNT] = {"median", "min",   "mean", "p99",
+                                                 "max",    "algbw", "busbw"};
+
+static double metric_of(const vine_bench_row *x, int m)
+{
+    const double v[M_COUNT] = {x->median, x->min, x->mean, x->p99, x->max, x->algbw, x->busbw};
+    return v[m];
+}
+
+static const char *metric_label(int m)
+{
+    static const char *const l[M_COUNT] = {
+        "median time per call (us)",  "minimum time per call (us)",
+        "mean time per call (us)",    "99th percentile time per call (us)",
+        "maximum time per call (us)", "algbw (GB/s, nccl-tests)",
+        "busbw (GB/s, nccl-tests)"};
+    return l[m];
+}
+
+static int usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "vine plot%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return 2;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: vine plot time --in FILE --out OUT.svg [--coll C,...] [--algo A,...]\n"
+               "                 [--metric M] [--script FILE]\n"
+               "       vine plot heatmap --in FILE [--in FILE ...] --out OUT.svg [--coll C]\n"
+               "                 [--metric M] [--exclude A,...] [--script FILE]\n"
+               "  FILE      a result file of 'vine-bench coll --json FILE' or '--csv FILE'\n"
+               "  time      M against size, a line per algorithm, a panel per collective\n"
+               "            (barrier, which has no size, is left out); default: every\n"
+               "            collective and algorithm of the file\n"
+               "  heatmap   per (ranks, size) cell the best algorithm by M (a letter, named\n"
+               "            in the key) and its ratio to the runner-up (the cell's colour);\n"
+               "            one file per rank count; --coll is needed when the files hold\n"
+               "            more than one collective; --exclude names algorithms left out\n"
+               "            (default: auto, which repeats another algorithm's row)\n"
+               "  --metric  median (default), min, mean, p99, max; for 'time' also algbw and\n"
+               "            busbw\n"
+               "  --script FILE  also write the gnuplot script there\n"
+               "Needs gnuplot.  Exits 0, 1 when there is nothing to plot or gnuplot fails,\n"
+               "2 for bad options or an unreadable file.\n");
+}
+
+/* ---- small helpers ------------------------------------------------------ */
+
+/* A comma-separated list of names, split in place into at most MAX_NAMES. */
+typedef struct names {
+    char *v[MAX_NAMES];
+    int n;
+    char *store;
+} names;
+
+static int split_names(names *l, const char *s)
+{
+    free(l->store);
+    l->n = 0;
+    l->store = strdup(s);
+    if (!l->store)
+        return -1;
+    char *save = NULL;
+    for (char *t = strtok_r(l->store, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (l->n == MAX_NAMES)
+            return -1;
+        l->v[l->n++] = t;
+    }
+    return 0;
+}
+
+static int has_name(const names *l, const char *s)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+static int parse_metric(const char *s, int allow_bw)
+{
+    for (int m = 0; m < M_COUNT; m++)
+        if (strcmp(s, metric_name[m]) == 0)
+            return m >= M_ALGBW && !allow_bw ? -1 : m;
+    return -1;
+}
+
+/* A size label: 8B, 1KiB, 64MiB, 3000B. */
+static void size_label(char *buf, size_t cap, long long s)
+{
+    if (s && s % (1LL << 30) == 0)
+        snprintf(buf, cap, "%lldGiB", s >> 30);
+    else if (s && s % (1LL << 20) == 0)
+        snprintf(buf, cap, "%lldMiB", s >> 20);
+    else if (s && s % 1024 == 0)
+        snprintf(buf, cap, "%lldKiB", s >> 10);
+    else
+        snprintf(buf, cap, "%lldB", s);
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorted distinct values of v[0..n-1] in place; returns their number. */
+static size_t unique_ll(long long *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_ll);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    return k;
+}
+
+/* Is the row plottable: measured, with a size, and a finite metric? */
+static int usable(const vine_bench_row *x, int m)
+{
+    return x->status == VINE_BENCH_ROW_OK && strcmp(x->coll, "barrier") != 0 &&
+           isfinite(metric_of(x, m));
+}
+
+/* The options of `vine plot time` and `vine plot heatmap`. */
+typedef struct plot_opts {
+    const char *files[MAX_FILES]; /* --in: one for the time plot */
+    int nfiles;
+    const char *out, *coll, *algo, *metric, *exclude, *keep;
+    int m; /* the metric */
+} plot_opts;
+
+/*
+ * Reads the options of `vine plot CMD` into o: the heatmap's --in may repeat
+ * and it takes --exclude, the time plot takes --algo and the bandwidth
+ * metrics.  Returns -1 when the command goes on, else its exit status: 0
+ * after --help, 2 after a message.
+ */
+static int parse_opts(const char *cmd, int argc, char **argv, plot_opts *o)
+{
+    int heatmap = strcmp(cmd, "heatmap") == 0;
+    char who[32];
+    snprintf(who, sizeof who, "vine plot %.16s", cmd);
+    memset(o, 0, sizeof *o);
+    o->metric = "median";
+    o->exclude = "auto";
+    static const char *const opts[] = {"--out", "--coll", "--metric", "--script"};
+    const char **slots[] = {&o->out, &o->coll, &o->metric, &o->keep};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        const char *in;
+        int r = vine_cli_take(who, argv[i], "--in", &i, argc, argv, &in);
+        if (r > 0) {
+            if (o->nfiles == (heatmap ? MAX_FILES : 1))
+                return heatmap ? usage_error(cmd, "more than %d --in files", MAX_FILES)
+                               : usage_error(cmd, "more than one --in file");
+            o->files[o->nfiles++] = in;
+            continue;
+        }
+        if (!r)
+            r = vine_cli_take_any(who, &i, argc, argv, opts, slots, 4);
+        if (!r)
+            r = heatmap ? vine_cli_take(who, argv[i], "--exclude", &i, argc, argv, &o->exclude)
+                        : vine_cli_take(who, argv[i], "--algo", &i, argc, argv, &o->algo);
+        if (r < 0)
+            return 2;
+        if (!r) {
+            usage(stderr);
+            return usage_error(cmd, "unknown argument '%s'", argv[i]);
+        }
+    }
+    if (!o->nfiles || !o->out) {
+        usage(stderr);
+        return usage_error(cmd, "--in and --out are required");
+    }
+    o->m = parse_metric(o->metric, !heatmap);
+    if (o->m < 0)
+        return usage_error(cmd, "--metric %s: not one of median, min, mean, p99, max%s", o->metric,
+                           heatmap ? "" : ", algbw, busbw");
+    return -1;
+}
+
+/* ---- vine plot time ----------------------------------------------------- */
+
+/* What the time plot shows. */
+typedef struct time_plot {
+    const vine_bench_results *r;
+    const char *out;
+    const names *colls, *algos;
+    int m;
+} time_plot;
+
+/* The gnuplot script of the time plot (a vine_cli_gp_script). */
+static void time_script(FILE *f, const void *arg)
+{
+    const time_plot *tp = arg;
+    const vine_bench_results *r = tp->r;
+    const names *colls = tp->colls, *algos = tp->algos;
+    const char *out = tp->out;
+    int m = tp->m;
+    int npanels = colls->n, cols = npanels > 1 ? 2 : 1, rows = (npanels + cols - 1) / cols;
+    fprintf(f, "set terminal svg size %d,%d noenhanced font 'sans,11' background rgb 'white'\n",
+            560 * cols, 520 * rows + 40);
+    fprintf(f, "set output ");
+    vine_cli_gp_str(f, out);
+    fprintf(f, "\nset logscale xy 2\nset logscale y 10\nset grid\nset format y '%%g'\n");
+    fprintf(f, "set key top outside center horizontal font ',9' samplen 2\nset xtics rotate by -45 "
+               "font ',9'\n");
+    fprintf(f, "set xlabel 'size'\nset ylabel ");
+    vine_cli_gp_str(f, metric_label(m));
+    fprintf(f, "\nset multiplot layout %d,%d\n", rows, cols);
+    static const char *const colour[] = {"#3465a4", "#cc0000", "#4e9a06", "#75507b",
+                                         "#c17d11", "#f57900", "#06989a", "#5c3566",
+                                         "#8f5902", "#a40000", "#204a87", "#ce5c00"};
+    for (int c = 0; c < colls->n; c++) {
+        /* The sizes of this panel, for the tics. */
+        long long *sizes = malloc(sizeof(long long) * (r->nrows + 1));
+        size_t ns = 0;
+        for (size_t i = 0; sizes && i < r->nrows; i++)
+            if (strcmp(r->rows[i].coll, colls->v[c]) == 0 && usable(&r->rows[i], m) &&
+                r->rows[i].size > 0)
+                sizes[ns++] = r->rows[i].size;
+        ns = sizes ? unique_ll(sizes, ns) : 0;
+        char title[256];
+        snprintf(title, sizeof title, "%s, %d ranks, %s %s", colls->v[c], r->ranks, r->dtype,
+                 r->op);
+        fprintf(f, "set title ");
+        vine_cli_gp_str(f, title);
+        fprintf(f, "\nset xtics (");
+        for (size_t k = 0; k < ns; k++) {
+            char lab[32];
+            size_label(lab, sizeof lab, sizes[k]);
+            fprintf(f, "%s'%s' %lld", k ? ", " : "", lab, sizes[k]);
+        }
+        fprintf(f, ")\n");
+        /* A margin of a third of a doubling on either side keeps the end tics inside. */
+        if (ns)
+            fprintf(f, "set xrange [%.6g:%.6g]\n", sizes[0] / 1.26, sizes[ns - 1] * 1.26);
+        free(sizes);
+        /* One data block per algorithm, in the file's order. */
+        int nseries = 0;
+        char *seen[MAX_NAMES * 4];
+        for (size_t i = 0; i < r->nrows; i++) {
+            const vine_bench_row *x = &r->rows[i];
+            if (strcmp(x->coll, colls->v[c]) != 0 || !usable(x, m) || x->size <= 0 ||
+                (algos->n && !has_name(algos, x->algo)))
+                continue;
+            int known = 0;
+            for (int k = 0; k < nseries; k++)
+                known |= strcmp(seen[k], x->algo) == 0;
+            if (known || nseries == (int)(sizeof seen / sizeof seen[0]))
+                continue;
+            seen[nseries] = (char *)x->algo;
+            fprintf(f, "$p%d_%d << EOD\n", c, nseries);
+            for (size_t j = i; j < r->nrows; j++) {
+                const vine_bench_row *y = &r->rows[j];
+                if (strcmp(y->coll, x->coll) == 0 && strcmp(y->algo, x->algo) == 0 &&
+                    usable(y, m) && y->size > 0 && metric_of(y, m) > 0)
+                    fprintf(f, "%lld %.9g\n", y->size, metric_of(y, m));
+            }
+            fprintf(f, "EOD\n");
+            nseries++;
+        }
+        fprintf(f, "plot ");
+        for (int k = 0; k < nseries; k++) {
+            int mpi = strcmp(seen[k], "mpi") == 0;
+            fprintf(f, "%s$p%d_%d using 1:2 with linespoints ", k ? ", \\\n  " : "", c, k);
+            if (mpi)
+                fprintf(f, "lw 2 pt 7 lc rgb '#000000'");
+            else
+                fprintf(f, "lw 1.5 pt %d lc rgb '%s'", 1 + k % 12, colour[k % 12]);
+            fprintf(f, " title ");
+            vine_cli_gp_str(f, seen[k]);
+        }
+        if (nseries == 0) /* gnuplot refuses an empty plot: an empty frame says so */
+            fprintf(f, "1/0 title 'no measured rows'");
+        fprintf(f, "\n");
+    }
+    fprintf(f, "unset multiplot\n");
+}
+
+static int cmd_time(int argc, char **argv)
+{
+    plot_opts o;
+    int rc = parse_opts("time", argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    const char *in = o.files[0], *out = o.out, *collv = o.coll, *algov = o.algo, *keep = o.keep;
+    int m = o.m;
+    names colls = {{0}, 0, NULL}, algos = {{0}, 0, NULL};
+    if ((collv && split_names(&colls, collv)) || (algov && split_names(&algos, algov))) {
+        free(colls.store);
+        free(algos.store);
+        return usage_error("time", "too many names in --coll or --algo");
+    }
+    vine_bench_results r;
+    char err[512];
+    if (vine__bench_read(&r, in, err, sizeof err) != 0) {
+        free(colls.store);
+        free(algos.store);
+        return usage_error("time", "%s", err);
+    }
+    /* Default: every collective of the file with a usable row, in the file's order. */
+    int status = 0;
+    for (size_t i = 0; !collv && i < r.nrows; i++)
+        if (usable(&r.rows[i], m) && !has_name(&colls, r.rows[i].coll) && colls.n < MAX_NAMES)
+            colls.v[colls.n++] = r.rows[i].coll;
+    for (int c = 0; c < colls.n && !status; c++) {
+        int any = 0;
+        for (size_t i = 0; i < r.nrows; i++)
+            any |= strcmp(r.rows[i].coll, colls.v[c]) == 0 && usable(&r.rows[i], m) &&
+                   r.rows[i].size > 0 && (!algos.n || has_name(&algos, r.rows[i].algo));
+        if (!any) {
+            fprintf(stderr, "vine plot time: %s has no measured %s row with a size%s\n", in,
+                    colls.v[c], algos.n ? " for the chosen algorithms" : "");
+            status = 1;
+        }
+    }
+    if (!status && colls.n == 0) {
+        fprintf(stderr, "vine plot time: %s has no measured row with a size\n", in);
+        status = 1;
+    }
+    if (!status)
+        status = vine_cli_need_gnuplot("vine plot time", NULL);
+    if (!status) {
+        time_plot tp = {&r, out, &colls, &algos, m};
+        status = vine_cli_gnuplot("vine plot time", out, keep, time_script, &tp);
+    }
+    free(colls.store);
+    free(algos.store);
+    vine__bench_results_free(&r);
+    return status;
+}
+
+/* ---- vine plot heatmap -------------------------------------------------- */
+
+/* One measured value: an algorithm at (ranks, size). */
+typedef struct point {
+    long long ranks, size;
+    const char *algo;
+    const char *file;
+    double v;
+} point;
+
+/* One cell of the heatmap. */
+typedef struct cell {
+    long long ranks, size;
+    const char *best, *second; /* second NULL when only one algorithm was measured */
+    double vbest, vsecond, ratio;
+} cell;
+
+/* Collects the points of coll from every file; returns 0, or 2 after a message. */
+static int collect(vine_bench_results *res, const char **files, int nfiles, const char *coll,
+                   const names *exclude, int m, point **pts, size_t *npts)
+{
+    size_t cap = 0;
+    *pts = NULL;
+    *npts = 0;
+    for (int k = 0; k < nfiles; k++) {
+        for (size_t i = 0; i < res[k].nrows; i++) {
+            const vine_bench_row *x = &res[k].rows[i];
+            if (strcmp(x->coll, coll) != 0 || !usable(x, m) || has_name(exclude, x->algo))
+                continue;
+            for (size_t j = 0; j < *npts; j++) {
+                point *q = &(*pts)[j];
+                if (q->ranks == res[k].ranks && q->size == x->size && !strcmp(q->algo, x->algo))
+                    return usage_error("heatmap",
+                                       "%s and %s both hold %s %s at %d ranks and "
+                                       "%lld bytes: give one file per rank count",
+                                       q->file, files[k], coll, x->algo, res[k].ranks, x->size);
+            }
+            if (*npts == cap) {
+                cap = cap ? 2 * cap : 256;
+                point *p = realloc(*pts, cap * sizeof *p);
+                if (!p) {
+                    fprintf(stderr, "vine plot heatmap: out of memory\n");
+                    return 1;
+                }
+                *pts = p;
+            }
+            (*pts)[(*npts)++] = (point){res[k].ranks, x->size, x->algo, files[k], metric_of(x, m)};
+        }
+    }
+    return 0;
+}
+
+/* The cells of the grid ranks x sizes (NULL best where nothing was measured). */
+static void make_cells(const point *pts, size_t npts, const long long *ranks, size_t nr,
+                       const long long *sizes, size_t ns, cell *cells)
+{
+    for (size_t y = 0; y < nr; y++)
+        for (size_t x = 0; x < ns; x++) {
+            cell *c = &cells[y * ns + x];
+            memset(c, 0, sizeof *c);
+            c->ranks = ranks[y];
+            c->size = sizes[x];
+            c->ratio = NAN;
+            for (size_t i = 0; i < npts; i++) {
+                const point *p = &pts[i];
+                if (p->ranks != ranks[y] || p->size != sizes[x])
+                    continue;
+                /* Ties keep the earlier row, so that the order of the files decides. */
+                if (!c->best || p->v < c->vbest) {
+                    c->second = c->best;
+                    c->vsecond = c->vbest;
+                    c->best = p->algo;
+                    c->vbest = p->v;
+                } else if (!c->second || p->v < c->vsecond) {
+                    c->second = p->algo;
+                    c->vsecond = p->v;
+                }
+            }
+            if (c->best && c->second && c->vbest > 0)
+                c->ratio = c->vsecond / c->vbest;
+        }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The letter of algorithm k of the key: A..Z, then a..z. */
+static char letter(int k)
+{
+    return (char)(k < 26 ? 'A' + k : 'a' + (k - 26) % 26);
+}
+
+static int letter_of(const char **winners, int nw, const char *algo)
+{
+    for (int k = 0; k < nw; k++)
+        if (strcmp(winners[k], algo) == 0)
+            return k;
+    return 0;
+}
+
+/* What the heatmap shows: nr x ns cells, the letters of the nw winners. */
+typedef struct heatmap_plot {
+    const char *out, *coll;
+    int m;
+    const cell *cells;
+    const long long *ranks, *sizes;
+    size_t nr, ns;
+    const char **winners;
+    int nw;
+} heatmap_plot;
+
+/* The gnuplot script of the heatmap (a vine_cli_gp_script). */
+static void heatmap_script(FILE *f, const void *arg)
+{
+    const heatmap_plot *hp = arg;
+    const cell *cells = hp->cells;
+    const long long *ranks = hp->ranks, *sizes = hp->sizes;
+    size_t nr = hp->nr, ns = hp->ns;
+    const char **winners = hp->winners;
+    int nw = hp->nw, m = hp->m;
+    const char *out = hp->out, *coll = hp->coll;
+    double top = 1.05;
+    for (size_t i = 0; i < nr * ns; i++)
+        if (isfinite(cells[i].ratio) && cells[i].ratio > top)
+            top = cells[i].ratio;
+    int w = 300 + 46 * (int)ns, h = 180 + 40 * (int)nr;
+    fprintf(f, "set terminal svg size %d,%d noenhanced font 'sans,10' background rgb 'white'\n",
+            w < 560 ? 560 : w, h < 320 ? 320 : h);
+    fprintf(f, "set output ");
+    vine_cli_gp_str(f, out);
+    char title[256];
+    snprintf(title, sizeof title, "%s: the fastest algorithm by %s time (letter)", coll,
+             metric_name[m]);
+    fprintf(f, "\nset title ");
+    vine_cli_gp_str(f, title);
+    fprintf(f, " . \"\\nand the runner-up's time / its time (number, colour)\"");
+    fprintf(f, "\nset xlabel 'size'\nset ylabel 'ranks'\nset cblabel 'runner-up / best'\n");
+    fprintf(f, "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n", ns - 1, nr - 1);
+    fprintf(f, "set xtics rotate by -45 (");
+    for (size_t x = 0; x < ns; x++) {
+        char lab[32];
+        size_label(lab, sizeof lab, sizes[x]);
+        fprintf(f, "%s'%s' %zu", x ? ", " : "", lab, x);
+    }
+    fprintf(f, ")\nset ytics (");
+    for (size_t y = 0; y < nr; y++)
+        fprintf(f, "%s'%lld' %zu", y ? ", " : "", ranks[y], y);
+    fprintf(f, ")\nset cbrange [1:%.6g]\n", top);
+    fprintf(f, "set palette defined (0 '#ffffff', 0.5 '#fdae6b', 1 '#d94801')\n");
+    fprintf(f, "set key outside right top vertical Left reverse samplen 0 font ',9'\n");
+    fprintf(f, "set tics nomirror\n");
+    fprintf(f, "$cells << EOD\n");
+    for (size_t y = 0; y < nr; y++)
+        for (size_t x = 0; x < ns; x++) {
+            const cell *c = &cells[y * ns + x];
+            if (!c->best)
+                continue;
+            char num[32] = "-";
+            if (isfinite(c->ratio))
+                snprintf(num, sizeof num, "%.2f", c->ratio);
+            fprintf(f, "%zu %zu %.6g \"%c\" \"%s\"\n", x, y, isfinite(c->ratio) ? c->ratio : 1.0,
+                    letter(letter_of(winners, nw, c->best)), num);
+        }
+    fprintf(f, "EOD\n");
+    fprintf(f, "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder "
+               "fc palette notitle, \\\n"
+               "  $cells using 1:($2+0.17):4 with labels font ',10' notitle, \\\n"
+               "  $cells using 1:($2-0.2):5 with labels font ',8' notitle");
+    for (int k = 0; k < nw; k++) {
+        char key[96];
+        snprintf(key, sizeof key, "%c  %s", letter(k), winners[k]);
+        fprintf(f, ", \\\n  keyentry title ");
+        vine_cli_gp_str(f, key);
+    }
+    fprintf(f, "\n");
+}
+
+static int cmd_heatmap(int argc, char **argv)
+{
+    plot_opts o;
+    int rc = parse_opts("heatmap", argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    const char **files = o.files, *out = o.out, *coll = o.coll, *excludev = o.exclude,
+               *keep = o.keep;
+    int nfiles = o.nfiles, m = o.m;
+    names exclude = {{0}, 0, NULL};
+    if (split_names(&exclude, excludev))
+        return usage_error("heatmap", "too many names in --exclude");
+    vine_bench_results *res = calloc((size_t)nfiles, sizeof *res);
+    int status = res ? 0 : 1, nread = 0;
+    for (; !status && nread < nfiles; nread++) {
+        char err[512];
+        if (vine__bench_read(&res[nread], files[nread], err, sizeof err) != 0)
+            status = usage_error("heatmap", "%s", err);
+    }
+    /* The collective: --coll, or the only one with measured rows. */
+    const char *only = NULL;
+    for (int k = 0; !status && !coll && k < nfiles; k++)
+        for (size_t i = 0; i < res[k].nrows && !status; i++) {
+            const vine_bench_row *x = &res[k].rows[i];
+            if (!usable(x, m))
+                continue;
+            if (only && strcmp(only, x->coll) != 0)
+                status = usage_error("heatmap",
+                                     "the files hold %s and %s: choose one with "
+                                     "--coll",
+                                     only, x->coll);
+            only = x->coll;
+        }
+    if (!coll)
+        coll = only;
+    point *pts = NULL;
+    size_t npts = 0;
+    if (!status && coll)
+        status = collect(res, files, nfiles, coll, &exclude, m, &pts, &npts);
+    if (!status && npts == 0) {
+        fprintf(stderr, "vine plot heatmap: no measured %s rows in the files\n", coll ? coll : "");
+        status = 1;
+    }
+    long long *ranks = NULL, *sizes = NULL;
+    cell *cells = NULL;
+    const char **winners = NULL;
+    size_t nr = 0, ns = 0;
+    int nw = 0;
+    if (!status) {
+        ranks = malloc(npts * sizeof *ranks);
+        sizes = malloc(npts * sizeof *sizes);
+        winners = malloc(npts * sizeof *winners);
+        status = ranks && sizes && winners ? 0 : 1;
+    }
+    if (!status) {
+        for (size_t i = 0; i < npts; i++) {
+            ranks[i] = pts[i].ranks;
+            sizes[i] = pts[i].size;
+        }
+        nr = unique_ll(ranks, npts);
+        ns = unique_ll(sizes, npts);
+        cells = malloc(nr * ns * sizeof *cells);
+        status = cells ? 0 : 1;
+    }
+    if (!status) {
+        make_cells(pts, npts, ranks, nr, sizes, ns, cells);
+        for (size_t i = 0; i < nr * ns; i++) {
+            int known = 0;
+            for (int k = 0; cells[i].best && k < nw; k++)
+                known |= strcmp(winners[k], cells[i].best) == 0;
+            if (cells[i].best && !known)
+                winners[nw++] = cells[i].best;
+        }
+        qsort(winners, (size_t)nw, sizeof *winners, cmp_str);
+        printf("# %s: per (ranks, size) the best algorithm by %s and the runner-up; "
+               "ratio = runner-up / best\n",
+               coll, metric_name[m]);
+        printf("%6s %8s %-24s %12s %-24s %12s %7s\n", "ranks", "size", "best", metric_name[m],
+               "runner-up", metric_name[m], "ratio");
+        for (size_t y = 0; y < nr; y++)
+            for (size_t x = 0; x < ns; x++) {
+                const cell *c = &cells[y * ns + x];
+                char lab[32];
+                size_label(lab, sizeof lab, c->size);
+                if (!c->best)
+                    continue;
+                printf("%6lld %8s %c %-22s %12.3f %-24s ", c->ranks, lab,
+                       letter(letter_of(winners, nw, c->best)), c->best, c->vbest,
+                       c->second ? c->second : "-");
+                if (c->second)
+                    printf("%12.3f %7.2f\n", c->vsecond, c->ratio);
+                else
+                    printf("%12s %7s\n", "-", "-");
+            }
+        status = vine_cli_need_gnuplot("vine plot heatmap", NULL);
+    }
+    if (!status) {
+        heatmap_plot hp = {out, coll, m, cells, ranks, sizes, nr, ns, winners, nw};
+        status = vine_cli_gnuplot("vine plot heatmap", out, keep, heatmap_script, &hp);
+    }
+    free(cells);
+    free(winners);
+    free(ranks);
+    free(sizes);
+    free(pts);
+    for (int k = 0; k < nread; k++)
+        vine__bench_results_free(&res[k]);
+    free(res);
+    free(exclude.store);
+    return status;
+}
+
+int vine_cmd_plot(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "time") == 0)
+        return cmd_time(argc - 1, argv + 1);
+    if (strcmp(argv[1], "heatmap") == 0)
+        return cmd_heatmap(argc - 1, argv + 1);
+    usage(stderr);
+    return usage_error(NULL, "unknown plot '%s' (time or heatmap)", argv[1]);
+}
