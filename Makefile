@@ -1,7 +1,10 @@
 # vine: build, demo and tests.
 #
 #   make          configure and build into build/ (tools in build/bin/)
-#   make demo     install missing packages, build, benchmark every algorithm
+#   make demo     install missing packages, build, then scripts/demo.sh: every
+#                 algorithm against the MPI library on this machine (checked,
+#                 plotted) and a vine sim traffic table on a Dragonfly (lumi);
+#                 results in results/demo-DATE-TIME/ (DEMO_OUT to choose)
 #   make test     install missing packages, then every test stage in turn:
 #                 build/ (unit, verify, mpi), build-asan/ (the same under
 #                 AddressSanitizer + UBSan), build-smpi/ (SimGrid),
@@ -13,6 +16,7 @@
 # scripts/deps.sh installs what is missing on Debian 12 and does nothing when
 # everything is present.  Variables: JOBS (parallel build and test jobs,
 # default: the number of cores), NP (demo ranks, default: cores, at least 2),
+# DEMO_SIZES (the demo's sizes), DEMO_OUT (its results directory),
 # BUILD_TYPE (default RelWithDebInfo), MPICH_CC and MPICH_MPIEXEC (MPICH's
 # compiler wrapper and launcher, default: Debian's mpicc.mpich and
 # mpiexec.mpich, which sit beside Open MPI's mpicc and mpirun).
@@ -51,10 +55,11 @@ build:
 	$(CMAKE) -S . -B build -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
 	$(CMAKE) --build build -j $(JOBS)
 
+# Seconds to a minute on two cores, depending on the load; the options of
+# scripts/demo.sh: sh scripts/demo.sh --help.
 demo: deps build
-	@test -x build/bin/vine-bench || \
-		{ echo "make demo: build/bin/vine-bench was not built (tools/vine-bench.c missing?)" >&2; exit 1; }
-	$(MPIRUN) -np $(NP) build/bin/vine-bench coll --coll all --algo all --size $(DEMO_SIZES) --check
+	sh scripts/demo.sh --bin build/bin --np $(NP) --sizes $(DEMO_SIZES) \
+		--launcher "$(MPIRUN)"$(if $(DEMO_OUT), --out "$(DEMO_OUT)")
 
 # Runs every stage even when one fails, prints the time of each, and fails at
 # the end if any stage failed.
