@@ -40,28 +40,12 @@
  * schedule in out (initialised here; the caller frees it).
  */
 #include "bbs.h"
+#include "bbs_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int berr(char *err, size_t errlen, int rc, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static int berr(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
 
 /* Who holds what: one bit set per node. */
 typedef struct hold {
@@ -148,16 +132,16 @@ static int prologue(const vine_graph *g, int root, int npackets, int *dist, cons
                     char *err, size_t errlen)
 {
     if (root < 0 || root >= g->n)
-        return berr(err, errlen, VINE_ERR_UNSUPPORTED, "%s: root %d outside 0..%d", who, root,
-                    g->n - 1);
+        return vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED, "%s: root %d outside 0..%d", who,
+                             root, g->n - 1);
     if (npackets < 0)
-        return berr(err, errlen, VINE_ERR_UNSUPPORTED, "%s: %d packets", who, npackets);
+        return vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED, "%s: %d packets", who, npackets);
     vine__graph_bfs(g, root, dist);
     for (int v = 0; v < g->n; v++)
         if (dist[v] < 0)
-            return berr(err, errlen, VINE_ERR_UNSUPPORTED,
-                        "%s: graph %s is not connected (node %d unreachable from %d)", who, g->name,
-                        v, root);
+            return vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED,
+                                 "%s: graph %s is not connected (node %d unreachable from %d)", who,
+                                 g->name, v, root);
     return VINE_OK;
 }
 
@@ -202,7 +186,7 @@ int vine__bcast_greedy(const vine_graph *g, int root, int npackets, uint64_t see
             rc = xfer(out, &h, u, v, k);
         }
         if (rc == VINE_OK && out->nxfers == before)
-            rc = berr(err, errlen, VINE_ERR_INTERNAL, "greedy: step %d moves nothing", t);
+            rc = vine__bbs_err(err, errlen, VINE_ERR_INTERNAL, "greedy: step %d moves nothing", t);
         if (rc == VINE_OK)
             rc = vine__bsched_step(out);
     }
@@ -379,7 +363,8 @@ int vine__bcast_bintree(const vine_graph *g, int root, int npackets, vine_bsched
                 done++;
         }
         if (rc == VINE_OK && out->nxfers == before)
-            rc = berr(err, errlen, VINE_ERR_INTERNAL, "binary tree: step %d moves nothing", s);
+            rc = vine__bbs_err(err, errlen, VINE_ERR_INTERNAL, "binary tree: step %d moves nothing",
+                               s);
         if (rc == VINE_OK)
             rc = vine__bsched_step(out);
     }
@@ -534,7 +519,8 @@ int vine__bcast_srda(const vine_graph *g, int root, int npackets, vine_bsched *o
             qpos[best]++;
         }
         if (rc == VINE_OK && out->nxfers == before)
-            rc = berr(err, errlen, VINE_ERR_INTERNAL, "SRDA: scatter step %d moves nothing", s);
+            rc = vine__bbs_err(err, errlen, VINE_ERR_INTERNAL,
+                               "SRDA: scatter step %d moves nothing", s);
         if (rc == VINE_OK)
             rc = vine__bsched_step(out);
     }
@@ -609,7 +595,8 @@ int vine__bcast_srda(const vine_graph *g, int root, int npackets, vine_bsched *o
                 }
             }
         if (rc == VINE_OK && out->nxfers == before)
-            rc = berr(err, errlen, VINE_ERR_INTERNAL, "SRDA: allgather step %d moves nothing", r);
+            rc = vine__bbs_err(err, errlen, VINE_ERR_INTERNAL,
+                               "SRDA: allgather step %d moves nothing", r);
         if (rc == VINE_OK)
             rc = vine__bsched_step(out);
     }

@@ -58,23 +58,6 @@
 /* Words of the window (64 packets each) the packet choice examines. */
 #define PICK_WORDS 4
 
-static int berr(char *err, size_t errlen, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static int berr(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 static int64_t gcd64(int64_t a, int64_t b)
 {
     while (b) {
@@ -301,7 +284,7 @@ int vine__bbs_frames(const vine_graph *g, const vine_bbs_lp *lp, vine_bbs_frames
     memset(f, 0, sizeof *f);
     f->rate.den = 1;
     if (!lp || lp->n != g->n || lp->m != g->m)
-        return berr(err, errlen, VINE_ERR_UNSUPPORTED, "bbs frames: LP of another graph");
+        return vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED, "bbs frames: LP of another graph");
     int n = g->n, m = g->m;
     int64_t L = lp->lcm;
     int rc = VINE_OK;
@@ -319,7 +302,7 @@ int vine__bbs_frames(const vine_graph *g, const vine_bbs_lp *lp, vine_bbs_frames
     }
     for (int a = 0; a < 2 * m; a++) {
         if (lp->occ[a].den <= 0 || L % lp->occ[a].den) {
-            rc = berr(err, errlen, VINE_ERR_INTERNAL, "bbs frames: occupancy off the lcm");
+            rc = vine__bbs_err(err, errlen, VINE_ERR_INTERNAL, "bbs frames: occupancy off the lcm");
             goto out;
         }
         x[a] = lp->occ[a].num * (L / lp->occ[a].den);
@@ -332,19 +315,19 @@ int vine__bbs_frames(const vine_graph *g, const vine_bbs_lp *lp, vine_bbs_frames
     rc = vine__mcolour(n, m, g->eu, g->ev, mult, bip ? side : NULL, &col);
     if (rc) {
         if (rc == VINE_ERR_UNSUPPORTED)
-            berr(err, errlen, rc, "bbs frames: multigraph too large to colour (L = %lld)",
-                 (long long)L);
+            vine__bbs_err(err, errlen, rc, "bbs frames: multigraph too large to colour (L = %lld)",
+                          (long long)L);
         else if (rc == VINE_ERR_INTERNAL)
-            berr(err, errlen, rc, "bbs frames: colouring failed");
+            vine__bbs_err(err, errlen, rc, "bbs frames: colouring failed");
         goto out;
     }
     size_t entries = 0;
     for (int k = 0; k < col.nclass; k++)
         entries += (size_t)col.crep[k] * (size_t)(col.cstart[k + 1] - col.cstart[k]);
     if (col.ncolours > INT32_MAX / 2 || entries > FRAMES_MAX_ARCS) {
-        rc = berr(err, errlen, VINE_ERR_UNSUPPORTED,
-                  "bbs frames: %lld frames, %zu arcs: too many to list", (long long)col.ncolours,
-                  entries);
+        rc = vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED,
+                           "bbs frames: %lld frames, %zu arcs: too many to list",
+                           (long long)col.ncolours, entries);
         goto out;
     }
     int nf = (int)col.ncolours;
@@ -558,12 +541,13 @@ static int cycle_mode(const vine_graph *g, const vine_bbs_frames *f, vine_bbs_st
 {
     int n = g->n;
     if (st->n != n || out->n != n || out->npackets != st->npackets)
-        return berr(err, errlen, VINE_ERR_INTERNAL, "bbs cycle: state of another broadcast");
+        return vine__bbs_err(err, errlen, VINE_ERR_INTERNAL,
+                             "bbs cycle: state of another broadcast");
     if (st->ncomplete == n)
         return VINE_OK;
     int nf = f->nframes;
     if (nf <= 0 && !(flags & (VINE_BBS_FILL | VINE_BBS_ARBITRATE)))
-        return berr(err, errlen, VINE_ERR_INTERNAL, "bbs cycle: no frames");
+        return vine__bbs_err(err, errlen, VINE_ERR_INTERNAL, "bbs cycle: no frames");
     cyc c;
     memset(&c, 0, sizeof c);
     c.g = g;
@@ -621,8 +605,8 @@ static int cycle_mode(const vine_graph *g, const vine_bbs_frames *f, vine_bbs_st
             match(&c, receivers(&c));
         if (c.nx == 0) {
             if (++idle > (nf > 0 ? nf : 1)) {
-                rc = berr(err, errlen, VINE_ERR_INTERNAL,
-                          "bbs cycle: a whole cycle of %d frames moves nothing", nf);
+                rc = vine__bbs_err(err, errlen, VINE_ERR_INTERNAL,
+                                   "bbs cycle: a whole cycle of %d frames moves nothing", nf);
                 goto out;
             }
         } else {
@@ -679,7 +663,8 @@ int vine__bbs_cycle(const vine_graph *g, const vine_bbs_frames *f, vine_bbs_stat
     if (!(flags & VINE_BBS_AUTO))
         return cycle_mode(g, f, st, first, flags, out, err, errlen);
     if (st->n != g->n || out->n != g->n || out->npackets != st->npackets)
-        return berr(err, errlen, VINE_ERR_INTERNAL, "bbs cycle: state of another broadcast");
+        return vine__bbs_err(err, errlen, VINE_ERR_INTERNAL,
+                             "bbs cycle: state of another broadcast");
     /*
      * Both modes from copies of the state, the shorter continuation appended
      * to out: arbitrated (best on the large grids, where one fixed cycle
@@ -729,9 +714,10 @@ int vine__bbs_schedule(const vine_graph *g, int root, int npackets, vine_bsched 
 {
     vine__bsched_init(out, g ? g->n : 0, root, npackets);
     if (!g || g->n < 1 || root < 0 || root >= g->n)
-        return berr(err, errlen, VINE_ERR_UNSUPPORTED, "bbs: root %d outside the graph", root);
+        return vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED, "bbs: root %d outside the graph",
+                             root);
     if (npackets < 0)
-        return berr(err, errlen, VINE_ERR_UNSUPPORTED, "bbs: %d packets", npackets);
+        return vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED, "bbs: %d packets", npackets);
     if (g->n == 1 || npackets == 0)
         return VINE_OK;
     vine_bbs_lp lp;

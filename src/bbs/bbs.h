@@ -130,8 +130,8 @@ int vine__bbs_schedule(const vine_graph *g, int root, int npackets, vine_bsched 
                        size_t errlen);
 
 /* Baselines of BBS.md in the same model. */
-int vine__bcast_greedy(const vine_graph *g, int root, int npackets, uint64_t seed,
-                       vine_bsched *out, char *err, size_t errlen);
+int vine__bcast_greedy(const vine_graph *g, int root, int npackets, uint64_t seed, vine_bsched *out,
+                       char *err, size_t errlen);
 int vine__bcast_bintree(const vine_graph *g, int root, int npackets, vine_bsched *out, char *err,
                         size_t errlen);
 int vine__bcast_srda(const vine_graph *g, int root, int npackets, vine_bsched *out, char *err,

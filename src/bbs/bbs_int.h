@@ -152,4 +152,11 @@ void vine__mcolouring_free(vine_mcolouring *c);
  */
 int64_t vine__bbs_min_cut(const vine_graph *g, int root, const int64_t *cap, int64_t target);
 
+/* Formats a one-line message into err (when err and errlen allow) and returns code. */
+int vine__bbs_err(char *err, size_t errlen, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 #endif

@@ -8,6 +8,7 @@
  * the packet: O(n * npackets) memory and O(transfers * log degree) time.
  */
 #include "bbs.h"
+#include "bbs_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,22 +65,8 @@ double vine__bsched_active(const vine_bsched *s)
     return s->nsteps ? (double)s->nxfers / s->nsteps : 0.0;
 }
 
-static int cerr(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static int cerr(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return VINE_ERR_INTERNAL;
-}
+/* A message into err, and the status VINE_ERR_INTERNAL. */
+#define cerr(err, errlen, ...) vine__bbs_err(err, errlen, VINE_ERR_INTERNAL, __VA_ARGS__)
 
 /* Is {u, v} an edge of g?  Binary search in u's sorted neighbour list. */
 static int is_edge(const vine_graph *g, int u, int v)

@@ -11,6 +11,7 @@
  * none).  Building costs O(n + m log m) (sorting each adjacency list).
  */
 #include "bbs.h"
+#include "bbs_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -24,13 +25,7 @@
 #define GRAPH_MAX_EDGES (1 << 24)
 #define GRAPH_MAX_LINE 4096
 
-static int gerr(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static int gerr(char *err, size_t errlen, const char *fmt, ...)
+int vine__bbs_err(char *err, size_t errlen, int code, const char *fmt, ...)
 {
     if (err && errlen) {
         va_list ap;
@@ -38,8 +33,11 @@ static int gerr(char *err, size_t errlen, const char *fmt, ...)
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
     }
-    return VINE_ERR_UNSUPPORTED;
+    return code;
 }
+
+/* A message into err, and the status VINE_ERR_UNSUPPORTED. */
+#define gerr(err, errlen, ...) vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED, __VA_ARGS__)
 
 void vine__graph_free(vine_graph *g)
 {

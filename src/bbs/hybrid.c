@@ -34,23 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int herr(char *err, size_t errlen, int rc, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static int herr(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
 /* Copies schedule src into dst (initialised, empty). */
 static int copy_sched(const vine_bsched *src, vine_bsched *dst)
 {
@@ -134,10 +117,10 @@ int vine__bcast_hybrid_frames(const vine_graph *g, int root, int npackets,
 {
     vine__bsched_init(out, g->n, root, npackets);
     if (root < 0 || root >= g->n)
-        return herr(err, errlen, VINE_ERR_UNSUPPORTED, "hybrid: root %d outside 0..%d", root,
-                    g->n - 1);
+        return vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED, "hybrid: root %d outside 0..%d",
+                             root, g->n - 1);
     if (npackets < 0)
-        return herr(err, errlen, VINE_ERR_UNSUPPORTED, "hybrid: %d packets", npackets);
+        return vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED, "hybrid: %d packets", npackets);
     /* The tree first: it also refuses a graph that is not connected. */
     vine_bsched tree;
     int rc = vine__bcast_bintree(g, root, npackets, &tree, err, errlen);

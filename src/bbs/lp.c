@@ -71,23 +71,6 @@
 #define ODD_EXHAUSTIVE_MAX 20
 #define ROWS_PER_ROUND 4096 /* lazy rows added per round at most */
 
-static int lerr(char *err, size_t errlen, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static int lerr(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 void vine__bbs_lp_free(vine_bbs_lp *lp)
 {
     if (!lp)
@@ -260,14 +243,15 @@ static int solve(lpctx *c, int exact, char *err, size_t errlen)
         rc = glp_simplex(c->P, &parm);
     }
     if (rc != 0 || glp_get_status(c->P) != GLP_OPT)
-        return lerr(err, errlen, VINE_ERR_INTERNAL, "bbs lp: glp_simplex failed (%d, status %d)",
-                    rc, glp_get_status(c->P));
+        return vine__bbs_err(err, errlen, VINE_ERR_INTERNAL,
+                             "bbs lp: glp_simplex failed (%d, status %d)", rc,
+                             glp_get_status(c->P));
     if (!exact)
         return VINE_OK;
     rc = glp_exact(c->P, &parm);
     if (rc != 0 || glp_get_status(c->P) != GLP_OPT)
-        return lerr(err, errlen, VINE_ERR_INTERNAL, "bbs lp: glp_exact failed (%d, status %d)", rc,
-                    glp_get_status(c->P));
+        return vine__bbs_err(err, errlen, VINE_ERR_INTERNAL,
+                             "bbs lp: glp_exact failed (%d, status %d)", rc, glp_get_status(c->P));
     return VINE_OK;
 }
 
@@ -813,8 +797,8 @@ static int lazy_rounds(lpctx *c, int odd_sets, char *err, size_t errlen)
             return VINE_OK;
         }
     }
-    return lerr(err, errlen, VINE_ERR_INTERNAL,
-                "bbs lp: still adding cut/odd-set rows after %d rounds", LP_MAX_ROUNDS);
+    return vine__bbs_err(err, errlen, VINE_ERR_INTERNAL,
+                         "bbs lp: still adding cut/odd-set rows after %d rounds", LP_MAX_ROUNDS);
 }
 
 int64_t vine__bbs_min_cut(const vine_graph *g, int root, const int64_t *cap, int64_t target)
@@ -868,7 +852,8 @@ int vine__bbs_lp(const vine_graph *g, int root, int odd_sets, vine_bbs_lp *lp, c
 {
     memset(lp, 0, sizeof *lp);
     if (!g || g->n < 1 || root < 0 || root >= g->n)
-        return lerr(err, errlen, VINE_ERR_UNSUPPORTED, "bbs lp: root %d outside the graph", root);
+        return vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED, "bbs lp: root %d outside the graph",
+                             root);
     lp->n = g->n;
     lp->m = g->m;
     lp->root = root;
@@ -920,9 +905,9 @@ int vine__bbs_lp(const vine_graph *g, int root, int odd_sets, vine_bbs_lp *lp, c
                 }
         }
         if (qt < g->n) {
-            rc = lerr(err, errlen, VINE_ERR_UNSUPPORTED,
-                      "bbs lp: the graph is not connected (%d of %d nodes reach root %d)", qt, g->n,
-                      root);
+            rc = vine__bbs_err(err, errlen, VINE_ERR_UNSUPPORTED,
+                               "bbs lp: the graph is not connected (%d of %d nodes reach root %d)",
+                               qt, g->n, root);
             goto out;
         }
     }
@@ -944,8 +929,8 @@ int vine__bbs_lp(const vine_graph *g, int root, int odd_sets, vine_bbs_lp *lp, c
     if (rc)
         goto out;
     if (to_frac(glp_get_col_prim(c.P, 1), 1e-13, &c.c)) {
-        rc = lerr(err, errlen, VINE_ERR_INTERNAL, "bbs lp: C = %.17g is no fraction",
-                  glp_get_col_prim(c.P, 1));
+        rc = vine__bbs_err(err, errlen, VINE_ERR_INTERNAL, "bbs lp: C = %.17g is no fraction",
+                           glp_get_col_prim(c.P, 1));
         goto out;
     }
     best = malloc(sizeof *best * ((size_t)c.m2 + 1));
@@ -982,8 +967,8 @@ int vine__bbs_lp(const vine_graph *g, int root, int odd_sets, vine_bbs_lp *lp, c
         }
     }
     if (best_score < 0) {
-        rc = lerr(err, errlen, VINE_ERR_INTERNAL,
-                  "bbs lp: GLPK's solution as fractions fails a constraint");
+        rc = vine__bbs_err(err, errlen, VINE_ERR_INTERNAL,
+                           "bbs lp: GLPK's solution as fractions fails a constraint");
         goto out;
     }
     memcpy(c.occ, best, sizeof *best * (size_t)c.m2);
