@@ -48,7 +48,7 @@ static void usage_verify(FILE *f)
     fprintf(f,
             "usage: %s verify --coll C[,C...]|all [--algo A[,A...]|all] [--ranks LIST]\n"
             "       [--count LIST] [--root LIST|all] [--noncommutative]\n"
-            "       [--inplace yes|no|both] [--seg N] [-v]\n"
+            "       [--inplace yes|no|both] [--seg N] [--levels SPEC] [-v]\n"
             "  --coll      bcast, reduce, allreduce, allgather, reduce_scatter,\n"
             "              reduce_scatter_block, alltoall, gather, scatter, barrier,\n"
             "              or all\n"
@@ -63,6 +63,11 @@ static void usage_verify(FILE *f)
             "              for commutative ops only are skipped\n"
             "  --inplace   MPI_IN_PLACE forms to check; default both\n"
             "  --seg N     segment size in elements for pipelined algorithms\n"
+            "  --levels SPEC  a synthetic level map, made for each size, for the\n"
+            "              hierarchical algorithms (skipped without one): flat, or\n"
+            "              levels joined by '/': block:N[,N..], cyclic:N[,N..],\n"
+            "              sizes:N,N.., random:SEED:N[,N..], ids:I,I..\n"
+            "              (docs/hierarchical.md), e.g. sizes:1,3,5,7/block:2\n"
             "  -v          print passing and skipped cases too\n"
             "LIST: comma-separated integers and ranges a-b, e.g. 1-64,100,p-1.\n"
             "Prints one line per failing case, then 'N passed, M failed, K skipped';\n"
@@ -75,9 +80,11 @@ static void usage_dump(FILE *f)
     fprintf(f,
             "usage: %s dump --coll C --algo A --ranks P --count N [--root R]\n"
             "       [--rank R] [--inplace yes|no] [--noncommutative] [--seg N]\n"
+            "       [--levels SPEC]\n"
             "Prints the schedule of every rank (or of --rank R only).  barrier\n"
-            "ignores --count and may leave it out.\n",
-            prog);
+            "ignores --count and may leave it out.  --levels gives the level map of\n"
+            "the hierarchical algorithms (see '%s verify --help').\n",
+            prog, prog);
 }
 
 /* One item of a list: the integers lo..hi, plus p when prel is set. */
@@ -217,17 +224,17 @@ static int roots_eval(const list *l, int given, long long p, vals *out)
 
 /* Options of verify and dump. */
 typedef struct opts {
-    const char *coll, *algo, *ranks, *count, *root, *inplace, *seg, *rank;
+    const char *coll, *algo, *ranks, *count, *root, *inplace, *seg, *rank, *levels;
     int noncomm, verbose, help;
 } opts;
 
 static int parse_opts(int argc, char **argv, opts *o)
 {
-    static const char *names[] = {"--coll", "--algo",    "--ranks", "--count",
-                                  "--root", "--inplace", "--seg",   "--rank"};
+    static const char *names[] = {"--coll",    "--algo", "--ranks", "--count", "--root",
+                                  "--inplace", "--seg",  "--rank",  "--levels"};
     memset(o, 0, sizeof *o);
-    const char **slots[] = {&o->coll, &o->algo,    &o->ranks, &o->count,
-                            &o->root, &o->inplace, &o->seg,   &o->rank};
+    const char **slots[] = {&o->coll,    &o->algo, &o->ranks, &o->count, &o->root,
+                            &o->inplace, &o->seg,  &o->rank,  &o->levels};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         int hit = 0;
@@ -261,6 +268,7 @@ typedef struct sweep {
     int roots_given, inplace_mask; /* bit 0: not in place, bit 1: in place */
     size_t seg;
     int noncomm, verbose;
+    const char *levels; /* --levels: the description of a level map, or NULL */
     long passed, failed, skipped;
 } sweep;
 
@@ -360,6 +368,7 @@ static int build_sweep(const opts *o, sweep *w)
     memset(w, 0, sizeof *w);
     w->noncomm = o->noncomm;
     w->verbose = o->verbose;
+    w->levels = o->levels;
     if (!o->coll) {
         fprintf(stderr, "%s: --coll is required\n", prog);
         return -1;
@@ -443,11 +452,35 @@ static int run_case(sweep *w, const vine_algo *algo, vine_args *a, const vine_co
     return 0;
 }
 
+/*
+ * Makes the level map of --levels for p ranks into *m (left empty without
+ * --levels).  Returns 0, -1 when out of memory, or -2 after printing why
+ * the description does not fit.
+ */
+static int make_levels(const char *spec, int p, vine_levels *m)
+{
+    char err[256];
+    memset(m, 0, sizeof *m);
+    if (!spec)
+        return 0;
+    int rc = vine__levels_parse(spec, p, m, err, sizeof err);
+    if (rc == VINE_OK)
+        return 0;
+    if (rc == VINE_ERR_NO_MEM)
+        return -1;
+    fprintf(stderr, "%s: --levels at p=%d: %s\n", prog, p, err);
+    return -2;
+}
+
 /* Every count, root and in-place form of one algorithm at size p. */
 static int run_size(sweep *w, const vine_algo *algo, int p, const vine_coll_info *info)
 {
     vals counts = {0}, roots = {0};
-    int rc = list_eval(&w->counts, p, -1, &counts);
+    vine_levels lv;
+    int rc = make_levels(w->levels, p, &lv);
+    if (rc)
+        return rc;
+    rc = list_eval(&w->counts, p, -1, &counts);
     /*
      * A barrier ignores its count, so one case per size is enough.  The largest
      * count is the one kept: a builder that wrongly moved count elements would
@@ -468,11 +501,13 @@ static int run_size(sweep *w, const vine_algo *algo, int p, const vine_coll_info
                 if (!(forms & (1 << ip)))
                     continue;
                 vine_args a = {algo->coll, p,    0,  (int)roots.v[r], (size_t)counts.v[c],
-                               NULL,       NULL, ip, !w->noncomm,     w->seg};
+                               NULL,       NULL, ip, !w->noncomm,     w->seg,
+                               w->levels ? &lv : NULL};
                 rc = run_case(w, algo, &a, info);
             }
     free(counts.v);
     free(roots.v);
+    vine__levels_free(&lv);
     return rc;
 }
 
@@ -528,11 +563,11 @@ static int cmd_verify(int argc, char **argv)
         return 2;
     }
     int rc = run_sweep(&w);
-    if (rc)
+    if (rc == -1)
         fprintf(stderr, "%s: out of memory\n", prog);
     printf("%ld passed, %ld failed, %ld skipped\n", w.passed, w.failed, w.skipped);
     free_sweep(&w);
-    return rc || w.failed ? 1 : 0;
+    return rc == -2 ? 2 : rc || w.failed ? 1 : 0;
 }
 
 /* Prints the registry, one aligned line per algorithm. */
@@ -541,7 +576,7 @@ static int cmd_list(int argc, char **argv)
     opts o;
     int c = -1;
     if (parse_opts(argc, argv, &o) || o.algo || o.ranks || o.count || o.root || o.inplace ||
-        o.seg || o.rank || (o.coll && (c = vine__coll_parse(o.coll)) < 0)) {
+        o.seg || o.rank || o.levels || (o.coll && (c = vine__coll_parse(o.coll)) < 0)) {
         if (o.coll && c < 0)
             fprintf(stderr, "%s: unknown collective '%s'\n", prog, o.coll);
         fprintf(stderr, "usage: %s list [--coll C]\n", prog);
@@ -636,9 +671,16 @@ static int cmd_dump(int argc, char **argv)
                !dump_int("--rank", o.rank, p - 1, &only) &&
                !dump_int("--seg", o.seg, 1LL << 40, &seg) &&
                !parse_inplace(o.inplace ? o.inplace : "no", &ip) && ip != 3) {
+        vine_levels lv;
+        int lrc = make_levels(o.levels, (int)p, &lv);
+        if (lrc)
+            return lrc == -1 ? 1 : 2;
         vine_args a = {(vine_coll)c, (int)p, 0,       (int)root,  (size_t)count,
-                       NULL,         NULL,   ip == 2, !o.noncomm, (size_t)seg};
-        return dump_case(algo, &a, only);
+                       NULL,         NULL,   ip == 2, !o.noncomm, (size_t)seg,
+                       o.levels ? &lv : NULL};
+        int rc = dump_case(algo, &a, only);
+        vine__levels_free(&lv);
+        return rc;
     }
     usage_dump(stderr);
     return 2;

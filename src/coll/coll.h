@@ -58,6 +58,7 @@
 #define VINE_COLL_H
 
 #include "../sched/sched.h"
+#include "levels.h"
 #include "vine/types.h"
 
 #include <stddef.h>
@@ -73,16 +74,23 @@ typedef struct vine_args {
     int inplace;        /* MPI_IN_PLACE was given (where the layout allows) */
     int commutative;    /* the op is commutative */
     size_t seg_count;   /* segment size in elements for pipelined builders; 0: none */
+    /*
+     * Levels of locality (levels.h), finished, for p ranks; NULL: flat, no
+     * information.  Only the hierarchical builders (VINE_ALGO_LEVELS) read it.
+     */
+    const vine_levels *levels;
 } vine_args;
 
 typedef int (*vine_build_fn)(const vine_args *a, vine_sched *s);
 
 /* Restriction flags of an algorithm. */
 enum vine_algo_flags {
-    VINE_ALGO_COMMUTATIVE = 1u << 0, /* needs a commutative op */
-    VINE_ALGO_POW2 = 1u << 1,        /* needs p a power of two */
-    VINE_ALGO_EVEN = 1u << 2,        /* needs p even */
-    VINE_ALGO_GRAPH = 1u << 3        /* needs VINE_BBS_GRAPH naming a graph of p nodes */
+    VINE_ALGO_COMMUTATIVE = 1u << 0,   /* needs a commutative op */
+    VINE_ALGO_POW2 = 1u << 1,          /* needs p a power of two */
+    VINE_ALGO_EVEN = 1u << 2,          /* needs p even */
+    VINE_ALGO_GRAPH = 1u << 3,         /* needs VINE_BBS_GRAPH naming a graph of p nodes */
+    VINE_ALGO_LEVELS = 1u << 4,        /* needs a level map with locality (vine_args.levels) */
+    VINE_ALGO_LEVELS_UNIFORM = 1u << 5 /* needs a level map whose nodes (level 0) are equal */
 };
 
 typedef struct vine_algo {
@@ -169,5 +177,10 @@ VINE_BUILDER(allgather, bine_block);
 VINE_BUILDER(alltoall, bine);
 VINE_BUILDER(gather, bine);
 VINE_BUILDER(scatter, bine);
+/* Hierarchical, on the level map of vine_args.levels (levels.h; docs/hierarchical.md). */
+VINE_BUILDER(gather, leader);
+VINE_BUILDER(scatter, leader);
+VINE_BUILDER(bcast, hier);
+VINE_BUILDER(allreduce, hier);
 
 #endif

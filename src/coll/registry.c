@@ -143,6 +143,21 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_BARRIER, "dissemination", 0, "-",
      "ceil(log2 p) rounds: send to rank+2^k, receive from rank-2^k",
      vine__barrier_dissemination_build},
+
+    /* Hierarchical, on a level map (levels.h, docs/hierarchical.md). */
+    {VINE_COLL_GATHER, "leader", VINE_ALGO_LEVELS, "level map",
+     "gather to the group leaders level by level, binomial among the leaders",
+     vine__gather_leader_build},
+    {VINE_COLL_SCATTER, "leader", VINE_ALGO_LEVELS, "level map",
+     "scatter from the group leaders level by level, binomial among the leaders",
+     vine__scatter_leader_build},
+    {VINE_COLL_BCAST, "hier", VINE_ALGO_LEVELS, "level map",
+     "binomial broadcast level by level, from the top groups down to the nodes",
+     vine__bcast_hier_build},
+    {VINE_COLL_ALLREDUCE, "hier", C | VINE_ALGO_LEVELS | VINE_ALGO_LEVELS_UNIFORM,
+     "commutative op, level map, equal nodes",
+     "ring reduce-scatter in the node, allreduce across nodes, ring allgather in the node",
+     vine__allreduce_hier_build},
 };
 #undef C
 #undef RSB
@@ -199,6 +214,12 @@ int vine__algo_admits(const vine_algo *algo, const vine_args *a)
     if ((algo->flags & VINE_ALGO_EVEN) && a->p % 2)
         return VINE_ERR_UNSUPPORTED;
     if ((algo->flags & VINE_ALGO_GRAPH) && vine__bbs_env_nodes() != a->p)
+        return VINE_ERR_UNSUPPORTED;
+    if ((algo->flags & VINE_ALGO_LEVELS) &&
+        (!vine__levels_ready(a->levels, a->p) || vine__levels_flat(a->levels)))
+        return VINE_ERR_UNSUPPORTED;
+    if ((algo->flags & VINE_ALGO_LEVELS_UNIFORM) &&
+        (!vine__levels_ready(a->levels, a->p) || !vine__levels_uniform(a->levels, 0)))
         return VINE_ERR_UNSUPPORTED;
     return VINE_OK;
 }

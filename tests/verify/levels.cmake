@@ -1,0 +1,95 @@
+# Verifier tier, issue 8: the hierarchical algorithms on synthetic level maps
+# (`vine verify --levels SPEC`, src/coll/levels.h, docs/hierarchical.md).
+# Each run must report exactly the expected number of passed and skipped
+# cases, so a map that the tool failed to make (every case skipped) cannot
+# pass.  Maps: uneven node sizes 1, 3, 5, 7 mixed; random groups; ranks of a
+# node not consecutive (cyclic); two and three levels.
+if(VINE_SMPI)
+  return()
+endif()
+
+# vine_levels_verify(name passed skipped args...): verify.levels.<name> runs
+# `vine verify args...` and must print "<passed> passed, 0 failed, <skipped> skipped".
+function(vine_levels_verify name passed skipped)
+  add_test(NAME verify.levels.${name} COMMAND $<TARGET_FILE:vine_cli> verify ${ARGN})
+  set_tests_properties(verify.levels.${name} PROPERTIES LABELS verify TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "(^|\n)${passed} passed, 0 failed, ${skipped} skipped")
+endfunction()
+
+# Small sizes, every root, the standard counts (7 distinct ones for p >= 3,
+# 0 included), both in-place forms: gather and scatter have 14 p cases per
+# size, 14 * (3 + ... + 16) = 1862 in all; bcast (no in-place form) 931.  No
+# size is flat on these maps, so nothing is skipped.
+foreach(m "uneven;sizes:1,3,5,7"
+    "uneven2;sizes:1,3,5,7/block:2"
+    "uneven3;sizes:2,1,3/block:2/block:2"
+    "random2;random:3:5,2"
+    "random3;random:11:6,3,2"
+    "cyclic2;cyclic:3/block:2")
+  list(GET m 0 name)
+  list(GET m 1 spec)
+  vine_levels_verify(gather.${name} 1862 0 --coll gather --algo leader --ranks 3-16 --levels ${spec})
+  vine_levels_verify(scatter.${name} 1862 0 --coll scatter --algo leader --ranks 3-16 --levels ${spec})
+  vine_levels_verify(bcast.${name} 931 0 --coll bcast --algo hier --ranks 3-16 --levels ${spec})
+endforeach()
+
+# One random level of 4 groups: at p = 3 the ranks land in 3 groups, a flat
+# map, so that size's 14 * 3 (gather, scatter) or 7 * 3 (bcast) cases skip.
+vine_levels_verify(gather.random1 1820 42 --coll gather --algo leader --ranks 3-16 --levels random:7:4)
+vine_levels_verify(scatter.random1 1820 42 --coll scatter --algo leader --ranks 3-16 --levels random:7:4)
+vine_levels_verify(bcast.random1 910 21 --coll bcast --algo hier --ranks 3-16 --levels random:7:4)
+
+# Larger sizes with the default roots (0, 1, p/2, p-1): 29 sizes * 4 roots *
+# 7 counts * 2 forms = 1624 (bcast 812).
+set(vine_levels_large "17-40,64,100,128,255,256")
+foreach(m "random;random:5:8,3" "uneven;sizes:1,3,5,7/block:3")
+  list(GET m 0 name)
+  list(GET m 1 spec)
+  vine_levels_verify(gather.large.${name} 1624 0 --coll gather --algo leader
+    --ranks ${vine_levels_large} --levels ${spec})
+  vine_levels_verify(scatter.large.${name} 1624 0 --coll scatter --algo leader
+    --ranks ${vine_levels_large} --levels ${spec})
+  vine_levels_verify(bcast.large.${name} 812 0 --coll bcast --algo hier
+    --ranks ${vine_levels_large} --levels ${spec})
+endforeach()
+
+# allreduce hier needs nodes of one size: 14 cases per admitted size.  block:3
+# at 6, 9, 12, 15 (2 to 5 nodes, the fold for 3 and 5): 56.  cyclic:4 (ranks
+# of a node not consecutive) at 8 .. 28: 84.  Two levels over 2 .. 16: the 7
+# even sizes from 4 pass (98); odd sizes have unequal nodes and p = 2 is flat
+# (7 * 14 + 12 skipped).  Large: 5 sizes, 70.  A non-commutative op: all skip.
+vine_levels_verify(allreduce.block3 56 0 --coll allreduce --algo hier --ranks 6,9,12,15
+  --levels block:3)
+vine_levels_verify(allreduce.cyclic4 84 0 --coll allreduce --algo hier --ranks 8,12,16,20,24,28
+  --levels cyclic:4)
+vine_levels_verify(allreduce.cyclic2 98 110 --coll allreduce --algo hier --ranks 2-16
+  --levels cyclic:2/block:2)
+vine_levels_verify(allreduce.block22 98 110 --coll allreduce --algo hier --ranks 2-16
+  --levels block:2,2)
+vine_levels_verify(allreduce.large 70 0 --coll allreduce --algo hier --ranks 64,100,128,256,1024
+  --levels block:4,2)
+vine_levels_verify(allreduce.noncommutative 0 182 --coll allreduce --algo hier --ranks 4-16
+  --levels block:2,2 --noncommutative)
+
+# Without --levels, or on a flat map, every hierarchical case is a skip:
+# 16 sizes * 2 counts * (4 + 4 + 2 + 4) = 224; gather on "flat" over 1-8,
+# one root and two counts, both forms: 32.
+vine_levels_verify(none 0 224 --coll gather,scatter,bcast,allreduce --algo leader,hier
+  --ranks 1-16 --count 0,5 --root 0)
+vine_levels_verify(flat 0 32 --coll gather --algo leader --ranks 1-8 --count 0,5 --root 0
+  --levels flat)
+
+# A malformed description is refused with a message (exit status 2), and
+# dump takes --levels too.
+add_test(NAME verify.levels.bad_spec
+  COMMAND $<TARGET_FILE:vine_cli> verify --coll gather --algo leader --ranks 4 --levels block:x)
+set_tests_properties(verify.levels.bad_spec PROPERTIES LABELS verify TIMEOUT 60 WILL_FAIL TRUE)
+add_test(NAME verify.levels.bad_spec_message
+  COMMAND $<TARGET_FILE:vine_cli> verify --coll gather --algo leader --ranks 4 --levels block:x)
+set_tests_properties(verify.levels.bad_spec_message PROPERTIES LABELS verify TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "--levels at p=4: levels 'block:x': malformed")
+add_test(NAME verify.levels.dump
+  COMMAND $<TARGET_FILE:vine_cli> dump --coll gather --algo leader --ranks 8 --count 1 --root 5
+          --levels block:2,2)
+set_tests_properties(verify.levels.dump PROPERTIES LABELS verify TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "rank 5 of 8, 2 rounds[^\n]*\nround 0\n  send to 4 send\\[0,\\+1\\)")
