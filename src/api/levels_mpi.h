@@ -1,0 +1,46 @@
+/*
+ * Discovering the levels of locality of a communicator (issue 8, item 1):
+ * the level map of src/coll/levels.h that hierarchical collectives build on.
+ *
+ * Level 0 is the node: the ranks that MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)
+ * puts together.  The levels above it come from VINE_TOPOLOGY, read on the
+ * communicator's rank 0 (src/topo/hostgroups.h: a host-to-groups map, a Slurm
+ * topology.conf, an ibnetdiscover dump, or a hostname rule), applied to every
+ * rank's MPI_Get_processor_name.  Levels that separate no ranks of this
+ * communicator (one group holding all of them, or the same groups as the
+ * level below) are left out, so nlevels is 1 .. 1 + VINE_HOSTGROUPS_MAX.
+ *
+ * Test only: VINE_TOPOLOGY_FAKE_HOSTS gives each process a pretend host in
+ * place of its processor name, and the node level follows the pretend hosts
+ * (ranks with the same pretend host form a node), so that one machine can
+ * stand for many.  The process's rank in MPI_COMM_WORLD w picks its host:
+ *
+ *   block:K          host "h<w / K>": K consecutive ranks per host
+ *   sizes:A,B,...    runs of A, B, ... consecutive ranks on hosts h0, h1, ...,
+ *                    the sizes repeating ("sizes:1,3,5,7": hosts of 1, 3, 5, 7 ranks)
+ *   list:N0,N1,...   host N<w>; as many names as processes
+ *
+ * Docs: docs/topology-files.md, "Levels for hierarchical collectives".
+ */
+#ifndef VINE_API_LEVELS_MPI_H
+#define VINE_API_LEVELS_MPI_H
+
+#include "../coll/levels.h"
+
+#include <mpi.h>
+#include <stddef.h>
+
+/*
+ * Discovers the levels of comm (collective over comm; an intracommunicator).
+ * Returns MPI_SUCCESS with *out finished (free it with vine__levels_free) and
+ * one line in msg saying what was found: the levels, or, when VINE_TOPOLOGY
+ * is not set, "no topology information: flat ..." with the nodes as the
+ * only level.  Every rank returns the same outcome: MPI_ERR_OTHER when the
+ * topology information cannot be used (a malformed file, named with its line;
+ * a host the file does not list; groups that do not nest; a bad
+ * VINE_TOPOLOGY_FAKE_HOSTS), MPI_ERR_NO_MEM, or the error of a failed MPI
+ * call, with *out empty and the reason in msg.  msg may be NULL.
+ */
+int vine__levels_discover(MPI_Comm comm, vine_levels *out, char *msg, size_t msglen);
+
+#endif
