@@ -95,6 +95,21 @@ const char *vine_get_algorithm(vine_coll coll);
 int vine_set_segment_size(MPI_Count bytes);
 MPI_Count vine_get_segment_size(void);
 
+/*
+ * What vine knows of where comm's ranks are: found once per communicator, by
+ * the first call on it that communicates (this one included, so it is
+ * collective then), from the nodes MPI reports and VINE_TOPOLOGY
+ * (docs/topology-files.md).  *nlevels (may be NULL) gets the number of
+ * levels that divide the ranks (0: flat, the hierarchical algorithms do not
+ * run); msg (msglen bytes, may be NULL) one line saying what was found, or
+ * why VINE_TOPOLOGY could not be used (naming file and line).  Returns
+ * MPI_SUCCESS, MPI_ERR_COMM for MPI_COMM_NULL or an intercommunicator,
+ * MPI_ERR_ARG for msglen < 0, or the error that every collective on comm
+ * returns because discovery failed (MPI_ERR_OTHER for an unusable
+ * VINE_TOPOLOGY).
+ */
+int vine_topology_info(MPI_Comm comm, int *nlevels, char *msg, int msglen);
+
 /* The number of algorithms of coll, and the name of the i-th (NULL past the end). */
 int vine_algorithm_count(vine_coll coll);
 const char *vine_algorithm_name(vine_coll coll, int i);

@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Room for what level discovery says about a communicator. */
+#define VINE_LEVELS_MSG_MAX 512
+
 /* Built schedules kept per communicator; the least recently used one goes first. */
 #define VINE_CACHE_SIZE 64
 
@@ -74,6 +77,15 @@ typedef struct vine_comm_state {
     int mru;
     uint64_t clock;
     vine_memo memo;
+    /*
+     * The levels of locality found when the state was made (levels_mpi.h):
+     * levels_rc is MPI_SUCCESS with a finished map (flat when nothing is
+     * known), or the error every collective on the communicator returns
+     * (an unusable VINE_TOPOLOGY), levels_msg what discovery said.
+     */
+    vine_levels levels;
+    int levels_rc;
+    char levels_msg[VINE_LEVELS_MSG_MAX];
     struct vine_comm_state *prev, *next;
 } vine_comm_state;
 
@@ -83,7 +95,12 @@ typedef struct vine_comm_state {
  * already (*st NULL otherwise).  Communicates with nobody.
  */
 int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank);
-/* vine's state for comm, created on first use (collective: duplicates comm). */
+/*
+ * vine's state for comm, created on first use (collective: duplicates comm
+ * and discovers its levels).  A state whose discovery failed is kept, with
+ * the error in levels_rc, so that every later call fails alike without
+ * communicating.
+ */
 int vine__comm_state(MPI_Comm comm, vine_comm_state **st);
 /* The state of the communicator used last (NULL when none): the hot path's shortcut. */
 extern vine_comm_state *vine__last_state;

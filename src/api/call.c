@@ -144,7 +144,8 @@ int vine__call_check_request(vine_call *c)
 
 int vine__call_attach(vine_call *c)
 {
-    return c->st ? MPI_SUCCESS : vine__comm_state(c->comm, &c->st);
+    int rc = c->st ? MPI_SUCCESS : vine__comm_state(c->comm, &c->st);
+    return rc == MPI_SUCCESS ? c->st->levels_rc : rc;
 }
 
 int vine__call_none(const vine_call *c)
@@ -184,10 +185,11 @@ int vine__call_run(vine_call *c)
 {
     vine_cache_entry *e;
     c->a.seg_count = vine__seg_bytes ? vine__choose_seg_count((size_t)c->t.size) : 0;
+    c->a.levels = &c->st->levels;
     int rc = schedule(c, &e);
     if (rc != MPI_SUCCESS)
         return rc;
-    vine_exec_call x = {&e->sched, e->has_plan ? &e->plan : NULL,
+    vine_exec_call x = {&e->sched,   e->has_plan ? &e->plan : NULL,
                         e->max_reqs, c->sendbuf,
                         c->recvbuf,  &c->t,
                         c->op,       c->a.commutative,
@@ -210,18 +212,18 @@ void vine__call_memo_keep(const vine_call *c, const vine_exec_type *user_t, size
         m->valid = 0;
         return;
     }
-    *m = (vine_memo){1,       c->a.coll, user_t->dt, c->op, count, root, inplace, vine__choice_gen,
-                     c->e,    c->t,      c->a.commutative};
+    *m = (vine_memo){1,       c->a.coll,        user_t->dt, c->op, count,           root,
+                     inplace, vine__choice_gen, c->e,       c->t,  c->a.commutative};
 }
 
 int vine__call_memo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf)
 {
     const vine_memo *m = &st->memo;
     const vine_cache_entry *e = m->e;
-    vine_exec_call x = {&e->sched,       e->has_plan ? &e->plan : NULL,
-                        e->max_reqs,     sendbuf,
-                        recvbuf,         &m->xt,
-                        m->op,           m->commutative,
+    vine_exec_call x = {&e->sched,   e->has_plan ? &e->plan : NULL,
+                        e->max_reqs, sendbuf,
+                        recvbuf,     &m->xt,
+                        m->op,       m->commutative,
                         st->comm};
     int rc = vine__exec_run(&x, &st->scr);
     if (rc == MPI_SUCCESS)

@@ -6,7 +6,9 @@
  * whatever is left when MPI_Finalize runs.
  */
 #include "api.h"
+#include "levels_mpi.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +45,7 @@ static void state_free(vine_comm_state *st)
     for (int i = 0; i < VINE_PACK_COUNT; i++)
         free(st->pack[i]);
     vine__say_forget(st->user);
+    vine__levels_free(&st->levels);
     if (st->comm != MPI_COMM_NULL && mpi_usable())
         MPI_Comm_free(&st->comm);
     free(st->counts);
@@ -119,6 +122,35 @@ int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank)
     return MPI_SUCCESS;
 }
 
+/* The levels of a finished map that divide its ranks (neither all alone nor all together). */
+static int levels_dividing(const vine_levels *m)
+{
+    int n = 0;
+    for (int l = 0; l < m->nlevels; l++)
+        n += m->ngroups[l] > 1 && m->ngroups[l] < m->p;
+    return n;
+}
+
+/*
+ * Finds the levels of st's communicator, on the private copy so that no
+ * message can match the user's.  Every rank gets the same outcome, success
+ * or error, and VINE_VERBOSE has rank 0 say which.
+ */
+static void discover(vine_comm_state *st)
+{
+    st->levels_rc =
+        vine__levels_discover(st->comm, &st->levels, st->levels_msg, sizeof st->levels_msg);
+    if (!vine__verbose() || st->rank != 0)
+        return;
+    char name[MPI_MAX_OBJECT_NAME];
+    int len = 0;
+    if (MPI_Comm_get_name(st->user, name, &len) != MPI_SUCCESS || len == 0)
+        snprintf(name, sizeof name, "a communicator");
+    fprintf(stderr, "vine: levels of %s (p=%d): %s%s\n", name, st->p,
+            st->levels_rc == MPI_SUCCESS ? "" : "error, every collective on it fails: ",
+            st->levels_msg);
+}
+
 /*
  * The private communicator comes from MPI_Comm_split with one colour and the
  * old ranks as keys: the same group in the same order as MPI_Comm_dup, but
@@ -148,6 +180,7 @@ static int state_new(MPI_Comm comm, vine_comm_state **out)
         state_free(st);
         return MPI_ERR_OTHER;
     }
+    discover(st);
     *out = st;
     return MPI_SUCCESS;
 }
@@ -167,4 +200,23 @@ int vine__comm_state(MPI_Comm comm, vine_comm_state **st)
         return MPI_ERR_OTHER;
     }
     return MPI_SUCCESS;
+}
+
+int vine_topology_info(MPI_Comm comm, int *nlevels, char *msg, int msglen)
+{
+    vine_comm_state *st;
+    if (nlevels)
+        *nlevels = 0;
+    if (msg && msglen > 0)
+        msg[0] = '\0';
+    if (msglen < 0)
+        return MPI_ERR_ARG;
+    int rc = vine__comm_state(comm, &st);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (msg && msglen > 0)
+        snprintf(msg, (size_t)msglen, "%s", st->levels_msg);
+    if (nlevels && st->levels_rc == MPI_SUCCESS && !vine__levels_flat(&st->levels))
+        *nlevels = levels_dividing(&st->levels);
+    return st->levels_rc;
 }

@@ -8,8 +8,11 @@
  * outcome: a status, one message and the group ids.  So the file is read
  * once per communicator, not once per rank, and all ranks agree; a last
  * reduction makes them agree on an allocation failure while finishing the
- * map too.  Cost: seven collectives; O(p) memory and time on rank 0 (p host
- * names, one lookup per distinct host), O(levels * p) on the others.
+ * map too.  The collectives go to MPI under their PMPI names: with
+ * libvine-mpi.so loaded, MPI_Bcast would be vine's own, which would discover
+ * the levels of its communicator again, without end.  Cost: seven
+ * collectives; O(p) memory and time on rank 0 (p host names, one lookup per
+ * distinct host), O(levels * p) on the others.
  */
 #include "levels_mpi.h"
 
@@ -146,7 +149,7 @@ static int local_info(MPI_Comm comm, int rank, int *hdr, char *host, size_t len)
     int nrank, leader = rank;
     int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
     if (rc == MPI_SUCCESS && (rc = MPI_Comm_rank(node, &nrank)) == MPI_SUCCESS)
-        rc = MPI_Bcast(&leader, 1, MPI_INT, 0, node);
+        rc = PMPI_Bcast(&leader, 1, MPI_INT, 0, node);
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Comm_free(&node);
@@ -409,8 +412,11 @@ static int plan(lv_plan *pl, int **groups, int *nlevels)
         say_found(pl, hg, keep, n);
     else
         say(pl->msg, sizeof pl->msg,
-            "no topology information: flat (VINE_TOPOLOGY is not set); %d ranks on %d nodes", p,
-            pl->ngroups[0]);
+            "no topology information above the nodes (VINE_TOPOLOGY is not set): %d ranks on %d "
+            "nodes; %s",
+            p, pl->ngroups[0],
+            pl->ngroups[0] == 1 || pl->ngroups[0] == p ? "flat"
+                                                       : "hierarchical algorithms use the nodes");
 out:
     if (rc == MPI_ERR_NO_MEM)
         say(pl->msg, sizeof pl->msg, "out of memory discovering the levels");
@@ -439,9 +445,9 @@ static int gather_and_plan(MPI_Comm comm, int p, int rank, const int *mine, cons
         ready = hdr && cnt && dsp;
     }
     /* Everyone learns whether rank 0 could take the headers before sending them. */
-    if ((rc = MPI_Bcast(&ready, 1, MPI_INT, 0, comm)) != MPI_SUCCESS || !ready)
+    if ((rc = PMPI_Bcast(&ready, 1, MPI_INT, 0, comm)) != MPI_SUCCESS || !ready)
         goto out;
-    if ((rc = MPI_Gather(mine, H_INTS, MPI_INT, hdr, H_INTS, MPI_INT, 0, comm)) != MPI_SUCCESS)
+    if ((rc = PMPI_Gather(mine, H_INTS, MPI_INT, hdr, H_INTS, MPI_INT, 0, comm)) != MPI_SUCCESS)
         goto out;
     if (rank == 0) {
         size_t total = 0;
@@ -452,9 +458,9 @@ static int gather_and_plan(MPI_Comm comm, int p, int rank, const int *mine, cons
         }
         ready = total <= (size_t)1 << 30 && (names = malloc(total ? total : 1));
     }
-    if ((rc = MPI_Bcast(&ready, 1, MPI_INT, 0, comm)) != MPI_SUCCESS || !ready)
+    if ((rc = PMPI_Bcast(&ready, 1, MPI_INT, 0, comm)) != MPI_SUCCESS || !ready)
         goto out;
-    rc = MPI_Gatherv(host, mine[H_LEN], MPI_CHAR, names, cnt, dsp, MPI_CHAR, 0, comm);
+    rc = PMPI_Gatherv(host, mine[H_LEN], MPI_CHAR, names, cnt, dsp, MPI_CHAR, 0, comm);
     if (rc != MPI_SUCCESS || rank != 0)
         goto out;
     const char **hosts = malloc((size_t)p * sizeof *hosts);
@@ -495,7 +501,7 @@ typedef struct lv_said {
 static int receive(MPI_Comm comm, int p, int rank, lv_said *said, const int *groups,
                    vine_levels *out)
 {
-    int rc = MPI_Bcast(said, (int)sizeof *said, MPI_BYTE, 0, comm);
+    int rc = PMPI_Bcast(said, (int)sizeof *said, MPI_BYTE, 0, comm);
     if (rc != MPI_SUCCESS)
         return rc;
     said->msg[LV_MSG_MAX - 1] = '\0';
@@ -503,7 +509,7 @@ static int receive(MPI_Comm comm, int p, int rank, lv_said *said, const int *gro
         return MPI_SUCCESS;
     int n = said->res[R_NLEVELS];
     int st = vine__levels_alloc(out, p, n), ok = st == VINE_OK, all = 0;
-    if ((rc = MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm)) != MPI_SUCCESS)
+    if ((rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm)) != MPI_SUCCESS)
         return rc;
     if (!all) {
         said->res[R_STATUS] = MPI_ERR_NO_MEM;
@@ -514,7 +520,7 @@ static int receive(MPI_Comm comm, int p, int rank, lv_said *said, const int *gro
     }
     if (rank == 0)
         memcpy(out->group, groups, (size_t)n * (size_t)p * sizeof *out->group);
-    if ((rc = MPI_Bcast(out->group, n * p, MPI_INT, 0, comm)) != MPI_SUCCESS)
+    if ((rc = PMPI_Bcast(out->group, n * p, MPI_INT, 0, comm)) != MPI_SUCCESS)
         return rc;
     char err[LV_MSG_MAX];
     st = vine__levels_finish(out, err, sizeof err);
@@ -556,7 +562,7 @@ int vine__levels_discover(MPI_Comm comm, vine_levels *out, char *msg, size_t msg
     }
     /* Agree on a failure while finishing the map (memory). */
     int local = said.res[R_STATUS], worst = local;
-    if ((rc = MPI_Allreduce(&local, &worst, 1, MPI_INT, MPI_MAX, comm)) != MPI_SUCCESS)
+    if ((rc = PMPI_Allreduce(&local, &worst, 1, MPI_INT, MPI_MAX, comm)) != MPI_SUCCESS)
         worst = rc;
     if (worst != MPI_SUCCESS && local == MPI_SUCCESS) {
         vine__levels_free(out);

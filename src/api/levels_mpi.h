@@ -34,8 +34,8 @@
  * Discovers the levels of comm (collective over comm; an intracommunicator).
  * Returns MPI_SUCCESS with *out finished (free it with vine__levels_free) and
  * one line in msg saying what was found: the levels, or, when VINE_TOPOLOGY
- * is not set, "no topology information: flat ..." with the nodes as the
- * only level.  Every rank returns the same outcome: MPI_ERR_OTHER when the
+ * is not set, "no topology information above the nodes ..." with the nodes
+ * as the only level (flat when there is one node, or one rank per node).  Every rank returns the same outcome: MPI_ERR_OTHER when the
  * topology information cannot be used (a malformed file, named with its line;
  * a host the file does not list; groups that do not nest; a bad
  * VINE_TOPOLOGY_FAKE_HOSTS), MPI_ERR_NO_MEM, or the error of a failed MPI

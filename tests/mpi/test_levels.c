@@ -14,7 +14,7 @@
  *                     groups as the level below), groups numbered by lowest rank
  *   flat              no VINE_TOPOLOGY: the nodes only (pretend hosts, or
  *                     MPI_Comm_split_type when there are none) and the message
- *                     "no topology information: flat"
+ *                     "no topology information above the nodes"
  *   error:TEXT        on MPI_COMM_WORLD, every rank fails with the same
  *                     message, which holds TEXT
  *
@@ -145,7 +145,8 @@ static void check_map(MPI_Comm comm, const char *what, const int *div, int ndiv,
                 same &= m.group[(size_t)l * p + r] == want[(size_t)l * p + r];
             EXPECT(same, "%s: level %d groups differ", what, l);
         }
-        const char *said = flat ? "no topology information: flat" : "levels from VINE_TOPOLOGY=";
+        const char *said =
+            flat ? "no topology information above the nodes" : "levels from VINE_TOPOLOGY=";
         EXPECT(strstr(msg, said) != NULL, "%s: message \"%s\" lacks \"%s\"", what, msg, said);
     }
     vine__levels_free(&m);

@@ -7,7 +7,9 @@
 # to MPI; the MPI_SUM-on-a-derived-type allreduce on `pmpi_errors` must have
 # been (`passed to MPI`); and no other `vine:` line may appear.  With
 # --expect inter, the intercommunicator's MPI_Allreduce and MPI_Bcast must
-# have been passed to MPI, one line each.
+# have been passed to MPI, one line each.  vine's level discovery runs once
+# per communicator through PMPI (not through this library's collectives),
+# so MPI_COMM_WORLD has exactly one `vine: levels of ...` line.
 #
 # usage: run_app.sh --launcher CMD [--np-flag -np] --flavor openmpi|mpich --np N
 #                   [--preload LIB[:LIB...]] [--expect world|inter] -- APP [ARGS]
@@ -94,8 +96,10 @@ if [ "$expect" = inter ]; then
 fi
 n=$(count "^vine: .* passed to MPI")
 [ "$n" -eq "$passed" ] || problem "$n 'passed to MPI' lines in all, want $passed"
-# Nothing but the two documented kinds of line.
+n=$(count "^vine: levels of MPI_COMM_WORLD \\(p=$np\\): ")
+[ "$n" -eq 1 ] || problem "$n 'levels of MPI_COMM_WORLD' lines, want 1"
+# Nothing but the three documented kinds of line.
 others=$(grep '^vine: ' "$err" |
-    grep -cvE '^vine: [a-z_]+ on .+ \(p=[0-9]+\) (served by .+|passed to MPI \(.+\))$')
+    grep -cvE '^vine: ([a-z_]+ on .+ \(p=[0-9]+\) (served by .+|passed to MPI \(.+\))|levels of .+ \(p=[0-9]+\): .+)$')
 [ "$others" -eq 0 ] || problem "$others other 'vine:' lines on stderr"
 exit $fail
