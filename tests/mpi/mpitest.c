@@ -3,6 +3,7 @@
  */
 #include "mpitest.h"
 
+#include "api/levels_mpi.h"
 #include "coll/coll.h"
 
 #include <stdarg.h>
@@ -21,6 +22,13 @@ static mt_case cur;
 static unsigned char *failed; /* one flag per case, in the order run */
 static size_t ncases, cases_cap;
 static int printed;
+
+/*
+ * The levels of MPI_COMM_WORLD as vine finds them (pretend hosts under
+ * VINE_TOPOLOGY_FAKE_HOSTS), so that mt_check_served knows whether a
+ * hierarchical algorithm may serve.
+ */
+static vine_levels world_levels;
 
 static mt_type types[7];
 static int ntypes_set;
@@ -63,6 +71,25 @@ static void add_type(const char *name, MPI_Datatype t, int kind, size_t size)
     types[ntypes_set++] = (mt_type){name, t, kind, size, (size_t)extent};
 }
 
+/*
+ * Finds the levels of MPI_COMM_WORLD.  VINE_TEST_HIER=N says how many levels
+ * vine_topology_info must report, so that a run meant for the hierarchical
+ * algorithms cannot pass on a flat map where they never serve.
+ */
+static void check_levels(const char *coll_name)
+{
+    char msg[512];
+    int n = -1;
+    int rc = vine__levels_discover(MPI_COMM_WORLD, &world_levels, msg, sizeof msg);
+    int info = vine_topology_info(MPI_COMM_WORLD, &n, NULL, 0);
+    const char *want = getenv("VINE_TEST_HIER");
+    if (rc == MPI_SUCCESS && info == MPI_SUCCESS && (!want || atoi(want) == n))
+        return;
+    fprintf(stderr, "%s: levels of MPI_COMM_WORLD: rc %d, info %d, %d levels (want %s): %s\n",
+            coll_name, rc, info, n, want ? want : "any", msg);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
 void mt_init(int *argc, char ***argv, const char *coll_name)
 {
     MPI_Init(argc, argv);
@@ -78,6 +105,7 @@ void mt_init(int *argc, char ***argv, const char *coll_name)
                 mt_size, expect);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    check_levels(coll_name);
     MPI_Datatype mat;
     MPI_Type_contiguous(4, MPI_INT, &mat);
     MPI_Type_commit(&mat);
@@ -113,6 +141,7 @@ int mt_finish(void)
     MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
     free(all);
     free(failed);
+    vine__levels_free(&world_levels);
     MPI_Op_free(&matmul_op.op);
     MPI_Type_free(&types[ntypes_set - 1].type);
     MPI_Finalize();
@@ -428,7 +457,11 @@ void mt_check_served(vine_coll coll, const char *algo, int commutative, size_t t
     if (strcmp(algo, "auto") == 0 || total == 0)
         return;
     const vine_algo *a = vine__algo_find(coll, algo);
-    vine_args args = {.coll = coll, .p = mt_size, .rank = mt_rank, .commutative = commutative};
+    vine_args args = {.coll = coll,
+                      .p = mt_size,
+                      .rank = mt_rank,
+                      .commutative = commutative,
+                      .levels = &world_levels};
     int admits = a && vine__algo_admits(a, &args) == VINE_OK;
     const char *served = vine_last_algorithm(coll);
     if (admits && strcmp(served, algo) != 0)
