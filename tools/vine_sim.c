@@ -375,8 +375,9 @@ void vs_placement_spread(const vine_topo *t, const int *rank_host, int p, vs_spr
     free(used);
 }
 
-int vs_simulate(vine_router *r, const int *rank_host, const vine_algo *algo, int p, size_t size,
-                int root, size_t seg, vine_sim_result *res, char *err, size_t errlen)
+int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
+                const vine_algo *algo, int p, size_t size, int root, size_t seg,
+                vine_sim_result *res, char *err, size_t errlen)
 {
     vine_coll_info info;
     memset(res, 0, sizeof *res);
@@ -402,6 +403,7 @@ int vs_simulate(vine_router *r, const int *rank_host, const vine_algo *algo, int
     a.count = algo->coll == VINE_COLL_BARRIER ? 0 : size / elem;
     a.commutative = 1; /* a sum, as MPI_SUM on MPI_INT */
     a.seg_count = seg / elem;
+    a.levels = levels;
     size_t *counts = NULL, *displs = NULL;
     if (info.vector) {
         /* Every rank gets the same block: size is the per-rank block (docs/sim.md). */
@@ -431,4 +433,32 @@ double vs_reduction(double algo_bytes, double base_bytes)
     if (base_bytes > 0)
         return 100.0 * (1.0 - algo_bytes / base_bytes);
     return algo_bytes > 0 ? NAN : 0.0;
+}
+
+int vs_make_levels(const vine_topo *t, const int *rank_host, int p, const char *spec,
+                   vine_levels *m, int *kind, char *err, size_t errlen)
+{
+    if (!spec || strcmp(spec, "topo") == 0)
+        return vine__sim_levels(t, rank_host, p, m, kind, err, errlen);
+    int rc = vine__levels_parse(spec, p, m, err, errlen);
+    for (int l = 0; kind && l < VINE_LEVELS_MAX; l++)
+        kind[l] = -1;
+    return rc;
+}
+
+void vs_levels_text(const vine_levels *m, const int *kind, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (vine__levels_flat(m)) {
+        snprintf(buf, len, "none (flat: hierarchical algorithms skip)");
+        return;
+    }
+    buf[0] = '\0';
+    for (int l = 0; l < m->nlevels && used < len; l++) {
+        int n = kind[l] >= 0 ? snprintf(buf + used, len - used, "%s%s (%d groups)", l ? ", " : "",
+                                        vine__sim_level_name(kind[l]), vine__levels_ngroups(m, l))
+                             : snprintf(buf + used, len - used, "%slevel %d (%d groups)",
+                                        l ? ", " : "", l, vine__levels_ngroups(m, l));
+        used += n > 0 ? (size_t)n : 0;
+    }
 }

@@ -7,8 +7,8 @@
  * algorithm.  --csv and --json write the same rows to files.  docs/sim.md
  * describes every option and column.
  */
-#include "sched/verify.h"
 #include "cli.h"
+#include "sched/verify.h"
 #include "vine_sim_util.h"
 
 #include <math.h>
@@ -21,7 +21,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: vine sim traffic --topo SPEC --ranks LIST --coll C[,C...]|all\n"
                "       --size LIST [--algo A[,A...]|all] [--placement SPEC] [--root R]\n"
-               "       [--baseline ALGO|none] [--seg BYTES] [--csv FILE] [--json FILE]\n"
+               "       [--baseline ALGO|none] [--seg BYTES] [--levels SPEC]\n"
+               "       [--csv FILE] [--json FILE]\n"
                "  --topo SPEC       lumi, leonardo, marenostrum5, fugaku, dragonfly:a=4,p=2,h=2,\n"
                "                    dragonflyplus:..., fattree:..., torus:4x4x4, mesh:8x8,\n"
                "                    hypercube:6, edges:FILE, slurm:FILE, ibnet:FILE, simgrid:FILE\n"
@@ -41,22 +42,26 @@ static void usage(FILE *f)
                "  --baseline ALGO   the algorithm the 'saved' column compares with (default:\n"
                "                    the classic counterpart, docs/sim.md); none: no comparison\n"
                "  --seg BYTES       segment size of pipelined algorithms (default none)\n"
+               "  --levels SPEC     the level map of the hierarchical algorithms: topo (default:\n"
+               "                    node, switch and group of each rank's host), flat, or a\n"
+               "                    synthetic map such as block:4,2 (docs/hierarchical.md)\n"
                "  --csv FILE, --json FILE   also write the rows to FILE\n"
                "Exits 0, 1 when a simulation fails, 2 on bad options.\n");
 }
 
 typedef struct opts {
-    const char *topo, *ranks, *placement, *coll, *algo, *size, *root, *baseline, *seg, *csv, *json;
+    const char *topo, *ranks, *placement, *coll, *algo, *size, *root, *baseline, *seg, *levels,
+        *csv, *json;
     int help;
 } opts;
 
 static int parse_opts(int argc, char **argv, opts *o)
 {
-    static const char *names[] = {"--topo", "--ranks", "--placement", "--coll",
-                                  "--algo", "--size",  "--root",      "--baseline",
-                                  "--seg",  "--csv",   "--json"};
-    const char **slots[] = {&o->topo, &o->ranks,    &o->placement, &o->coll, &o->algo, &o->size,
-                            &o->root, &o->baseline, &o->seg,       &o->csv,  &o->json};
+    static const char *names[] = {"--topo", "--ranks",  "--placement", "--coll",
+                                  "--algo", "--size",   "--root",      "--baseline",
+                                  "--seg",  "--levels", "--csv",       "--json"};
+    const char **slots[] = {&o->topo, &o->ranks,    &o->placement, &o->coll,   &o->algo, &o->size,
+                            &o->root, &o->baseline, &o->seg,       &o->levels, &o->csv,  &o->json};
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         int hit = 0;
@@ -95,11 +100,13 @@ typedef struct row {
     char link[160];
 } row;
 
-/* One communicator size's placement. */
+/* One communicator size's placement and the level map made from it. */
 typedef struct place_rec {
     int p;
     int *rank_host;
     vs_spread spread;
+    vine_levels levels;
+    int lkind[VINE_LEVELS_MAX]; /* each level's grouping (vine_sim_lkind), -1: synthetic */
 } place_rec;
 
 typedef struct run {
@@ -342,8 +349,8 @@ static void simulate(run *w, const place_rec *pr, const vine_algo *algo, size_t 
                      vine_sim_result *res, int *status, char *note, size_t notelen)
 {
     note[0] = '\0';
-    *status = vs_simulate(w->net.router, pr->rank_host, algo, pr->p, size, (int)w->root, w->seg,
-                          res, note, notelen);
+    *status = vs_simulate(w->net.router, pr->rank_host, &pr->levels, algo, pr->p, size,
+                          (int)w->root, w->seg, res, note, notelen);
     if (*status == VINE_OK || *status == VINE_ERR_UNSUPPORTED)
         return;
     if (!note[0])
@@ -403,6 +410,7 @@ static int place(run *w, int p, place_rec **out)
         return 1;
     w->places = q;
     place_rec *pr = &w->places[w->nplaces];
+    memset(pr, 0, sizeof *pr);
     pr->p = p;
     pr->rank_host = malloc((size_t)p * sizeof *pr->rank_host);
     if (!pr->rank_host)
@@ -415,6 +423,15 @@ static int place(run *w, int p, place_rec **out)
     if (rc != VINE_OK)
         return 1;
     vs_placement_spread(&w->net.t, pr->rank_host, p, &pr->spread);
+    /* The map comes from this very placement, so the hierarchical algorithms
+     * group ranks as the simulator's routes do. */
+    rc = vs_make_levels(&w->net.t, pr->rank_host, p, w->o.levels, &pr->levels, pr->lkind, err,
+                        sizeof err);
+    if (rc == VINE_ERR_UNSUPPORTED)
+        return vs_usage_error("traffic", "--levels %s with %d ranks: %s",
+                              w->o.levels ? w->o.levels : "topo", p, err);
+    if (rc != VINE_OK)
+        return 1;
     *out = pr;
     return 0;
 }
@@ -454,6 +471,9 @@ static int run_all(run *w)
         printf("\nplacement: %s: %d ranks on %d hosts in %d groups (%d..%d ranks per group)\n",
                w->o.placement, pr->p, pr->spread.hosts, pr->spread.groups, pr->spread.min_per_group,
                pr->spread.max_per_group);
+        char lv[512];
+        vs_levels_text(&pr->levels, pr->lkind, lv, sizeof lv);
+        printf("levels: %s%s\n", lv, w->o.levels ? "" : " (from the topology)");
         print_header(w);
         for (int k = 0; k < w->nplans; k++) {
             const coll_plan *pl = &w->plans[k];
@@ -539,6 +559,19 @@ static void json_row(FILE *f, const row *r)
     fputc('}', f);
 }
 
+/* The level map in brief: per level, its grouping and number of groups; [] when flat. */
+static void json_levels(FILE *f, const place_rec *pr)
+{
+    int flat = vine__levels_flat(&pr->levels);
+    fputc('[', f);
+    for (int l = 0; !flat && l < pr->levels.nlevels; l++) {
+        fprintf(f, "%s{\"level\": ", l ? ", " : "");
+        vs_json_str(f, vine__sim_level_name(pr->lkind[l]));
+        fprintf(f, ", \"groups\": %d}", vine__levels_ngroups(&pr->levels, l));
+    }
+    fputc(']', f);
+}
+
 static void write_json(const run *w, FILE *f)
 {
     const vine_topo *t = &w->net.t;
@@ -575,7 +608,9 @@ static void write_json(const run *w, FILE *f)
                 pr->spread.max_per_group);
         for (int r = 0; r < pr->p; r++)
             fprintf(f, "%s%d", r ? "," : "", pr->rank_host[r]);
-        fprintf(f, "]}");
+        fprintf(f, "], \"levels\": ");
+        json_levels(f, pr);
+        fprintf(f, "}");
     }
     fprintf(f, "\n  ]},\n  \"rows\": [");
     for (size_t i = 0; i < w->nrows; i++) {
@@ -608,8 +643,10 @@ static void free_run(run *w)
 {
     for (int k = 0; k < w->nplans; k++)
         free(w->plans[k].algos);
-    for (size_t i = 0; i < w->nplaces; i++)
+    for (size_t i = 0; i < w->nplaces; i++) {
         free(w->places[i].rank_host);
+        vine__levels_free(&w->places[i].levels);
+    }
     free(w->places);
     free(w->rows);
     free(w->ranks);

@@ -91,8 +91,23 @@ void vs_placement_spread(const vine_topo *t, const int *rank_host, int p, vs_spr
  * VINE_ERR_UNSUPPORTED also when a reduction's size is not a whole number of
  * elements or root >= p (err says why).
  */
-int vs_simulate(vine_router *r, const int *rank_host, const vine_algo *algo, int p, size_t size,
-                int root, size_t seg, vine_sim_result *res, char *err, size_t errlen);
+int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
+                const vine_algo *algo, int p, size_t size, int root, size_t seg,
+                vine_sim_result *res, char *err, size_t errlen);
+
+/*
+ * The level map the hierarchical algorithms see for p ranks placed by
+ * rank_host: spec NULL or "topo" derives it from the topology
+ * (vine__sim_levels), any other spec is a synthetic map of levels.h
+ * ("flat", "block:4,2" ...).  kind gets each level's grouping (-1 for a
+ * synthetic level or a flat map; VINE_LEVELS_MAX entries).  Returns as
+ * vine__sim_levels, with one line in err.
+ */
+int vs_make_levels(const vine_topo *t, const int *rank_host, int p, const char *spec,
+                   vine_levels *m, int *kind, char *err, size_t errlen);
+
+/* "switch (253 groups), group (24 groups)", or "none (flat)": a map in words. */
+void vs_levels_text(const vine_levels *m, const int *kind, char *buf, size_t len);
 
 /*
  * 100 (1 - algo / base): the percentage of cross-group bytes saved; 0 when

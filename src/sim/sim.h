@@ -61,6 +61,9 @@ void vine__router_free(vine_router *r);
  * Replays algorithm algo for the case a (a->p ranks; a->rank ignored;
  * a->counts/displs as the verifier fills them for vector collectives) with
  * rank r on host rank_host[r].  Counts in a are elements of elem_bytes bytes.
+ * a->levels goes to the builders as it is: for the hierarchical algorithms
+ * make it with vine__sim_levels from the same rank_host (below), so that they
+ * group the ranks as the routes do.
  * Returns VINE_OK, VINE_ERR_UNSUPPORTED (the algorithm's restrictions exclude
  * the case), VINE_ERR_INTERNAL (schedules whose messages do not match, or
  * that deadlock) or VINE_ERR_NO_MEM (out of memory, or past the simulator's
@@ -68,5 +71,50 @@ void vine__router_free(vine_router *r);
  */
 int vine__sim_run(vine_router *r, const int *rank_host, const vine_algo *algo, const vine_args *a,
                   size_t elem_bytes, vine_sim_result *res, char *err, size_t errlen);
+
+/*
+ * Levels of a placement (sim_levels.c).  The hierarchical algorithms
+ * (VINE_ALGO_LEVELS) read a level map from vine_args.levels; to simulate them
+ * on what the network really groups, the map comes from the same topology
+ * and rank_host that vine__sim_run routes on.  Three groupings are
+ * candidates, finest first:
+ *
+ *   VINE_SIM_LV_NODE    ranks on one host
+ *   VINE_SIM_LV_SWITCH  hosts on one switch: the host link's other end (a
+ *                       Dragonfly router, a Dragonfly+ or fat-tree leaf); a
+ *                       host linked to no switch or to several is alone
+ *   VINE_SIM_LV_GROUP   hosts in one topology group (vine_topo.group: a
+ *                       Dragonfly or Dragonfly+ group, a fat-tree subtree);
+ *                       hosts in no group (-1) count as one group, as the
+ *                       simulator's cross-group bytes count them
+ *
+ * A level's group is its key together with every coarser key, so the levels
+ * nest whatever a topology file says.  A grouping that separates no ranks
+ * (all ranks in one group, or the same partition as the grouping below it:
+ * one rank per host makes the node level go, one host per switch the switch
+ * level) is dropped.  Tori, meshes and hypercubes make every router with its
+ * host a group of its own, so only the node level can remain there.
+ */
+enum vine_sim_lkind {
+    VINE_SIM_LV_NODE = 0,
+    VINE_SIM_LV_SWITCH = 1,
+    VINE_SIM_LV_GROUP = 2,
+    VINE_SIM_LV_COUNT = 3
+};
+
+/*
+ * Makes the finished level map of p ranks placed by rank_host on t into *m
+ * (free it with vine__levels_free).  kind, when not NULL, holds
+ * VINE_LEVELS_MAX entries and gets the grouping of each level of the map;
+ * when no grouping separates the ranks, *m is one level with every rank alone
+ * (vine__levels_flat says so: the hierarchical algorithms skip) and kind[0]
+ * is -1.  Returns VINE_OK; VINE_ERR_UNSUPPORTED (p < 1, a host out of range)
+ * with one line in err; VINE_ERR_NO_MEM.  On failure *m is empty.
+ */
+int vine__sim_levels(const vine_topo *t, const int *rank_host, int p, vine_levels *m, int *kind,
+                     char *err, size_t errlen);
+
+/* "node", "switch", "group" for a vine_sim_lkind; "level" for anything else. */
+const char *vine__sim_level_name(int kind);
 
 #endif

@@ -1,0 +1,171 @@
+/*
+ * The level map of a placement on a topology model (sim.h): which ranks share
+ * a host, a switch, a topology group.  The simulator hands it to the
+ * hierarchical builders, so that they group ranks exactly as the routes the
+ * simulator then follows do.
+ *
+ * Every rank gets one key per grouping, finest first: its host, the switch
+ * its host hangs off, its host's group.  A level's group is the tuple of its
+ * own key and every coarser one, so the levels nest even where a file puts a
+ * switch's hosts in different groups.  One sort of the ranks by the tuples,
+ * coarsest key first, makes each level's groups runs of the sorted order.
+ */
+#include "sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rank_key {
+    int key[VINE_SIM_LV_COUNT]; /* host index, switch vertex, group id */
+    int rank;
+} rank_key;
+
+static int rank_key_cmp(const void *x, const void *y)
+{
+    const rank_key *a = x, *b = y;
+    for (int k = VINE_SIM_LV_COUNT - 1; k >= 0; k--)
+        if (a->key[k] != b->key[k])
+            return a->key[k] < b->key[k] ? -1 : 1;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+const char *vine__sim_level_name(int kind)
+{
+    static const char *names[VINE_SIM_LV_COUNT] = {"node", "switch", "group"};
+    return kind >= 0 && kind < VINE_SIM_LV_COUNT ? names[kind] : "level";
+}
+
+/*
+ * The switch host vertex v hangs off: its one switch neighbour.  A host with
+ * no switch, or with links to several (multi-rail, read from a file), has no
+ * switch that holds it alone, so it stands for itself (its own vertex, which
+ * no switch shares).
+ */
+static int host_switch(const vine_topo *t, int v)
+{
+    int sw = -1;
+    for (int i = t->adj_start[v]; i < t->adj_start[v + 1]; i++) {
+        int u = vine__topo_arc_head(t, t->adj_arc[i]);
+        if (t->kind[u] != VINE_V_SWITCH || u == sw)
+            continue;
+        if (sw >= 0)
+            return v;
+        sw = u;
+    }
+    return sw >= 0 ? sw : v;
+}
+
+/* Fills keys[] for every rank; VINE_ERR_UNSUPPORTED for a host out of range. */
+static int fill_keys(const vine_topo *t, const int *rank_host, int p, rank_key *keys, char *err,
+                     size_t errlen)
+{
+    for (int r = 0; r < p; r++) {
+        int h = rank_host[r];
+        if (h < 0 || h >= t->nhosts) {
+            snprintf(err, errlen, "rank %d is on host %d; the topology has %d hosts", r, h,
+                     t->nhosts);
+            return VINE_ERR_UNSUPPORTED;
+        }
+        int v = t->host_vert[h];
+        keys[r].key[VINE_SIM_LV_NODE] = h;
+        keys[r].key[VINE_SIM_LV_SWITCH] = host_switch(t, v);
+        /* Hosts in no group (-1) form one group, as the simulator counts them. */
+        keys[r].key[VINE_SIM_LV_GROUP] = t->group[v];
+        keys[r].rank = r;
+    }
+    return VINE_OK;
+}
+
+/*
+ * Numbers the groups of grouping k in ids[k * p + rank] (runs of sorted keys
+ * equal from key k up) and returns how many there are.
+ */
+static int number_groups(const rank_key *sorted, int p, int k, int *ids)
+{
+    int n = 0;
+    for (int i = 0; i < p; i++) {
+        int same = i > 0;
+        for (int j = k; j < VINE_SIM_LV_COUNT && same; j++)
+            same = sorted[i].key[j] == sorted[i - 1].key[j];
+        n += !same;
+        ids[(size_t)k * p + sorted[i].rank] = n - 1;
+    }
+    return n;
+}
+
+/*
+ * Copies the groupings that separate ranks into *m: those with more than
+ * one group and fewer groups than the grouping below (nested partitions with
+ * as many groups are the same partition).  Returns the levels kept.
+ */
+static int keep_levels(const int *ids, const int *count, int p, vine_levels *m, int *kind)
+{
+    int n = 0, finer = p;
+    for (int k = 0; k < VINE_SIM_LV_COUNT; k++) {
+        if (count[k] > 1 && count[k] < finer) {
+            memcpy(m->group + (size_t)n * p, ids + (size_t)k * p, (size_t)p * sizeof *ids);
+            if (kind)
+                kind[n] = k;
+            n++;
+        }
+        finer = count[k];
+    }
+    return n;
+}
+
+/* The groupings of every rank, ids[k * p + r], with their group counts. */
+static int groupings(const vine_topo *t, const int *rank_host, int p, int *ids, int *count,
+                     char *err, size_t errlen)
+{
+    rank_key *keys = malloc((size_t)p * sizeof *keys);
+    if (!keys)
+        return VINE_ERR_NO_MEM;
+    int rc = fill_keys(t, rank_host, p, keys, err, errlen);
+    if (rc == VINE_OK) {
+        qsort(keys, (size_t)p, sizeof *keys, rank_key_cmp);
+        for (int k = 0; k < VINE_SIM_LV_COUNT; k++)
+            count[k] = number_groups(keys, p, k, ids);
+    }
+    free(keys);
+    return rc;
+}
+
+int vine__sim_levels(const vine_topo *t, const int *rank_host, int p, vine_levels *m, int *kind,
+                     char *err, size_t errlen)
+{
+    char dummy[8];
+    if (!err || !errlen) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    err[0] = '\0';
+    memset(m, 0, sizeof *m);
+    if (p < 1 || !t || !rank_host) {
+        snprintf(err, errlen, "no ranks or no placement");
+        return VINE_ERR_UNSUPPORTED;
+    }
+    int count[VINE_SIM_LV_COUNT];
+    int *ids = malloc((size_t)VINE_SIM_LV_COUNT * (size_t)p * sizeof *ids);
+    if (!ids)
+        return VINE_ERR_NO_MEM;
+    int rc = groupings(t, rank_host, p, ids, count, err, errlen);
+    if (rc == VINE_OK)
+        rc = vine__levels_alloc(m, p, VINE_SIM_LV_COUNT);
+    int n = rc == VINE_OK ? keep_levels(ids, count, p, m, kind) : 0;
+    free(ids);
+    if (rc == VINE_OK && n == 0) {
+        /* Nothing separates the ranks: one level with every rank alone, flat. */
+        for (int r = 0; r < p; r++)
+            m->group[r] = r;
+        if (kind)
+            kind[0] = -1;
+    }
+    if (rc == VINE_OK) {
+        m->nlevels = n ? n : 1;
+        rc = vine__levels_finish(m, err, errlen);
+    }
+    if (rc != VINE_OK)
+        vine__levels_free(m);
+    return rc;
+}
