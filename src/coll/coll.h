@@ -182,5 +182,10 @@ VINE_BUILDER(gather, leader);
 VINE_BUILDER(scatter, leader);
 VINE_BUILDER(bcast, hier);
 VINE_BUILDER(allreduce, hier);
+VINE_BUILDER(allreduce, hier_rd);
+VINE_BUILDER(reduce, hier);
+VINE_BUILDER(allgather, hier);
+VINE_BUILDER(gather, leader_bine);
+VINE_BUILDER(scatter, leader_bine);
 
 #endif

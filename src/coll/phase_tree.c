@@ -65,12 +65,12 @@ static void need(vine_sched *s, vine_bufpos pos, size_t count)
 }
 
 /*
- * Receives the partial result of child's subtree and folds it in.  The first
- * child's data lands straight in acc and the rank's own input joins it as the
- * left operand, which saves a copy; later children go through tmp and are
- * the right operand.  Returns where the running result now lies.
+ * The first child's data lands straight in acc and the rank's own input joins
+ * it as the left operand, which saves a copy; later children go through tmp
+ * and are the right operand.
  */
-static vine_bufpos reduce_child(vine_sched *s, const vine_tree_red *t, int child, vine_bufpos cur)
+vine_bufpos vine__tree_reduce_child(vine_sched *s, const vine_tree_red *t, int child,
+                                    vine_bufpos cur)
 {
     size_t n = t->count;
     if (same_pos(cur, t->acc)) {
@@ -94,7 +94,7 @@ void vine__tree_reduce(vine_sched *s, const vine_tree_red *t)
     /* Children v + 1, v + 2, v + 4 ... cover [v, v + 2 mask) step by step. */
     for (; mask < p && !(v & mask); mask <<= 1)
         if (v + mask < p)
-            cur = reduce_child(s, t, vine__mod(t->rank + mask, p), cur);
+            cur = vine__tree_reduce_child(s, t, vine__mod(t->rank + mask, p), cur);
     if (v > 0) {
         vine__sched_send(s, vine__mod(t->rank - mask, p), cur.buf, cur.off, t->count);
         vine__sched_fence(s);

@@ -105,4 +105,14 @@ typedef struct vine_tree_red {
  */
 void vine__tree_reduce(vine_sched *s, const vine_tree_red *t);
 
+/*
+ * One step of such a reduce, for trees built elsewhere (the hierarchical
+ * reduce): receives the partial result of child's subtree (count elements
+ * of t) and folds it in as the right operand, in a round of its own.  cur is
+ * where the rank's running result lies (its input at first); returns where
+ * it lies now, t->acc.  Only t->count, t->acc and t->tmp are read.
+ */
+vine_bufpos vine__tree_reduce_child(vine_sched *s, const vine_tree_red *t, int child,
+                                    vine_bufpos cur);
+
 #endif

@@ -17,65 +17,113 @@ function(vine_levels_verify name passed skipped)
 endfunction()
 
 # Small sizes, every root, the standard counts (7 distinct ones for p >= 3,
-# 0 included), both in-place forms: gather and scatter have 14 p cases per
-# size, 14 * (3 + ... + 16) = 1862 in all; bcast (no in-place form) 931.  No
-# size is flat on these maps, so nothing is skipped.
+# 0 included), both in-place forms: the rooted collectives with an in-place
+# form (gather, scatter, reduce) have 14 p cases per size, 14 * (3 + ... +
+# 16) = 1862 in all; bcast (no in-place form) 931; allgather (no root) 14
+# per size, 196.  No size is flat on these maps, so nothing is skipped.
 foreach(m "uneven;sizes:1,3,5,7"
     "uneven2;sizes:1,3,5,7/block:2"
     "uneven3;sizes:2,1,3/block:2/block:2"
     "random2;random:3:5,2"
+    "random2b;random:7:8,3"
     "random3;random:11:6,3,2"
     "cyclic2;cyclic:3/block:2")
   list(GET m 0 name)
   list(GET m 1 spec)
   vine_levels_verify(gather.${name} 1862 0 --coll gather --algo leader --ranks 3-16 --levels ${spec})
+  vine_levels_verify(gather_bine.${name} 1862 0 --coll gather --algo leader_bine --ranks 3-16
+    --levels ${spec})
   vine_levels_verify(scatter.${name} 1862 0 --coll scatter --algo leader --ranks 3-16 --levels ${spec})
+  vine_levels_verify(scatter_bine.${name} 1862 0 --coll scatter --algo leader_bine --ranks 3-16
+    --levels ${spec})
   vine_levels_verify(bcast.${name} 931 0 --coll bcast --algo hier --ranks 3-16 --levels ${spec})
+  vine_levels_verify(reduce.${name} 1862 0 --coll reduce --algo hier --ranks 3-16 --levels ${spec})
+  vine_levels_verify(allgather.${name} 196 0 --coll allgather --algo hier --ranks 3-16
+    --levels ${spec})
 endforeach()
 
-# One random level of 4 groups: at p = 3 the ranks land in 3 groups, a flat
-# map, so that size's 14 * 3 (gather, scatter) or 7 * 3 (bcast) cases skip.
-vine_levels_verify(gather.random1 1820 42 --coll gather --algo leader --ranks 3-16 --levels random:7:4)
-vine_levels_verify(scatter.random1 1820 42 --coll scatter --algo leader --ranks 3-16 --levels random:7:4)
-vine_levels_verify(bcast.random1 910 21 --coll bcast --algo hier --ranks 3-16 --levels random:7:4)
-
-# Larger sizes with the default roots (0, 1, p/2, p-1): 29 sizes * 4 roots *
-# 7 counts * 2 forms = 1624 (bcast 812).
-set(vine_levels_large "17-40,64,100,128,255,256")
-foreach(m "random;random:5:8,3" "uneven;sizes:1,3,5,7/block:3")
+# Maps that are flat at some sizes, whose cases there are skipped.  One
+# random level of 4 groups: at p = 3 the ranks land in 3 groups, so that
+# size's 14 * 3 (gather, scatter, reduce), 7 * 3 (bcast) or 14 (allgather)
+# cases skip.  cyclic:4 (a node's ranks not consecutive): at p = 3 and 4
+# every rank is alone, 14 * 7, 7 * 7 or 28 cases skip.
+foreach(m "random1;random:7:4;1820;42;910;21;182;14"
+    "cyclic4;cyclic:4;1764;98;882;49;168;28")
   list(GET m 0 name)
   list(GET m 1 spec)
-  vine_levels_verify(gather.large.${name} 1624 0 --coll gather --algo leader
+  list(GET m 2 pass)
+  list(GET m 3 skip)
+  list(GET m 4 bpass)
+  list(GET m 5 bskip)
+  list(GET m 6 apass)
+  list(GET m 7 askip)
+  foreach(ca "gather;leader" "gather_bine;leader_bine" "scatter;leader"
+      "scatter_bine;leader_bine" "reduce;hier")
+    list(GET ca 0 test)
+    list(GET ca 1 algo)
+    string(REGEX REPLACE "_bine$" "" coll ${test})
+    vine_levels_verify(${test}.${name} ${pass} ${skip} --coll ${coll} --algo ${algo} --ranks 3-16
+      --levels ${spec})
+  endforeach()
+  vine_levels_verify(bcast.${name} ${bpass} ${bskip} --coll bcast --algo hier --ranks 3-16
+    --levels ${spec})
+  vine_levels_verify(allgather.${name} ${apass} ${askip} --coll allgather --algo hier
+    --ranks 3-16 --levels ${spec})
+endforeach()
+
+# Larger sizes with the default roots (0, 1, p/2, p-1): 29 sizes * 4 roots *
+# 7 counts * 2 forms = 1624 (bcast 812, allgather without roots 406).
+set(vine_levels_large "17-40,64,100,128,255,256")
+foreach(m "random;random:5:8,3" "uneven;sizes:1,3,5,7/block:3" "cyclic4;cyclic:4")
+  list(GET m 0 name)
+  list(GET m 1 spec)
+  vine_levels_verify(gather.large.${name} 3248 0 --coll gather --algo leader,leader_bine
     --ranks ${vine_levels_large} --levels ${spec})
-  vine_levels_verify(scatter.large.${name} 1624 0 --coll scatter --algo leader
+  vine_levels_verify(scatter.large.${name} 3248 0 --coll scatter --algo leader,leader_bine
     --ranks ${vine_levels_large} --levels ${spec})
   vine_levels_verify(bcast.large.${name} 812 0 --coll bcast --algo hier
     --ranks ${vine_levels_large} --levels ${spec})
+  vine_levels_verify(reduce.large.${name} 1624 0 --coll reduce --algo hier
+    --ranks ${vine_levels_large} --levels ${spec})
+  vine_levels_verify(allgather.large.${name} 406 0 --coll allgather --algo hier
+    --ranks ${vine_levels_large} --levels ${spec})
 endforeach()
 
-# allreduce hier needs nodes of one size: 14 cases per admitted size.  block:3
-# at 6, 9, 12, 15 (2 to 5 nodes, the fold for 3 and 5): 56.  cyclic:4 (ranks
-# of a node not consecutive) at 8 .. 28: 84.  Two levels over 2 .. 16: the 7
-# even sizes from 4 pass (98); odd sizes have unequal nodes and p = 2 is flat
-# (7 * 14 + 12 skipped).  Large: 5 sizes, 70.  A non-commutative op: all skip.
-vine_levels_verify(allreduce.block3 56 0 --coll allreduce --algo hier --ranks 6,9,12,15
-  --levels block:3)
-vine_levels_verify(allreduce.cyclic4 84 0 --coll allreduce --algo hier --ranks 8,12,16,20,24,28
-  --levels cyclic:4)
-vine_levels_verify(allreduce.cyclic2 98 110 --coll allreduce --algo hier --ranks 2-16
-  --levels cyclic:2/block:2)
-vine_levels_verify(allreduce.block22 98 110 --coll allreduce --algo hier --ranks 2-16
-  --levels block:2,2)
-vine_levels_verify(allreduce.large 70 0 --coll allreduce --algo hier --ranks 64,100,128,256,1024
-  --levels block:4,2)
-vine_levels_verify(allreduce.noncommutative 0 182 --coll allreduce --algo hier --ranks 4-16
-  --levels block:2,2 --noncommutative)
+# Reduce hier needs a commutative op: with --noncommutative every case of
+# 3 .. 16 skips (1862).
+vine_levels_verify(reduce.noncommutative 0 1862 --coll reduce --algo hier --ranks 3-16
+  --levels sizes:1,3,5,7/block:2 --noncommutative)
+
+# allreduce hier (Bine across nodes) and hier_rd (recursive doubling) need
+# nodes of one size: 14 cases per admitted size.  block:3 at 6, 9, 12, 15
+# (2 to 5 nodes, the fold for 3 and 5): 56.  cyclic:4 (ranks of a node not
+# consecutive) at 8 .. 28: 84.  Two levels over 2 .. 16: the 7 even sizes
+# from 4 pass (98); odd sizes have unequal nodes and p = 2 is flat (7 * 14 +
+# 12 skipped).  Large: 5 sizes, 70.  A non-commutative op (4 .. 16, 182
+# cases) or unequal nodes (sizes:1,3,5,7 over 3 .. 16, 196 cases): all skip.
+foreach(algo hier hier_rd)
+  vine_levels_verify(allreduce.${algo}.block3 56 0 --coll allreduce --algo ${algo}
+    --ranks 6,9,12,15 --levels block:3)
+  vine_levels_verify(allreduce.${algo}.cyclic4 84 0 --coll allreduce --algo ${algo}
+    --ranks 8,12,16,20,24,28 --levels cyclic:4)
+  vine_levels_verify(allreduce.${algo}.cyclic2 98 110 --coll allreduce --algo ${algo}
+    --ranks 2-16 --levels cyclic:2/block:2)
+  vine_levels_verify(allreduce.${algo}.block22 98 110 --coll allreduce --algo ${algo}
+    --ranks 2-16 --levels block:2,2)
+  vine_levels_verify(allreduce.${algo}.large 70 0 --coll allreduce --algo ${algo}
+    --ranks 64,100,128,256,1024 --levels block:4,2)
+  vine_levels_verify(allreduce.${algo}.noncommutative 0 182 --coll allreduce --algo ${algo}
+    --ranks 4-16 --levels block:2,2 --noncommutative)
+  vine_levels_verify(allreduce.${algo}.uneven 0 196 --coll allreduce --algo ${algo}
+    --ranks 3-16 --levels sizes:1,3,5,7)
+endforeach()
 
 # Without --levels, or on a flat map, every hierarchical case is a skip:
-# 16 sizes * 2 counts * (4 + 4 + 2 + 4) = 224; gather on "flat" over 1-8,
-# one root and two counts, both forms: 32.
-vine_levels_verify(none 0 224 --coll gather,scatter,bcast,allreduce --algo leader,hier
-  --ranks 1-16 --count 0,5 --root 0)
+# per size 2 counts * (2 forms * (2 gather + 2 scatter + 1 reduce + 2
+# allreduce + 1 allgather) + 1 bcast) = 34, * 16 sizes = 544; gather on
+# "flat" over 1-8, one root and two counts, both forms: 32.
+vine_levels_verify(none 0 544 --coll gather,scatter,bcast,reduce,allreduce,allgather
+  --algo leader,leader_bine,hier,hier_rd --ranks 1-16 --count 0,5 --root 0)
 vine_levels_verify(flat 0 32 --coll gather --algo leader --ranks 1-8 --count 0,5 --root 0
   --levels flat)
 

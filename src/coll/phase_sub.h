@@ -1,0 +1,29 @@
+/*
+ * Virtual sub-communicators (MPI-free): runs any builder for a subset of the
+ * ranks and splices its schedule into the schedule of a real rank.  The
+ * hierarchical builders use it to run a flat algorithm among the ranks of
+ * one level (for example among the ranks with one local index, one per
+ * node) without a second copy of that algorithm's rank arithmetic.
+ *
+ * The sub-schedule is built for sub->rank of sub->p virtual ranks; virtual
+ * rank i is the real rank ranks[i].  Each of its three buffers is placed at
+ * a position of the real ones (at[VINE_BUF_SEND], at[VINE_BUF_RECV],
+ * at[VINE_BUF_TMP]), offsets added; its scratch is declared at its TMP
+ * position.  Its rounds become rounds of s, in order, after s's open round
+ * is closed; zero-byte synchronisation messages stay.
+ */
+#ifndef VINE_PHASE_SUB_H
+#define VINE_PHASE_SUB_H
+
+#include "coll.h"
+#include "phase_tree.h"
+
+/*
+ * Builds the sub-schedule with build (the registry's restriction flags are
+ * not checked: the caller knows its case) and appends it to s.  Returns
+ * VINE_OK, VINE_ERR_NO_MEM, or the builder's own status.
+ */
+int vine__sub_run(vine_sched *s, vine_build_fn build, const vine_args *sub, const int *ranks,
+                  const vine_bufpos at[VINE_BUF_COUNT]);
+
+#endif
