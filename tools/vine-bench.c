@@ -7,6 +7,8 @@
  *              [--in-place] [--json FILE] [--csv FILE] [--progress]
  *   vine-bench overhead [--batches N] [--iters N]
  *   vine-bench pattern ...   (tools/bench_pattern.c, docs/patterns.md)
+ *   vine-bench probe [--out FILE] [--bytes N] [--iters N]
+ *                            (tools/bench_probe.c, docs/selection.md)
  *
  * For each collective, size and algorithm (and "mpi", the MPI library's
  * collective) `coll` times iterations, each after a barrier, takes per
@@ -28,6 +30,7 @@
 #include "bench/stats.h"
 #include "bench_overhead.h"
 #include "bench_pattern.h"
+#include "bench_probe.h"
 #include <vine.h>
 
 #include <errno.h>
@@ -100,6 +103,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: vine-bench overhead [--batches N] [--iters N]\n"
                "       vine-bench pattern ... (see vine-bench pattern --help)\n"
+               "       vine-bench probe [--out FILE] [--bytes N] [--iters N]\n"
                "       vine-bench coll --coll C|all --algo A|all --size LIST [--iters N]\n"
                "                  [--warmup N] [--check] [--dtype int|float|double|char|long]\n"
                "                  [--op sum|prod|max|min|land|lor|lxor|band|bor|bxor]\n"
@@ -388,7 +392,7 @@ static int parse_options(options *o, int argc, char **argv, int p)
     parse_dtype(o, "int");
     parse_op(o, "sum");
     if (argc < 2)
-        return bad_usage("%s", "a command is required (coll, pattern or overhead)");
+        return bad_usage("%s", "a command is required (coll, pattern, probe or overhead)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         if (rank0)
             usage(stdout);
@@ -1110,6 +1114,11 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && strcmp(argv[1], "pattern") == 0) {
         int status = bench_pattern_main(argc - 1, argv + 1);
+        MPI_Finalize();
+        return status;
+    }
+    if (argc > 1 && strcmp(argv[1], "probe") == 0) {
+        int status = bench_probe_main(argc - 1, argv + 1);
         MPI_Finalize();
         return status;
     }

@@ -207,9 +207,43 @@ static void say_fallback(const vine_args *a, const vine_algo *req, const char *w
             a->commutative ? "" : ", non-commutative op", served ? served->name : "none");
 }
 
+/* The one line VINE_VERBOSE prints when VINE_COST_FILE cannot be used. */
+static void say_cost_file(int rank, const char *err)
+{
+    if (!vine__verbose() || rank != 0)
+        return;
+    fprintf(stderr, "vine: VINE_COST_FILE: %s; using the built-in cost parameters\n", err);
+}
+
+/*
+ * Gives the auto selector the parameters of VINE_COST_FILE, read once before
+ * its first choice.  A file that cannot be used leaves the defaults in place:
+ * the choice must never fail, and every rank that reads the same file (or
+ * fails alike) still chooses alike.
+ */
+static void load_cost_file(int rank)
+{
+    static int loaded;
+    if (loaded)
+        return;
+    loaded = 1;
+    const char *path = getenv("VINE_COST_FILE");
+    if (!path || !*path)
+        return;
+    vine_cost c;
+    char err[512];
+    if (vine__cost_load(&c, path, err, sizeof err) == VINE_OK) {
+        vine__select_set_cost(&c);
+        return;
+    }
+    vine__select_set_cost(NULL);
+    say_cost_file(rank, err);
+}
+
 int vine__choose_build(const vine_args *a, const vine_algo *req, size_t type_size, vine_sched *s,
                        const vine_algo **served)
 {
+    load_cost_file(a->rank);
     const vine_algo *tries[3] = {NULL, vine__select_auto(a, type_size),
                                  vine__select_default(a->coll)};
     const char *why = WHY_EXCLUDED;

@@ -5,13 +5,16 @@
  * papers/mpich-collectives.txt.  All cutoffs are in vine__select_cutoffs
  * below; docs/selection.md gives the rules in prose.  The choice is a pure
  * function of (collective, p, payload bytes, commutativity), so every rank of
- * a communicator makes the same one.
+ * a communicator makes the same one.  On a level map with locality the
+ * cheapest candidate by the cost model (cost.h) is taken instead; that
+ * choice reads the map and the root but never the caller's rank.
  */
 #include "select.h"
 
 #include "../coll/ranks.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #define KIB ((size_t)1024)
 
@@ -192,7 +195,8 @@ static const char *rule_name(const vine_args *a, size_t n)
     }
 }
 
-const vine_algo *vine__select_auto(const vine_args *a, size_t type_size)
+/* The MPICH rules' choice, or the default when the rule's algorithm is excluded. */
+static const vine_algo *rules_choice(const vine_args *a, size_t type_size)
 {
     const char *name = rule_name(a, vine__select_bytes(a, type_size));
     if (!name)
@@ -201,4 +205,104 @@ const vine_algo *vine__select_auto(const vine_args *a, size_t type_size)
     if (!algo || vine__algo_admits(algo, a) != VINE_OK)
         algo = vine__select_default(a->coll);
     return algo;
+}
+
+/* ---- the cost model's choice (cost.h) ------------------------------------ */
+
+static vine_cost cost_params;
+static int cost_params_set;
+
+void vine__select_set_cost(const vine_cost *c)
+{
+    if (c)
+        cost_params = *c;
+    else
+        vine__cost_defaults(&cost_params);
+    cost_params_set = 1;
+}
+
+const vine_cost *vine__select_get_cost(void)
+{
+    if (!cost_params_set)
+        vine__select_set_cost(NULL);
+    return &cost_params;
+}
+
+/*
+ * The candidates the model chooses between, in order of preference on a
+ * tie: the flat classics first, so that a hierarchy that saves nothing
+ * changes nothing.  Names not registered (yet) are skipped.
+ */
+static const char *const *candidates(vine_coll coll)
+{
+    static const char *const gather[] = {"binomial", "bine", "leader", "leader_bine", NULL};
+    static const char *const bcast[] = {
+        "binomial", "bine", "scatter_allgather_rd", "scatter_allgather_ring", "hier", NULL};
+    static const char *const reduce[] = {"binomial", "bine", "rabenseifner", "hier", NULL};
+    static const char *const allreduce[] = {
+        "recursive_doubling", "rabenseifner", "ring", "hier", "hier_rd", NULL};
+    static const char *const allgather[] = {"recursive_doubling", "bruck", "ring", "hier", NULL};
+    switch (coll) {
+    case VINE_COLL_GATHER:
+    case VINE_COLL_SCATTER:
+        return gather;
+    case VINE_COLL_BCAST:
+        return bcast;
+    case VINE_COLL_REDUCE:
+        return reduce;
+    case VINE_COLL_ALLREDUCE:
+        return allreduce;
+    case VINE_COLL_ALLGATHER:
+        return allgather;
+    default:
+        return NULL;
+    }
+}
+
+/* Lists and prices the registered candidates of a->coll into *why. */
+static void price(const vine_args *a, size_t type_size, vine_select_why *why)
+{
+    const char *const *names = candidates(a->coll);
+    for (int i = 0; names && names[i] && why->n < VINE_SELECT_CANDIDATES_MAX; i++) {
+        const vine_algo *algo = vine__algo_find(a->coll, names[i]);
+        if (!algo)
+            continue;
+        int k = why->n++;
+        why->cand[k].algo = algo;
+        why->cand[k].admitted = vine__algo_admits(algo, a) == VINE_OK;
+        why->cand[k].priced =
+            why->cand[k].admitted && vine__cost_algo(vine__select_get_cost(), algo, a, type_size,
+                                                     &why->cand[k].cost) == VINE_OK;
+    }
+}
+
+/* The cheapest admitted, priced candidate of *why (the first on a tie), or NULL. */
+static const vine_algo *cheapest(const vine_select_why *why)
+{
+    int best = -1;
+    for (int i = 0; i < why->n; i++)
+        if (why->cand[i].priced && (best < 0 || why->cand[i].cost < why->cand[best].cost))
+            best = i;
+    return best < 0 ? NULL : why->cand[best].algo;
+}
+
+const vine_algo *vine__select_explain(const vine_args *a, size_t type_size, vine_select_why *why)
+{
+    memset(why, 0, sizeof *why);
+    price(a, type_size, why);
+    const vine_algo *algo = NULL;
+    if (vine__levels_ready(a->levels, a->p) && !vine__levels_flat(a->levels))
+        algo = cheapest(why);
+    why->by_model = algo != NULL;
+    why->chosen = algo ? algo : rules_choice(a, type_size);
+    return why->chosen;
+}
+
+const vine_algo *vine__select_auto(const vine_args *a, size_t type_size)
+{
+    /* Without locality the rules decide alone, and nothing is priced. */
+    if (!vine__levels_ready(a->levels, a->p) || vine__levels_flat(a->levels))
+        return rules_choice(a, type_size);
+    vine_select_why why;
+    return vine__select_explain(a, type_size, &why);
 }

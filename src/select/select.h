@@ -6,11 +6,19 @@
  * depends on the collective, the communicator size p, the payload in bytes
  * and whether the op is commutative.  Every cutoff lives in the table
  * vine__select_cutoffs (select.c); docs/selection.md explains them.
+ *
+ * On a communicator whose level map carries locality (vine_args.levels ready
+ * and not flat) the rules give way to the multi-level cost model of cost.h:
+ * auto takes the cheapest admitted candidate by the model, for the
+ * collectives the model covers (bcast, reduce, allreduce, allgather, gather,
+ * scatter).  The choice stays a pure function of the arguments and the
+ * parameter set, so every rank that holds the same parameters chooses alike.
  */
 #ifndef VINE_SELECT_H
 #define VINE_SELECT_H
 
 #include "../coll/coll.h"
+#include "cost.h"
 
 #include <stddef.h>
 
@@ -55,5 +63,35 @@ const vine_algo *vine__select_default(vine_coll coll);
  * a (then the collective's default).  NULL only for an unknown collective.
  */
 const vine_algo *vine__select_auto(const vine_args *a, size_t type_size);
+
+/*
+ * Sets the cost model's parameters for every later choice (copied); NULL
+ * restores the built-in defaults (vine__cost_defaults).
+ */
+void vine__select_set_cost(const vine_cost *c);
+/* The parameters in use. */
+const vine_cost *vine__select_get_cost(void);
+
+#define VINE_SELECT_CANDIDATES_MAX 8
+
+/* Why auto chose what it chose: every candidate the model looked at. */
+typedef struct vine_select_why {
+    int by_model; /* 1: the cost model chose; 0: the MPICH rules did */
+    int n;        /* candidates (registered algorithms the model covers) */
+    struct {
+        const vine_algo *algo;
+        int admitted; /* its restrictions admit the call */
+        int priced;   /* the model gave it a cost */
+        double cost;  /* seconds, when admitted and priced */
+    } cand[VINE_SELECT_CANDIDATES_MAX];
+    const vine_algo *chosen; /* what vine__select_auto returns */
+} vine_select_why;
+
+/*
+ * Fills *why for a and returns the same choice as vine__select_auto.  The
+ * candidates are listed (with their costs) whenever the collective has some,
+ * even when the map is flat and the rules choose.
+ */
+const vine_algo *vine__select_explain(const vine_args *a, size_t type_size, vine_select_why *why);
 
 #endif

@@ -1,0 +1,659 @@
+/*
+ * The multi-level cost model (see cost.h and docs/selection.md, "The cost
+ * model"): parameters, their JSON file, and one analytic formula per
+ * algorithm that auto chooses between on a level map.
+ *
+ * Each formula follows the algorithm's critical path step by step.  A step
+ * whose messages cross class c costs alpha_c + bytes * beta_c, and beta_c is
+ * multiplied by the contention factor of class c when the step sends more
+ * messages than there are groups one level below c: then at least two of
+ * them leave one group through the same links at once.  For a flat
+ * algorithm the class of a step is read off one or two representative
+ * pairs (the root and the ends of the subtree it serves in rooted trees,
+ * rank 0 and its partner otherwise), and every message of the step is
+ * assumed to cross that class: the paper's C1/C2/C3 split of the log p
+ * steps, read off the map instead of guessed.
+ */
+#include "cost.h"
+
+#include "../coll/bine.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define US 1e-6
+#define NS 1e-9
+
+void vine__cost_defaults(vine_cost *c)
+{
+    memset(c, 0, sizeof *c);
+    c->nclasses = 4;
+    c->cls[0] = (vine_cost_level){0.5 * US, 0.05 * NS, 1.0};
+    c->cls[1] = (vine_cost_level){1.57 * US, 0.08 * NS, 1.0};
+    c->cls[2] = (vine_cost_level){2.45 * US, 0.08 * NS, 2.0};
+    c->cls[3] = (vine_cost_level){2.85 * US, 0.08 * NS, 2.0};
+    c->gamma = 0.25 * NS;
+}
+
+const vine_cost_level *vine__cost_level(const vine_cost *c, int cls)
+{
+    if (cls >= c->nclasses)
+        cls = c->nclasses - 1;
+    return &c->cls[cls < 0 ? 0 : cls];
+}
+
+int vine__cost_class(const vine_levels *m, int r, int s)
+{
+    if (r == s)
+        return 0;
+    if (!m)
+        return 1;
+    for (int l = 0; l < m->nlevels; l++)
+        if (vine__levels_group(m, l, r) == vine__levels_group(m, l, s))
+            return l;
+    return m->nlevels;
+}
+
+/* ---- the parameter file ------------------------------------------------- */
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return VINE_ERR_UNSUPPORTED;
+}
+
+/* Reads key of o as a number >= lo into *v; def < 0 makes the key required. */
+static int get_num(json_t *o, const char *key, double lo, double def, double *v)
+{
+    json_t *x = json_object_get(o, key);
+    if (!x) {
+        *v = def;
+        return def >= 0 ? 0 : -1;
+    }
+    if (!json_is_number(x) || json_number_value(x) < lo)
+        return -1;
+    *v = json_number_value(x);
+    return 0;
+}
+
+/* The first key of o outside the NULL-terminated list, or NULL. */
+static const char *unknown_key(json_t *o, const char *const *known)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v)
+    {
+        int i = 0;
+        while (known[i] && strcmp(known[i], key) != 0)
+            i++;
+        if (!known[i])
+            return key;
+    }
+    return NULL;
+}
+
+static int level_from_json(json_t *o, vine_cost_level *lv, const char *path, size_t i, char *err,
+                           size_t errlen)
+{
+    static const char *const known[] = {"name", "note",       "pair", "alpha",
+                                        "beta", "contention", NULL};
+    const char *bad;
+    if (!json_is_object(o))
+        return fail(err, errlen, "%s: levels[%zu] is not an object", path, i);
+    if ((bad = unknown_key(o, known)))
+        return fail(err, errlen, "%s: levels[%zu]: unknown key \"%s\"", path, i, bad);
+    if (get_num(o, "alpha", 0, -1, &lv->alpha))
+        return fail(err, errlen, "%s: levels[%zu]: \"alpha\" missing or not a number >= 0", path,
+                    i);
+    if (get_num(o, "beta", 0, -1, &lv->beta))
+        return fail(err, errlen, "%s: levels[%zu]: \"beta\" missing or not a number >= 0", path, i);
+    if (get_num(o, "contention", 1, 1, &lv->contention))
+        return fail(err, errlen, "%s: levels[%zu]: \"contention\" is not a number >= 1", path, i);
+    return VINE_OK;
+}
+
+static int cost_from_json(json_t *o, vine_cost *c, const char *path, char *err, size_t errlen)
+{
+    static const char *const known[] = {"version", "source", "comment", "gamma", "levels", NULL};
+    const char *bad;
+    if (!json_is_object(o))
+        return fail(err, errlen, "%s: the top level is not an object", path);
+    if ((bad = unknown_key(o, known)))
+        return fail(err, errlen, "%s: unknown key \"%s\"", path, bad);
+    json_t *ver = json_object_get(o, "version");
+    if (ver && (!json_is_integer(ver) || json_integer_value(ver) != 1))
+        return fail(err, errlen, "%s: \"version\" must be 1", path);
+    if (get_num(o, "gamma", 0, c->gamma, &c->gamma))
+        return fail(err, errlen, "%s: \"gamma\" is not a number >= 0", path);
+    json_t *levels = json_object_get(o, "levels");
+    size_t n = json_array_size(levels);
+    if (!json_is_array(levels) || n == 0)
+        return fail(err, errlen, "%s: \"levels\" missing, not an array or empty", path);
+    if (n > VINE_COST_CLASSES)
+        return fail(err, errlen, "%s: %zu levels, at most %d", path, n, VINE_COST_CLASSES);
+    for (size_t i = 0; i < n; i++)
+        if (level_from_json(json_array_get(levels, i), &c->cls[i], path, i, err, errlen))
+            return VINE_ERR_UNSUPPORTED;
+    c->nclasses = (int)n;
+    return VINE_OK;
+}
+
+int vine__cost_load(vine_cost *c, const char *path, char *err, size_t errlen)
+{
+    vine__cost_defaults(c);
+    json_error_t je;
+    json_t *o = json_load_file(path, 0, &je);
+    if (!o && je.line > 0)
+        return fail(err, errlen, "%s:%d: %s", path, je.line, je.text);
+    if (!o)
+        return fail(err, errlen, "%s: %s", path, je.text);
+    vine_cost x = *c;
+    int rc = cost_from_json(o, &x, path, err, errlen);
+    json_decref(o);
+    if (rc == VINE_OK)
+        *c = x;
+    return rc;
+}
+
+static json_t *level_to_json(const vine_cost_level *lv, const char *note)
+{
+    json_t *o = json_object();
+    if (note)
+        json_object_set_new(o, "note", json_string(note));
+    json_object_set_new(o, "alpha", json_real(lv->alpha));
+    json_object_set_new(o, "beta", json_real(lv->beta));
+    json_object_set_new(o, "contention", json_real(lv->contention));
+    return o;
+}
+
+int vine__cost_save(const vine_cost *c, const char *path, const char *source,
+                    const char *const *notes, char *err, size_t errlen)
+{
+    json_t *o = json_object(), *levels = json_array();
+    json_object_set_new(o, "version", json_integer(1));
+    if (source)
+        json_object_set_new(o, "source", json_string(source));
+    json_object_set_new(o, "gamma", json_real(c->gamma));
+    for (int i = 0; i < c->nclasses; i++)
+        json_array_append_new(levels, level_to_json(&c->cls[i], notes ? notes[i] : NULL));
+    json_object_set_new(o, "levels", levels);
+    int rc = json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+    json_decref(o);
+    if (rc)
+        return fail(err, errlen, "%s: cannot write the file", path);
+    return VINE_OK;
+}
+
+/* ---- evaluation helpers -------------------------------------------------- */
+
+/* What every formula reads: the parameters, the map (NULL: one rank per node) and p. */
+typedef struct ctx {
+    const vine_cost *c;
+    const vine_levels *m;
+    int p;
+} ctx;
+
+static int ceil_log2(long n)
+{
+    int k = 0;
+    while ((1L << k) < n)
+        k++;
+    return k;
+}
+
+static long floor_pow2(long n)
+{
+    return 1L << (ceil_log2(n + 1) - 1);
+}
+
+static int mod(long x, int p)
+{
+    return (int)(((x % p) + p) % p);
+}
+
+static double dmin(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+/* The groups one level below class cls: a message of that class leaves one of them. */
+static double groups_below(const ctx *x, int cls)
+{
+    if (cls == 0 || !x->m)
+        return x->p;
+    return vine__levels_ngroups(x->m, cls - 1);
+}
+
+/* One step: senders messages of bytes each, all crossing class cls at once. */
+static double step(const ctx *x, int cls, double bytes, double senders)
+{
+    const vine_cost_level *lv = vine__cost_level(x->c, cls);
+    double f = senders > groups_below(x, cls) ? lv->contention : 1.0;
+    return lv->alpha + bytes * lv->beta * f;
+}
+
+/* The unit's representative rank: unit i is rank i (level -1) or group i's leader. */
+static int rep(const ctx *x, int level, int i)
+{
+    return level < 0 ? i : vine__levels_leader(x->m, level, i);
+}
+
+static int units(const ctx *x, int level)
+{
+    return level < 0 ? x->p : vine__levels_ngroups(x->m, level);
+}
+
+static int unit_class(const ctx *x, int level, int i, int j)
+{
+    return vine__cost_class(x->m, rep(x, level, i), rep(x, level, j));
+}
+
+/* ---- flat algorithms ------------------------------------------------------ */
+
+/*
+ * The class of the root's step with the subtree of 2^k ranks: the highest
+ * class between the root and the ends of the interval of relative ranks
+ * the subtree holds, [2^k, 2^(k+1) - 1] in a binomial tree and (-2)^k plus
+ * the k-digit negabinary range in a Bine tree (phase_bine_tree.h).  Pricing
+ * the root's own partner alone would hide the crossings inside a subtree
+ * whose first rank is close to the root but whose last is not; on a map of
+ * consecutive groups the ends reach the farthest class.
+ */
+static int subtree_class(const ctx *x, int root, int k, int bine)
+{
+    long lo = 1L << k, hi = (2L << k) - 1;
+    if (bine) {
+        long first = k % 2 ? -(1L << k) : 1L << k;
+        lo = first + vine__bine_lo(k);
+        hi = first + vine__bine_hi(k);
+    } else if (hi > x->p - 1) {
+        hi = x->p - 1;
+    }
+    int a = vine__cost_class(x->m, root, mod(root + lo, x->p));
+    int b = vine__cost_class(x->m, root, mod(root + hi, x->p));
+    return a > b ? a : b;
+}
+
+/*
+ * A binomial (bine = 0) or Bine tree rooted at root, one step per subtree
+ * of the root, the largest last (gather) or first (the others; the sum is
+ * the same).  With subtree set a step moves the subtree's blocks (gather,
+ * scatter), else one vector (bcast, reduce); red bytes are reduced per
+ * step.  Step k runs ceil((p - 2^k) / 2^(k+1)) messages at once.
+ */
+static double tree(const ctx *x, int root, int bine, double bytes, int subtree, double red)
+{
+    double t = 0;
+    for (int k = 0; k < ceil_log2(x->p); k++) {
+        long size = 1L << k;
+        int cls = subtree_class(x, root, k, bine);
+        double blocks = subtree ? dmin((double)size, (double)(x->p - size)) : 1;
+        double senders = ceil((double)(x->p - size) / (double)(2 * size));
+        t += step(x, cls, blocks * bytes, senders) + red * x->c->gamma;
+    }
+    return t;
+}
+
+/*
+ * An allreduce by exchanges of the whole vector among the units of a level
+ * (level -1: the ranks; 0: one rank per node, width ranks of each node at
+ * once): MPICH's fold onto a power of two (two steps between units 0 and
+ * 1), then recursive doubling (partner at 2^k) or a Bine butterfly (rho(k)).
+ */
+static double butterfly(const ctx *x, int level, int bine, double bytes, double width)
+{
+    int q = units(x, level);
+    long q2 = floor_pow2(q);
+    double t = 0, red = bytes * x->c->gamma;
+    if (q2 < q)
+        t += 2 * step(x, unit_class(x, level, 0, 1), bytes, (double)(q - q2) * width) + red;
+    for (int k = 0; (1L << k) < q2; k++) {
+        long dist = bine ? vine__bine_rho(k) : 1L << k;
+        int cls = unit_class(x, level, 0, mod(dist, (int)q2));
+        t += step(x, cls, bytes, (double)q2 * width) + red;
+    }
+    return t;
+}
+
+/*
+ * Rabenseifner's halving reduce-scatter (vine's builder halves the
+ * distance: the first step, at p'/2, moves n/2), with the allgather that
+ * mirrors it when both is set, after the halved fold for p not a power of
+ * two (3 steps between ranks 0 and 1, 2 n bytes, n/2 reduced).
+ */
+static double halving(const ctx *x, double n, int both)
+{
+    long q2 = floor_pow2(x->p);
+    double t = 0;
+    if (q2 < x->p) {
+        int cls = vine__cost_class(x->m, 0, 1);
+        double senders = (double)(x->p - q2);
+        t += 2 * step(x, cls, n / 2, senders) + step(x, cls, n, senders) + n / 2 * x->c->gamma;
+    }
+    for (int k = 0; (1L << (k + 1)) <= q2; k++) {
+        double b = n / (double)(2L << k);
+        int cls = vine__cost_class(x->m, 0, (int)(q2 >> (k + 1)));
+        t += (both ? 2 : 1) * step(x, cls, b, (double)q2) + b * x->c->gamma;
+    }
+    return t;
+}
+
+/* The lowest level that holds all ranks in one group: the class a ring must cross. */
+static int ring_class(const ctx *x)
+{
+    if (!x->m)
+        return x->p > 1;
+    for (int l = 0; l < x->m->nlevels; l++)
+        if (vine__levels_ngroups(x->m, l) == 1)
+            return l;
+    return x->m->nlevels;
+}
+
+/*
+ * The messages of one ring step that cross its class: one per group below
+ * it when rank 0's group there is a run of consecutive ranks (a block
+ * placement), else every rank's.
+ */
+static double ring_senders(const ctx *x, int cls)
+{
+    if (cls == 0 || !x->m)
+        return x->p;
+    int n;
+    const int *mem = vine__levels_members(x->m, cls - 1, 0, &n);
+    return mem[n - 1] - mem[0] == n - 1 ? vine__levels_ngroups(x->m, cls - 1) : x->p;
+}
+
+/* A ring of nsteps steps of bytes each. */
+static double ring(const ctx *x, double nsteps, double bytes)
+{
+    int cls = ring_class(x);
+    return nsteps * step(x, cls, bytes, ring_senders(x, cls));
+}
+
+/*
+ * An allgather of bytes per unit among the units of level: step k moves
+ * min(2^k, q - 2^k) units' blocks to the partner at 2^k (recursive doubling)
+ * or -2^k (Bruck, which then rotates all blocks locally, a copy inside the
+ * node); every unit sends in every step.
+ */
+static double allgather_log(const ctx *x, int level, double bytes, double width, int bruck)
+{
+    int q = units(x, level);
+    double t = 0;
+    for (int k = 0; (1L << k) < q; k++) {
+        long size = 1L << k;
+        int cls = unit_class(x, level, 0, mod(bruck ? -size : size, q));
+        t += step(x, cls, dmin((double)size, (double)(q - size)) * bytes, (double)q * width);
+    }
+    if (bruck)
+        t += (double)q * bytes * vine__cost_level(x->c, 0)->beta;
+    return t;
+}
+
+/* ---- hierarchical algorithms ---------------------------------------------- */
+
+/*
+ * Stage s (0 .. nlevels) of the root's path: k participants (the level s-1
+ * groups inside the root's level s group), that group's ranks, and the ranks
+ * of the root's own subgroup.
+ */
+typedef struct stage {
+    int k;
+    double ranks, own;
+} stage;
+
+static stage stage_of(const ctx *x, int root, int s)
+{
+    stage st;
+    int g = vine__levels_group(x->m, s, root);
+    vine__levels_subgroups(x->m, s, g, &st.k);
+    st.ranks = vine__levels_size(x->m, s, g);
+    st.own = vine__levels_size(x->m, s - 1, vine__levels_group(x->m, s - 1, root));
+    return st;
+}
+
+/*
+ * Leader-based gather or scatter: binomial among the representatives at
+ * every stage, each subgroup's leader sending one message per step (no
+ * contention), the root's group receiving all its other ranks' blocks;
+ * a root that is not its node's leader adds one step of all p blocks
+ * inside the node.
+ */
+static double leader(const ctx *x, int root, double bytes)
+{
+    double t = 0;
+    for (int s = 0; s <= x->m->nlevels; s++) {
+        stage st = stage_of(x, root, s);
+        const vine_cost_level *lv = vine__cost_level(x->c, s);
+        t += ceil_log2(st.k) * lv->alpha + (st.ranks - st.own) * bytes * lv->beta;
+    }
+    if (root != vine__levels_leader(x->m, 0, vine__levels_group(x->m, 0, root))) {
+        const vine_cost_level *lv = vine__cost_level(x->c, 0);
+        t += lv->alpha + (double)x->p * bytes * lv->beta;
+    }
+    return t;
+}
+
+/* Broadcast (red 0) or reduce (red = bytes) level by level along the root's path. */
+static double hier_tree(const ctx *x, int root, double bytes, double red)
+{
+    double t = 0;
+    for (int s = 0; s <= x->m->nlevels; s++) {
+        const vine_cost_level *lv = vine__cost_level(x->c, s);
+        t += ceil_log2(stage_of(x, root, s).k) * (lv->alpha + bytes * lv->beta + red * x->c->gamma);
+    }
+    return t;
+}
+
+/*
+ * Hierarchical allreduce on q ranks per node: ring reduce-scatter and ring
+ * allgather inside the node, and the q blocks of n/q bytes allreduced
+ * across the nodes at once, by a Bine butterfly or recursive doubling.
+ */
+static double hier_allreduce(const ctx *x, double n, int bine)
+{
+    if (!vine__levels_uniform(x->m, 0))
+        return -1;
+    double q = vine__levels_size(x->m, 0, 0);
+    const vine_cost_level *lv = vine__cost_level(x->c, 0);
+    double t = 2 * (q - 1) * (lv->alpha + n / q * lv->beta) + (q - 1) / q * n * x->c->gamma;
+    if (vine__levels_ngroups(x->m, 0) > 1)
+        t += butterfly(x, 0, bine, n / q, q);
+    return t;
+}
+
+/*
+ * Hierarchical allgather: every group's blocks gathered at its leader level
+ * by level up to the top leaders, Bruck among the top leaders (each with its
+ * top group's blocks), and the whole result broadcast down the groups; the
+ * stages are priced along rank 0's groups.
+ */
+static double hier_allgather(const ctx *x, double bytes)
+{
+    double t = 0, all = (double)x->p * bytes;
+    int top = x->m->nlevels - 1;
+    for (int s = 0; s < x->m->nlevels; s++) {
+        stage st = stage_of(x, 0, s);
+        const vine_cost_level *lv = vine__cost_level(x->c, s);
+        t += ceil_log2(st.k) * (2 * lv->alpha + all * lv->beta) +
+             (st.ranks - st.own) * bytes * lv->beta;
+    }
+    return t + allgather_log(x, top, vine__levels_size(x->m, top, 0) * bytes, 1, 1);
+}
+
+/* ---- the table of formulas ------------------------------------------------ */
+
+/* A formula: seconds for a, with unit the bytes of count elements; < 0: none. */
+typedef double (*cost_fn)(const ctx *x, const vine_args *a, double unit);
+
+static double binomial_tree(const ctx *x, const vine_args *a, double u)
+{
+    int subtree = a->coll == VINE_COLL_GATHER || a->coll == VINE_COLL_SCATTER;
+    return tree(x, a->root, 0, u, subtree, a->coll == VINE_COLL_REDUCE ? u : 0);
+}
+
+static double bine_tree(const ctx *x, const vine_args *a, double u)
+{
+    int subtree = a->coll == VINE_COLL_GATHER || a->coll == VINE_COLL_SCATTER;
+    return tree(x, a->root, 1, u, subtree, a->coll == VINE_COLL_REDUCE ? u : 0);
+}
+
+static double sag_rd(const ctx *x, const vine_args *a, double u)
+{
+    double b = u / x->p;
+    return tree(x, a->root, 0, b, 1, 0) + allgather_log(x, -1, b, 1, 0);
+}
+
+static double sag_ring(const ctx *x, const vine_args *a, double u)
+{
+    double b = u / x->p;
+    return tree(x, a->root, 0, b, 1, 0) + ring(x, x->p - 1, b);
+}
+
+static double reduce_rab(const ctx *x, const vine_args *a, double u)
+{
+    double q2 = (double)floor_pow2(x->p);
+    return halving(x, u, 0) + tree(x, a->root, 0, u / q2, 1, 0);
+}
+
+static double ar_rd(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return butterfly(x, -1, 0, u, 1);
+}
+
+static double ar_rab(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return halving(x, u, 1);
+}
+
+static double ar_ring(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    double b = u / x->p;
+    return ring(x, 2.0 * (x->p - 1), b) + (double)(x->p - 1) * b * x->c->gamma;
+}
+
+static double ag_ring(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return ring(x, x->p - 1, u);
+}
+
+static double ag_rd(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return allgather_log(x, -1, u, 1, 0);
+}
+
+static double ag_bruck(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return allgather_log(x, -1, u, 1, 1);
+}
+
+static double h_leader(const ctx *x, const vine_args *a, double u)
+{
+    return x->m ? leader(x, a->root, u) : -1;
+}
+
+static double h_bcast(const ctx *x, const vine_args *a, double u)
+{
+    return x->m ? hier_tree(x, a->root, u, 0) : -1;
+}
+
+static double h_reduce(const ctx *x, const vine_args *a, double u)
+{
+    return x->m ? hier_tree(x, a->root, u, u) : -1;
+}
+
+static double h_ar_bine(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return x->m ? hier_allreduce(x, u, 1) : -1;
+}
+
+static double h_ar_rd(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return x->m ? hier_allreduce(x, u, 0) : -1;
+}
+
+static double h_allgather(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return x->m ? hier_allgather(x, u) : -1;
+}
+
+static const struct formula {
+    vine_coll coll;
+    const char *name;
+    cost_fn fn;
+} formulas[] = {
+    {VINE_COLL_GATHER, "binomial", binomial_tree},
+    {VINE_COLL_GATHER, "bine", bine_tree},
+    {VINE_COLL_GATHER, "leader", h_leader},
+    {VINE_COLL_GATHER, "leader_bine", h_leader},
+    {VINE_COLL_SCATTER, "binomial", binomial_tree},
+    {VINE_COLL_SCATTER, "bine", bine_tree},
+    {VINE_COLL_SCATTER, "leader", h_leader},
+    {VINE_COLL_SCATTER, "leader_bine", h_leader},
+    {VINE_COLL_BCAST, "binomial", binomial_tree},
+    {VINE_COLL_BCAST, "bine", bine_tree},
+    {VINE_COLL_BCAST, "scatter_allgather_rd", sag_rd},
+    {VINE_COLL_BCAST, "scatter_allgather_ring", sag_ring},
+    {VINE_COLL_BCAST, "hier", h_bcast},
+    {VINE_COLL_REDUCE, "binomial", binomial_tree},
+    {VINE_COLL_REDUCE, "bine", bine_tree},
+    {VINE_COLL_REDUCE, "rabenseifner", reduce_rab},
+    {VINE_COLL_REDUCE, "hier", h_reduce},
+    {VINE_COLL_ALLREDUCE, "recursive_doubling", ar_rd},
+    {VINE_COLL_ALLREDUCE, "rabenseifner", ar_rab},
+    {VINE_COLL_ALLREDUCE, "ring", ar_ring},
+    {VINE_COLL_ALLREDUCE, "hier", h_ar_bine},
+    {VINE_COLL_ALLREDUCE, "hier_rd", h_ar_rd},
+    {VINE_COLL_ALLGATHER, "recursive_doubling", ag_rd},
+    {VINE_COLL_ALLGATHER, "bruck", ag_bruck},
+    {VINE_COLL_ALLGATHER, "ring", ag_ring},
+    {VINE_COLL_ALLGATHER, "hier", h_allgather},
+};
+#define NFORMULAS ((int)(sizeof formulas / sizeof formulas[0]))
+
+static cost_fn find(vine_coll coll, const char *name)
+{
+    for (int i = 0; name && i < NFORMULAS; i++)
+        if (formulas[i].coll == coll && strcmp(formulas[i].name, name) == 0)
+            return formulas[i].fn;
+    return NULL;
+}
+
+int vine__cost_known(vine_coll coll, const char *name)
+{
+    return find(coll, name) != NULL;
+}
+
+int vine__cost_algo(const vine_cost *c, const vine_algo *algo, const vine_args *a, size_t type_size,
+                    double *t)
+{
+    cost_fn fn = find(algo->coll, algo->name);
+    if (!fn || a->p < 1 || a->root < 0 || a->root >= a->p)
+        return VINE_ERR_UNSUPPORTED;
+    const vine_levels *m = vine__levels_ready(a->levels, a->p) ? a->levels : NULL;
+    if (a->levels && !m)
+        return VINE_ERR_UNSUPPORTED;
+    ctx x = {c, m, a->p};
+    double v = a->p == 1 ? 0 : fn(&x, a, (double)a->count * (double)type_size);
+    if (v < 0)
+        return VINE_ERR_UNSUPPORTED;
+    *t = v;
+    return VINE_OK;
+}

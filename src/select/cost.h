@@ -1,0 +1,95 @@
+/*
+ * The multi-level cost model of the auto selector (MPI-free).
+ *
+ * After Kandalla et al. (papers/topology-aware-scatter-gather.txt, sections
+ * 3-4): a message costs a start-up time and a time per byte that depend on
+ * the level of the hierarchy it crosses, and traffic that crosses a level
+ * of the network while other messages cross it too pays a contention
+ * factor.  The classic algorithms' step structure and their alpha / beta /
+ * gamma terms come from Thakur, Rabenseifner and Gropp 2005
+ * (papers/mpich-collectives.txt, section 4).
+ *
+ * The class of a message between ranks r and s of a level map with L levels
+ * is the lowest level l at which they share a group (0: the same node), or
+ * L when they share none (different top groups).  Parameter entry c of a
+ * vine_cost describes class c; a class beyond the entries given uses the
+ * last one, so a file measured on a machine with fewer levels still prices
+ * every message.
+ *
+ * The cost functions are analytic: they read group counts, sizes and the
+ * class of a few representative pairs of ranks, O(levels + log p), and never
+ * build a schedule.  docs/selection.md, "The cost model", gives the formulas.
+ */
+#ifndef VINE_SELECT_COST_H
+#define VINE_SELECT_COST_H
+
+#include "../coll/coll.h"
+
+#include <stddef.h>
+
+/* Message classes: levels 0 .. VINE_LEVELS_MAX - 1 and the one above the top. */
+#define VINE_COST_CLASSES (VINE_LEVELS_MAX + 1)
+
+typedef struct vine_cost_level {
+    double alpha;      /* seconds per message */
+    double beta;       /* seconds per byte */
+    double contention; /* >= 1: multiplies beta when messages share a group's way out */
+} vine_cost_level;
+
+typedef struct vine_cost {
+    int nclasses;                           /* entries given, 1 .. VINE_COST_CLASSES */
+    vine_cost_level cls[VINE_COST_CLASSES]; /* entry c prices messages of class c */
+    double gamma;                           /* seconds per byte reduced */
+} vine_cost;
+
+/*
+ * The built-in parameters, used when no file is given (docs/selection.md):
+ * class 0 (inside a node) 0.5 us and 0.05 ns/B; class 1 (between nodes of
+ * one switch) 1.57 us, Table 1's intra-switch latency, and 0.08 ns/B (100
+ * Gb/s); class 2 2.45 us (across one spine) and class 3 and above 2.85 us
+ * (Table 1's 1.8 times the intra-switch latency), both 0.08 ns/B with a
+ * contention factor of 2 (a 2:1 tapered network); gamma 0.25 ns/B.
+ */
+void vine__cost_defaults(vine_cost *c);
+
+/*
+ * Loads parameters from a JSON file (format in docs/selection.md).  Returns
+ * VINE_OK with *c filled, or VINE_ERR_UNSUPPORTED with one line in err,
+ * "FILE: problem" or "FILE:LINE: problem" for a syntax error; *c then holds
+ * the defaults.  Never prints.  err may be NULL.
+ */
+int vine__cost_load(vine_cost *c, const char *path, char *err, size_t errlen);
+
+/*
+ * Writes *c to path in the format vine__cost_load reads, with the optional
+ * per-class notes (NULL, or nclasses strings, NULL entries skipped) and a
+ * "source" string (may be NULL).  Returns VINE_OK, or VINE_ERR_UNSUPPORTED
+ * with "FILE: problem" in err.
+ */
+int vine__cost_save(const vine_cost *c, const char *path, const char *source,
+                    const char *const *notes, char *err, size_t errlen);
+
+/* The parameters of message class cls (clamped to the entries given). */
+const vine_cost_level *vine__cost_level(const vine_cost *c, int cls);
+
+/*
+ * The class of a message between ranks r and s: the lowest level at which
+ * they share a group, nlevels when none.  Without a map (NULL) every
+ * message between two ranks is class 1, one process per node as in the
+ * classic model; r == s is class 0.
+ */
+int vine__cost_class(const vine_levels *m, int r, int s);
+
+/*
+ * The model's time in seconds for algo serving a (a->levels ready or NULL;
+ * a->rank is ignored, so every rank computes the same), with element size
+ * type_size.  Returns VINE_OK, or VINE_ERR_UNSUPPORTED when the model has no
+ * formula for algo (or its level restrictions fail); *t is then unchanged.
+ */
+int vine__cost_algo(const vine_cost *c, const vine_algo *algo, const vine_args *a, size_t type_size,
+                    double *t);
+
+/* 1 when the model has a formula for (coll, name). */
+int vine__cost_known(vine_coll coll, const char *name);
+
+#endif

@@ -1,0 +1,363 @@
+/*
+ * Unit test of the multi-level cost model (src/select/cost.h) and of auto
+ * selection from it (no MPI): message classes on small maps, costs worked
+ * out by hand in the comments from the formulas of docs/selection.md, the
+ * choices on a map whose top level is costly and on one where it is as
+ * cheap as the node, the unchanged MPICH choice without a map, the
+ * parameter file's loader (good files, malformed ones and their messages,
+ * a round trip through the writer) and that the choice does not depend on
+ * the caller's rank.  Prints "cost: N passed, M failed".
+ */
+#include "check.h"
+#include "coll/coll.h"
+#include "coll/levels.h"
+#include "select/cost.h"
+#include "select/select.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Costs are sums of a few products: equal up to rounding. */
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b)) + 1e-12;
+}
+
+static vine_levels map_of(const char *spec, int p)
+{
+    vine_levels m;
+    char err[256] = "";
+    int rc = vine__levels_parse(spec, p, &m, err, sizeof err);
+    CHECK(rc == VINE_OK, "parse %s p=%d: %s", spec, p, err);
+    return m;
+}
+
+/*
+ * Parameters with round numbers: class c costs alpha 1, 10, 100 and beta
+ * 0.1, 1, 10 per byte; contention as given for classes 1 and 2.
+ */
+static vine_cost simple_cost(double cont1, double cont2, double gamma)
+{
+    vine_cost c;
+    vine__cost_defaults(&c);
+    c.nclasses = 3;
+    c.cls[0] = (vine_cost_level){1, 0.1, 1};
+    c.cls[1] = (vine_cost_level){10, 1, cont1};
+    c.cls[2] = (vine_cost_level){100, 10, cont2};
+    c.gamma = gamma;
+    return c;
+}
+
+static vine_args args_of(vine_coll coll, const vine_levels *m, int p, int root, size_t count)
+{
+    vine_args a;
+    memset(&a, 0, sizeof a);
+    a.coll = coll;
+    a.p = p;
+    a.root = root;
+    a.count = count;
+    a.commutative = 1;
+    a.levels = m;
+    return a;
+}
+
+/* The model's cost of (coll, name) for a, or -1 when it has none or it is not registered. */
+static double cost_of(const vine_cost *c, const vine_args *a, const char *name)
+{
+    const vine_algo *algo = vine__algo_find(a->coll, name);
+    double t = -1;
+    if (!algo || vine__cost_algo(c, algo, a, 1, &t) != VINE_OK)
+        return -1;
+    return t;
+}
+
+static void test_classes(void)
+{
+    vine_levels m = map_of("block:2,2", 8); /* nodes of 2, switches of 2 nodes */
+    CHECK(vine__cost_class(&m, 0, 1) == 0, "same node");
+    CHECK(vine__cost_class(&m, 0, 2) == 1, "same switch");
+    CHECK(vine__cost_class(&m, 3, 4) == 2, "different switches");
+    CHECK(vine__cost_class(&m, 5, 5) == 0, "a rank with itself");
+    CHECK(vine__cost_class(NULL, 0, 7) == 1, "no map: one rank per node");
+    vine__levels_free(&m);
+    vine_cost c = simple_cost(1, 1, 0);
+    CHECK(vine__cost_level(&c, 7)->alpha == 100, "a class beyond the entries uses the last");
+}
+
+/*
+ * block:2,2 at p = 8, root 0, 1-byte blocks.  Binomial gather: the subtree
+ * of step k, ranks 2^k .. 2^(k+1) - 1, is of class k here and sends 2^k
+ * blocks; no step has more senders than groups below its class: (1 + 0.1)
+ * + (10 + 2) + (100 + 40) = 153.1.  Bine: subtrees {1}, {6,7} and {2..5}
+ * reach classes 0, 2, 2: 1.1 + 120 + 140 = 261.1.  Leader: stage s has 2
+ * participants and receives the other half of the root's level s group:
+ * the same 153.1.  A tie keeps the classic.
+ */
+static void test_block_gather(void)
+{
+    vine_levels m = map_of("block:2,2", 8);
+    vine_cost c = simple_cost(1, 2, 0);
+    vine_args a = args_of(VINE_COLL_GATHER, &m, 8, 0, 1);
+    CHECK(near(cost_of(&c, &a, "binomial"), 153.1), "binomial %g", cost_of(&c, &a, "binomial"));
+    CHECK(near(cost_of(&c, &a, "bine"), 261.1), "bine %g", cost_of(&c, &a, "bine"));
+    CHECK(near(cost_of(&c, &a, "leader"), 153.1), "leader %g", cost_of(&c, &a, "leader"));
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "binomial") == 0, "a tie keeps binomial");
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
+/*
+ * Two nodes of 4 with ranks scattered, {0,3,5,6} and {1,2,4,7}, root 0.
+ * Binomial: subtrees {1}, {2,3}, {4..7} each reach the other node: (10 +
+ * 1) + (10 + 2) + (10 + 4) = 37.  Bine: subtrees {1}, {6,7}, {2..5}, the
+ * same 37.  Leader: 2 steps in the node (2 + 0.3), one across (10 + 4):
+ * 16.3, chosen.  With root 3 (not its node's leader) leader pays one more
+ * step of all 8 blocks in the node, 1 + 0.8: 18.1.  With every class priced like the
+ * node, binomial costs 3 + 0.7 = 3.7 and leader 2.3 + 1.4 = 3.7: the tie
+ * keeps binomial, and with root 3 leader's extra step makes it strictly
+ * dearer.
+ */
+static void test_scattered_gather(void)
+{
+    vine_levels m = map_of("ids:0,1,1,0,1,0,0,1", 8);
+    vine_cost c = simple_cost(1, 1, 0);
+    vine_args a = args_of(VINE_COLL_GATHER, &m, 8, 0, 1);
+    CHECK(near(cost_of(&c, &a, "binomial"), 37), "binomial %g", cost_of(&c, &a, "binomial"));
+    CHECK(near(cost_of(&c, &a, "bine"), 37), "bine %g", cost_of(&c, &a, "bine"));
+    CHECK(near(cost_of(&c, &a, "leader"), 16.3), "leader %g", cost_of(&c, &a, "leader"));
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "leader") == 0, "costly top: leader, got %s",
+          vine__select_auto(&a, 1)->name);
+    a.coll = VINE_COLL_SCATTER;
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "leader") == 0, "scatter: leader");
+    a.coll = VINE_COLL_GATHER;
+    a.root = 3;
+    CHECK(near(cost_of(&c, &a, "leader"), 18.1), "leader root 3 %g", cost_of(&c, &a, "leader"));
+
+    vine_cost cheap = simple_cost(1, 1, 0);
+    cheap.cls[1] = cheap.cls[2] = cheap.cls[0];
+    vine__select_set_cost(&cheap);
+    a.root = 0;
+    CHECK(near(cost_of(&cheap, &a, "binomial"), 3.7), "cheap binomial");
+    CHECK(near(cost_of(&cheap, &a, "leader"), 3.7), "cheap leader");
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "binomial") == 0, "cheap top: binomial");
+    a.root = 3;
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "binomial") == 0, "cheap top, root 3");
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
+/*
+ * Allreduce of 8 bytes on two nodes of 4 (block:4), contention 3 across
+ * nodes, gamma 0.01.  Recursive doubling: two steps in the node (1 + 0.8 +
+ * 0.08 each), one across with 8 senders for 2 nodes, so contended: 10 + 8 *
+ * 3 + 0.08: 37.84 in all.  Rabenseifner halves the distance: 4 bytes
+ * across twice (2 * (10 + 12)) + 0.04, then 2 * 1.2 + 0.02 and 2 * 1.1 +
+ * 0.01: 48.67.  Ring: 14 steps across (one sender per node: no
+ * contention) of 1 byte, 14 * 11 + 0.07 = 154.07.  Hierarchical: 6 ring
+ * steps of 2 bytes in the node (7.2) + 0.06 reduced, one step of 2 bytes
+ * across with 8 senders (10 + 6) + 0.02: 23.28, chosen.
+ */
+static void test_allreduce(void)
+{
+    vine_levels m = map_of("block:4", 8);
+    vine_cost c = simple_cost(3, 3, 0.01);
+    vine_args a = args_of(VINE_COLL_ALLREDUCE, &m, 8, 0, 8);
+    CHECK(near(cost_of(&c, &a, "recursive_doubling"), 37.84), "rd %g",
+          cost_of(&c, &a, "recursive_doubling"));
+    CHECK(near(cost_of(&c, &a, "rabenseifner"), 48.67), "rab %g", cost_of(&c, &a, "rabenseifner"));
+    CHECK(near(cost_of(&c, &a, "ring"), 154.07), "ring %g", cost_of(&c, &a, "ring"));
+    if (vine__algo_find(VINE_COLL_ALLREDUCE, "hier")) {
+        CHECK(near(cost_of(&c, &a, "hier"), 23.28), "hier %g", cost_of(&c, &a, "hier"));
+        vine__select_set_cost(&c);
+        CHECK(strcmp(vine__select_auto(&a, 1)->name, "hier") == 0, "allreduce: hier");
+        vine__select_set_cost(NULL);
+    }
+    if (vine__algo_find(VINE_COLL_ALLREDUCE, "hier_rd"))
+        CHECK(near(cost_of(&c, &a, "hier_rd"), 23.28), "hier_rd %g", cost_of(&c, &a, "hier_rd"));
+    a.commutative = 0; /* only recursive doubling is admitted */
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "recursive_doubling") == 0, "non-commutative");
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
+/* Without a map, or with a flat one, auto keeps MPICH's rules. */
+static void test_flat_unchanged(void)
+{
+    vine_cost c = simple_cost(50, 50, 0);
+    vine__select_set_cost(&c);
+    vine_args a = args_of(VINE_COLL_GATHER, NULL, 8, 0, 1);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "binomial") == 0, "gather, no map");
+    vine_levels flat = map_of("flat", 8);
+    a.levels = &flat;
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "binomial") == 0, "gather, flat map");
+    a.coll = VINE_COLL_ALLREDUCE;
+    a.count = 1 << 20;
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "rabenseifner") == 0, "allreduce, flat map");
+    vine_select_why why;
+    vine__select_explain(&a, 1, &why);
+    CHECK(!why.by_model && why.n >= 3, "explain on a flat map: rules, %d candidates", why.n);
+    vine__levels_free(&flat);
+    vine__select_set_cost(NULL);
+}
+
+/*
+ * Every candidate is priced, finite and positive on assorted maps, the
+ * choice is admitted, and it is the same whatever the caller's rank.
+ */
+static void test_sweep(void)
+{
+    static const char *const specs[] = {"block:4", "block:2,2", "cyclic:3", "random:5:4,2",
+                                        "sizes:1,3,5,7/block:2"};
+    static const vine_coll colls[] = {VINE_COLL_BCAST,     VINE_COLL_REDUCE, VINE_COLL_ALLREDUCE,
+                                      VINE_COLL_ALLGATHER, VINE_COLL_GATHER, VINE_COLL_SCATTER};
+    for (int si = 0; si < 5; si++)
+        for (int p = 2; p <= 40; p += 7) {
+            vine_levels m = map_of(specs[si], p);
+            for (int ci = 0; ci < 6; ci++)
+                for (size_t count = 1; count < (1u << 22); count <<= 7) {
+                    vine_args a = args_of(colls[ci], &m, p, p / 3, count);
+                    vine_select_why w0, w1;
+                    const vine_algo *c0 = vine__select_explain(&a, 4, &w0);
+                    CHECK(c0 && vine__algo_admits(c0, &a) == VINE_OK, "%s p=%d admitted", specs[si],
+                          p);
+                    for (int i = 0; i < w0.n; i++)
+                        CHECK(!w0.cand[i].priced ||
+                                  (isfinite(w0.cand[i].cost) && w0.cand[i].cost > 0),
+                              "%s %s p=%d cost %g", specs[si], w0.cand[i].algo->name, p,
+                              w0.cand[i].cost);
+                    a.rank = p - 1;
+                    const vine_algo *c1 = vine__select_explain(&a, 4, &w1);
+                    CHECK(c0 == c1 && w0.n == w1.n, "rank-independent");
+                    for (int i = 0; i < w0.n && i < w1.n; i++)
+                        CHECK(w0.cand[i].cost == w1.cand[i].cost, "same costs");
+                    CHECK(vine__select_auto(&a, 4) == c0, "auto == explain");
+                }
+            vine__levels_free(&m);
+        }
+}
+
+/* Writes text to a fresh file under dir and returns its path (static buffer). */
+static const char *write_file(const char *dir, const char *name, const char *text)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "cannot write %s", path);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    return path;
+}
+
+/* Loads text as a file and checks that it fails with a message holding want. */
+static void expect_bad(const char *dir, const char *text, const char *want)
+{
+    const char *path = write_file(dir, "bad.json", text);
+    vine_cost c;
+    char err[512] = "";
+    int rc = vine__cost_load(&c, path, err, sizeof err);
+    CHECK(rc == VINE_ERR_UNSUPPORTED, "accepted: %s", text);
+    CHECK(strstr(err, want) != NULL && strncmp(err, path, strlen(path)) == 0,
+          "message '%s' lacks '%s' or the path", err, want);
+    vine_cost d;
+    vine__cost_defaults(&d);
+    CHECK(memcmp(&c, &d, sizeof c) == 0, "a failed load leaves the defaults");
+}
+
+static void test_loader(const char *dir)
+{
+    const char *good =
+        "{\"version\": 1, \"source\": \"hand\", \"gamma\": 2e-10,\n"
+        " \"levels\": [{\"name\": \"node\", \"alpha\": 4e-7, \"beta\": 5e-11},\n"
+        "  {\"alpha\": 2e-6, \"beta\": 1e-10, \"contention\": 3, \"pair\": [0, 4]}]}\n";
+    vine_cost c;
+    char err[512] = "";
+    int rc = vine__cost_load(&c, write_file(dir, "good.json", good), err, sizeof err);
+    CHECK(rc == VINE_OK, "good file: %s", err);
+    CHECK(c.nclasses == 2 && c.gamma == 2e-10, "good: %d classes", c.nclasses);
+    CHECK(c.cls[0].alpha == 4e-7 && c.cls[0].contention == 1 && c.cls[1].contention == 3,
+          "good: values");
+    CHECK(vine__cost_level(&c, 5)->beta == 1e-10, "good: the last entry prices higher classes");
+
+    expect_bad(dir, "{\"levels\": [ {\"alpha\": 1e-6,\n \"beta\": } ]}", "bad.json:2:");
+    expect_bad(dir, "[1, 2]", "the top level is not an object");
+    expect_bad(dir, "{\"levels\": []}", "\"levels\" missing, not an array or empty");
+    expect_bad(dir, "{\"gamma\": 1}", "\"levels\" missing");
+    expect_bad(dir, "{\"levels\": [{\"alpha\": 1e-6}]}", "levels[0]: \"beta\" missing");
+    expect_bad(dir, "{\"levels\": [{\"alpha\": -1, \"beta\": 0}]}", "levels[0]: \"alpha\"");
+    expect_bad(dir,
+               "{\"levels\": [{\"alpha\": 1, \"beta\": 0}, {\"alpha\": 1, \"beta\": 0, "
+               "\"contention\": 0.5}]}",
+               "levels[1]: \"contention\" is not a number >= 1");
+    expect_bad(dir, "{\"levels\": [{\"alpha\": 1, \"beta\": 0, \"alhpa\": 2}]}",
+               "levels[0]: unknown key \"alhpa\"");
+    expect_bad(dir, "{\"levels\": [{\"alpha\": 1, \"beta\": 0}], \"gama\": 1}",
+               "unknown key \"gama\"");
+    expect_bad(dir, "{\"version\": 2, \"levels\": [{\"alpha\": 1, \"beta\": 0}]}",
+               "\"version\" must be 1");
+    expect_bad(dir, "{\"levels\": [{\"alpha\": \"1\", \"beta\": 0}]}", "\"alpha\"");
+    char many[2048] = "{\"levels\": [";
+    for (int i = 0; i <= VINE_COST_CLASSES; i++)
+        strcat(many, i ? ", {\"alpha\": 1, \"beta\": 1}" : "{\"alpha\": 1, \"beta\": 1}");
+    strcat(many, "]}");
+    expect_bad(dir, many, "levels, at most");
+
+    char missing[600];
+    snprintf(missing, sizeof missing, "%s/no-such-file.json", dir);
+    rc = vine__cost_load(&c, missing, err, sizeof err);
+    CHECK(rc == VINE_ERR_UNSUPPORTED && strncmp(err, missing, strlen(missing)) == 0,
+          "missing file: %s", err);
+}
+
+/* The writer's file loads back to the same parameters. */
+static void test_round_trip(const char *dir)
+{
+    vine_cost c, back;
+    vine__cost_defaults(&c);
+    c.cls[2].contention = 1.5;
+    char path[600], err[512] = "";
+    snprintf(path, sizeof path, "%s/round.json", dir);
+    const char *notes[VINE_COST_CLASSES] = {"inside a node", NULL, "measured"};
+    CHECK(vine__cost_save(&c, path, "test", notes, err, sizeof err) == VINE_OK, "save: %s", err);
+    CHECK(vine__cost_load(&back, path, err, sizeof err) == VINE_OK, "load back: %s", err);
+    CHECK(back.nclasses == c.nclasses, "round trip: classes");
+    for (int i = 0; i < c.nclasses; i++)
+        CHECK(near(back.cls[i].alpha, c.cls[i].alpha) && near(back.cls[i].beta, c.cls[i].beta) &&
+                  near(back.cls[i].contention, c.cls[i].contention),
+              "round trip: class %d", i);
+    CHECK(near(back.gamma, c.gamma), "round trip: gamma");
+    snprintf(path, sizeof path, "%s/no-such-dir/x.json", dir);
+    CHECK(vine__cost_save(&c, path, NULL, NULL, err, sizeof err) == VINE_ERR_UNSUPPORTED &&
+              strstr(err, "cannot write"),
+          "save into a missing directory: %s", err);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/vine-test-cost-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_classes();
+    test_block_gather();
+    test_scattered_gather();
+    test_allreduce();
+    test_flat_unchanged();
+    test_sweep();
+    test_loader(dir);
+    test_round_trip(dir);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        printf("note: could not remove %s\n", dir);
+    printf("cost: %ld passed, %ld failed\n", checks - failures, failures);
+    return failures != 0;
+}
