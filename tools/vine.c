@@ -8,9 +8,9 @@
  * It links only the MPI-free core.  docs/verify.md describes the verifier and
  * the options; `vine --help` and `vine verify --help` summarise them.
  */
+#include "cli.h"
 #include "coll/coll.h"
 #include "sched/verify.h"
-#include "cli.h"
 #include "vine_bbs.h"
 #include "vine_plot.h"
 #include "vine_sim.h"
@@ -48,7 +48,7 @@ static void usage_verify(FILE *f)
     fprintf(f,
             "usage: %s verify --coll C[,C...]|all [--algo A[,A...]|all] [--ranks LIST]\n"
             "       [--count LIST] [--root LIST|all] [--noncommutative]\n"
-            "       [--inplace yes|no|both] [--seg N] [--levels SPEC] [-v]\n"
+            "       [--inplace yes|no|both] [--seg N] [--levels SPEC [--remap]] [-v]\n"
             "  --coll      bcast, reduce, allreduce, allgather, reduce_scatter,\n"
             "              reduce_scatter_block, alltoall, gather, scatter, barrier,\n"
             "              or all\n"
@@ -68,6 +68,8 @@ static void usage_verify(FILE *f)
             "              levels joined by '/': block:N[,N..], cyclic:N[,N..],\n"
             "              sizes:N,N.., random:SEED:N[,N..], ids:I,I..\n"
             "              (docs/hierarchical.md), e.g. sizes:1,3,5,7/block:2\n"
+            "  --remap     run flat bcast, reduce, allreduce and barrier algorithms\n"
+            "              on the ranks in block order of the --levels map\n"
             "  -v          print passing and skipped cases too\n"
             "LIST: comma-separated integers and ranges a-b, e.g. 1-64,100,p-1.\n"
             "Prints one line per failing case, then 'N passed, M failed, K skipped';\n"
@@ -80,7 +82,7 @@ static void usage_dump(FILE *f)
     fprintf(f,
             "usage: %s dump --coll C --algo A --ranks P --count N [--root R]\n"
             "       [--rank R] [--inplace yes|no] [--noncommutative] [--seg N]\n"
-            "       [--levels SPEC]\n"
+            "       [--levels SPEC [--remap]]\n"
             "Prints the schedule of every rank (or of --rank R only).  barrier\n"
             "ignores --count and may leave it out.  --levels gives the level map of\n"
             "the hierarchical algorithms (see '%s verify --help').\n",
@@ -225,7 +227,7 @@ static int roots_eval(const list *l, int given, long long p, vals *out)
 /* Options of verify and dump. */
 typedef struct opts {
     const char *coll, *algo, *ranks, *count, *root, *inplace, *seg, *rank, *levels;
-    int noncomm, verbose, help;
+    int noncomm, remap, verbose, help;
 } opts;
 
 static int parse_opts(int argc, char **argv, opts *o)
@@ -246,6 +248,8 @@ static int parse_opts(int argc, char **argv, opts *o)
             continue;
         if (strcmp(a, "--noncommutative") == 0)
             o->noncomm = 1;
+        else if (strcmp(a, "--remap") == 0)
+            o->remap = 1;
         else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0)
             o->verbose = 1;
         else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
@@ -267,7 +271,7 @@ typedef struct sweep {
     list ranks, counts, roots;
     int roots_given, inplace_mask; /* bit 0: not in place, bit 1: in place */
     size_t seg;
-    int noncomm, verbose;
+    int noncomm, remap, verbose;
     const char *levels; /* --levels: the description of a level map, or NULL */
     long passed, failed, skipped;
 } sweep;
@@ -367,6 +371,7 @@ static int build_sweep(const opts *o, sweep *w)
 {
     memset(w, 0, sizeof *w);
     w->noncomm = o->noncomm;
+    w->remap = o->remap;
     w->verbose = o->verbose;
     w->levels = o->levels;
     if (!o->coll) {
@@ -500,9 +505,15 @@ static int run_size(sweep *w, const vine_algo *algo, int p, const vine_coll_info
             for (int ip = 0; !rc && ip < 2; ip++) {
                 if (!(forms & (1 << ip)))
                     continue;
-                vine_args a = {algo->coll, p,    0,  (int)roots.v[r], (size_t)counts.v[c],
-                               NULL,       NULL, ip, !w->noncomm,     w->seg,
-                               w->levels ? &lv : NULL};
+                vine_args a = {.coll = algo->coll,
+                               .p = p,
+                               .root = (int)roots.v[r],
+                               .count = (size_t)counts.v[c],
+                               .inplace = ip,
+                               .commutative = !w->noncomm,
+                               .seg_count = w->seg,
+                               .levels = w->levels ? &lv : NULL,
+                               .remap = w->remap};
                 rc = run_case(w, algo, &a, info);
             }
     free(counts.v);
@@ -576,7 +587,7 @@ static int cmd_list(int argc, char **argv)
     opts o;
     int c = -1;
     if (parse_opts(argc, argv, &o) || o.algo || o.ranks || o.count || o.root || o.inplace ||
-        o.seg || o.rank || o.levels || (o.coll && (c = vine__coll_parse(o.coll)) < 0)) {
+        o.seg || o.rank || o.levels || o.remap || (o.coll && (c = vine__coll_parse(o.coll)) < 0)) {
         if (o.coll && c < 0)
             fprintf(stderr, "%s: unknown collective '%s'\n", prog, o.coll);
         fprintf(stderr, "usage: %s list [--coll C]\n", prog);
@@ -675,9 +686,15 @@ static int cmd_dump(int argc, char **argv)
         int lrc = make_levels(o.levels, (int)p, &lv);
         if (lrc)
             return lrc == -1 ? 1 : 2;
-        vine_args a = {(vine_coll)c, (int)p, 0,       (int)root,  (size_t)count,
-                       NULL,         NULL,   ip == 2, !o.noncomm, (size_t)seg,
-                       o.levels ? &lv : NULL};
+        vine_args a = {.coll = (vine_coll)c,
+                       .p = (int)p,
+                       .root = (int)root,
+                       .count = (size_t)count,
+                       .inplace = ip == 2,
+                       .commutative = !o.noncomm,
+                       .seg_count = (size_t)seg,
+                       .levels = o.levels ? &lv : NULL,
+                       .remap = o.remap};
         int rc = dump_case(algo, &a, only);
         vine__levels_free(&lv);
         return rc;

@@ -375,7 +375,7 @@ void vs_placement_spread(const vine_topo *t, const int *rank_host, int p, vs_spr
     free(used);
 }
 
-int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
+int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels, int remap,
                 const vine_algo *algo, int p, size_t size, int root, size_t seg,
                 vine_sim_result *res, char *err, size_t errlen)
 {
@@ -404,6 +404,7 @@ int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
     a.commutative = 1; /* a sum, as MPI_SUM on MPI_INT */
     a.seg_count = seg / elem;
     a.levels = levels;
+    a.remap = remap;
     size_t *counts = NULL, *displs = NULL;
     if (info.vector) {
         /* Every rank gets the same block: size is the per-rank block (docs/sim.md). */

@@ -21,7 +21,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: vine sim traffic --topo SPEC --ranks LIST --coll C[,C...]|all\n"
                "       --size LIST [--algo A[,A...]|all] [--placement SPEC] [--root R]\n"
-               "       [--baseline ALGO|none] [--seg BYTES] [--levels SPEC]\n"
+               "       [--baseline ALGO|none] [--seg BYTES] [--levels SPEC] [--remap]\n"
                "       [--csv FILE] [--json FILE]\n"
                "  --topo SPEC       lumi, leonardo, marenostrum5, fugaku, dragonfly:a=4,p=2,h=2,\n"
                "                    dragonflyplus:..., fattree:..., torus:4x4x4, mesh:8x8,\n"
@@ -45,6 +45,8 @@ static void usage(FILE *f)
                "  --levels SPEC     the level map of the hierarchical algorithms: topo (default:\n"
                "                    node, switch and group of each rank's host), flat, or a\n"
                "                    synthetic map such as block:4,2 (docs/hierarchical.md)\n"
+               "  --remap           run the flat bcast, reduce, allreduce and barrier\n"
+               "                    algorithms on the ranks in block order of the levels\n"
                "  --csv FILE, --json FILE   also write the rows to FILE\n"
                "Exits 0, 1 when a simulation fails, 2 on bad options.\n");
 }
@@ -52,7 +54,7 @@ static void usage(FILE *f)
 typedef struct opts {
     const char *topo, *ranks, *placement, *coll, *algo, *size, *root, *baseline, *seg, *levels,
         *csv, *json;
-    int help;
+    int remap, help;
 } opts;
 
 static int parse_opts(int argc, char **argv, opts *o)
@@ -73,6 +75,8 @@ static int parse_opts(int argc, char **argv, opts *o)
             continue;
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             o->help = 1;
+        else if (strcmp(argv[i], "--remap") == 0)
+            o->remap = 1;
         else
             return vs_usage_error("traffic", "unknown option '%s'", argv[i]);
     }
@@ -349,7 +353,7 @@ static void simulate(run *w, const place_rec *pr, const vine_algo *algo, size_t 
                      vine_sim_result *res, int *status, char *note, size_t notelen)
 {
     note[0] = '\0';
-    *status = vs_simulate(w->net.router, pr->rank_host, &pr->levels, algo, pr->p, size,
+    *status = vs_simulate(w->net.router, pr->rank_host, &pr->levels, w->o.remap, algo, pr->p, size,
                           (int)w->root, w->seg, res, note, notelen);
     if (*status == VINE_OK || *status == VINE_ERR_UNSUPPORTED)
         return;
@@ -473,7 +477,9 @@ static int run_all(run *w)
                pr->spread.max_per_group);
         char lv[512];
         vs_levels_text(&pr->levels, pr->lkind, lv, sizeof lv);
-        printf("levels: %s%s\n", lv, w->o.levels ? "" : " (from the topology)");
+        printf("levels: %s%s%s\n", lv, w->o.levels ? "" : " (from the topology)",
+               w->o.remap ? "; flat bcast, reduce, allreduce, barrier remapped to block order"
+                          : "");
         print_header(w);
         for (int k = 0; k < w->nplans; k++) {
             const coll_plan *pl = &w->plans[k];
@@ -595,8 +601,10 @@ static void write_json(const run *w, FILE *f)
             "reduce and allreduce, the per-rank block otherwise; reductions on %d-byte "
             "elements\",\n",
             VS_REDUCE_ELEM);
-    fprintf(f, "  \"root\": %ld,\n  \"segment_bytes\": %zu,\n  \"placement\": {\"spec\": ", w->root,
-            w->seg);
+    fprintf(f,
+            "  \"root\": %ld,\n  \"segment_bytes\": %zu,\n  \"remap\": %s,\n  \"placement\": "
+            "{\"spec\": ",
+            w->root, w->seg, w->o.remap ? "true" : "false");
     vs_json_str(f, w->o.placement);
     fprintf(f, ", \"runs\": [");
     for (size_t i = 0; i < w->nplaces; i++) {

@@ -89,9 +89,10 @@ void vs_placement_spread(const vine_topo *t, const int *rank_host, int p, vs_spr
  * use VS_REDUCE_ELEM-byte elements and a commutative op).  seg is a segment
  * size in bytes for pipelined algorithms (0: none).  Returns as vine__sim_run;
  * VINE_ERR_UNSUPPORTED also when a reduction's size is not a whole number of
- * elements or root >= p (err says why).
+ * elements or root >= p (err says why).  remap: flat bcast, reduce, allreduce
+ * and barrier algorithms run on the ranks in block order of levels (coll.h).
  */
-int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
+int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels, int remap,
                 const vine_algo *algo, int p, size_t size, int root, size_t seg,
                 vine_sim_result *res, char *err, size_t errlen);
 

@@ -121,6 +121,13 @@ void vine__cache_clear(vine_comm_state *st);
  * names an unknown algorithm.
  */
 int vine__choose_requested(vine_coll coll, const vine_algo **req);
+/*
+ * VINE_REMAP set (to anything but empty or "0"): flat bcast, reduce,
+ * allreduce and barrier algorithms run on the ranks in block order of the
+ * communicator's levels (coll.h, vine__remap_applies).  Read once, so that
+ * cached schedules never disagree with it.
+ */
+int vine__choose_remap(void);
 /* The segment size in elements from VINE_SEGMENT_SIZE (0 when unset). */
 size_t vine__choose_seg_count(size_t type_size);
 /* VINE_SEGMENT_SIZE in bytes, read when the library is first used (0: unset). */

@@ -186,6 +186,7 @@ int vine__call_run(vine_call *c)
     vine_cache_entry *e;
     c->a.seg_count = vine__seg_bytes ? vine__choose_seg_count((size_t)c->t.size) : 0;
     c->a.levels = &c->st->levels;
+    c->a.remap = vine__choose_remap();
     int rc = schedule(c, &e);
     if (rc != MPI_SUCCESS)
         return rc;

@@ -118,6 +118,16 @@ MPI_Count vine_get_segment_size(void)
     return (MPI_Count)vine__seg_bytes;
 }
 
+int vine__choose_remap(void)
+{
+    static int value = -1;
+    if (value < 0) {
+        const char *v = getenv("VINE_REMAP");
+        value = v && *v && strcmp(v, "0") != 0;
+    }
+    return value;
+}
+
 int vine__verbose(void)
 {
     static int value = -1;

@@ -65,20 +65,25 @@
 
 typedef struct vine_args {
     vine_coll coll;
-    int p;              /* communicator size, >= 1 */
-    int rank;           /* 0 <= rank < p */
-    int root;           /* rooted collectives; 0 otherwise */
-    size_t count;       /* the collective's count argument (see above) */
+    int p;                /* communicator size, >= 1 */
+    int rank;             /* 0 <= rank < p */
+    int root;             /* rooted collectives; 0 otherwise */
+    size_t count;         /* the collective's count argument (see above) */
     const size_t *counts; /* reduce_scatter(_block): p entries; NULL otherwise */
     const size_t *displs; /* reduce_scatter(_block): p + 1 prefix sums */
-    int inplace;        /* MPI_IN_PLACE was given (where the layout allows) */
-    int commutative;    /* the op is commutative */
-    size_t seg_count;   /* segment size in elements for pipelined builders; 0: none */
+    int inplace;          /* MPI_IN_PLACE was given (where the layout allows) */
+    int commutative;      /* the op is commutative */
+    size_t seg_count;     /* segment size in elements for pipelined builders; 0: none */
     /*
      * Levels of locality (levels.h), finished, for p ranks; NULL: flat, no
      * information.  Only the hierarchical builders (VINE_ALGO_LEVELS) read it.
      */
     const vine_levels *levels;
+    /*
+     * Run flat algorithms on the ranks in block order of levels (remap.c):
+     * ignored where it does not apply (see vine__remap_applies).
+     */
+    int remap;
 } vine_args;
 
 typedef int (*vine_build_fn)(const vine_args *a, vine_sched *s);
@@ -124,8 +129,21 @@ int vine__algo_build(const vine_algo *algo, const vine_args *a, vine_sched *s);
 /* The same, recording messages only (vine_sched.msgs_only): for the simulator. */
 int vine__algo_build_msgs(const vine_algo *algo, const vine_args *a, vine_sched *s);
 
+/*
+ * Remapping (remap.c; the Bine paper's section 2.2): a flat algorithm run on
+ * the ranks in block order of the level map, so that its close partners are
+ * close in the network too.  vine__remap_applies says whether a->remap asks
+ * for it and it applies: a flat algorithm (no VINE_ALGO_LEVELS) of bcast,
+ * reduce or allreduce with a commutative op, or barrier, whose data layout
+ * does not depend on ranks; a ready map with locality that is not in block
+ * order already.  vine__remap_build builds algo that way for a->rank.
+ */
+int vine__remap_applies(const vine_algo *algo, const vine_args *a);
+int vine__remap_build(const vine_algo *algo, const vine_args *a, vine_sched *s);
+
 /* Builders, one per file in src/coll/<coll>/<coll>_<algo>.c. */
-#define VINE_BUILDER(coll, algo) int vine__##coll##_##algo##_build(const vine_args *a, vine_sched *s)
+#define VINE_BUILDER(coll, algo)                                                                   \
+    int vine__##coll##_##algo##_build(const vine_args *a, vine_sched *s)
 VINE_BUILDER(bcast, binomial);
 VINE_BUILDER(bcast, binomial_doubling);
 VINE_BUILDER(bcast, scatter_allgather_rd);

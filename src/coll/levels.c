@@ -176,7 +176,7 @@ static void index_subgroups(vine_levels *m, int l)
 static int build_index(vine_levels *m)
 {
     int p = m->p, L = m->nlevels;
-    size_t need = (size_t)p;
+    size_t need = 3 * (size_t)p;
     for (int l = 0; l < L; l++) {
         need += 2 * (size_t)p + 2 * (size_t)m->ngroups[l] + 1;
         if (l >= 1)
@@ -190,6 +190,9 @@ static int build_index(vine_levels *m)
     mem += p;
     for (int r = 0; r < p; r++)
         m->ident[r] = r;
+    m->block = mem;
+    m->block_pos = mem + p;
+    mem += 2 * (size_t)p;
     for (int l = 0; l < L; l++) {
         int ng = m->ngroups[l];
         m->order[l] = mem;
@@ -211,6 +214,12 @@ static int build_index(vine_levels *m)
         index_subgroups(m, l);
     for (int g = 0; g < m->ngroups[L - 1]; g++)
         m->subidx[L - 1][g] = g;
+    /* Rank 0 leads its group at every level, so its tree order is the id order. */
+    vine__levels_tree_order(m, 0, m->block);
+    for (int y = 0; y < p; y++) {
+        m->block_pos[m->block[y]] = y;
+        m->reordered |= m->block[y] != y;
+    }
     return VINE_OK;
 }
 

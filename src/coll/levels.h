@@ -51,6 +51,9 @@ typedef struct vine_levels {
     int *sub[VINE_LEVELS_MAX];       /* level l-1 groups sorted by (parent, id), l >= 1 */
     int *sub_start[VINE_LEVELS_MAX]; /* ngroups[l] + 1 offsets into sub[l], l >= 1 */
     int *subidx[VINE_LEVELS_MAX];    /* group g's index among its parent's subgroups */
+    int *block;                      /* block order, see vine__levels_block (p entries) */
+    int *block_pos;                  /* rank r's position in it (p entries) */
+    int reordered;                   /* 1 when the block order is not the identity */
 } vine_levels;
 
 /* ---- making and checking maps ------------------------------------------- */
@@ -144,6 +147,23 @@ int vine__levels_parent(const vine_levels *m, int l, int g);
 const int *vine__levels_subgroups(const vine_levels *m, int l, int g, int *n);
 /* Group g of level l's index in vine__levels_subgroups() of its parent (l < nlevels). */
 int vine__levels_subindex(const vine_levels *m, int l, int g);
+
+/*
+ * The ranks in block order: the ranks of every group at every level
+ * consecutive, groups in id order, ranks in rank order inside a node (the
+ * tree order of anchor 0, below).  The identity exactly when the ranks are
+ * already placed in blocks (m->reordered is 0 then).  O(1): built by
+ * vine__levels_finish.
+ */
+static inline const int *vine__levels_block(const vine_levels *m)
+{
+    return m->block;
+}
+/* Rank r's position in the block order. */
+static inline int vine__levels_block_pos(const vine_levels *m, int r)
+{
+    return m->block_pos[r];
+}
 
 /* ---- the hierarchical tree of a rooted collective ------------------------ */
 

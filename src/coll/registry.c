@@ -10,15 +10,17 @@
 
 #define C VINE_ALGO_COMMUTATIVE
 /* reduce_scatter_block runs the reduce_scatter builders with equal counts. */
-#define RSB(name, flags, restr, desc)                                                          \
-    {VINE_COLL_REDUCE_SCATTER_BLOCK, #name, flags, restr, desc,                               \
-     vine__reduce_scatter_##name##_build}
+#define RSB(name, flags, restr, desc)                                                              \
+    {                                                                                              \
+        VINE_COLL_REDUCE_SCATTER_BLOCK, #name, flags, restr, desc,                                 \
+            vine__reduce_scatter_##name##_build                                                    \
+    }
 
 const vine_algo vine__algos[] = {
     {VINE_COLL_BCAST, "binomial", 0, "-", "binomial tree, distance halving (MPICH)",
      vine__bcast_binomial_build},
-    {VINE_COLL_BCAST, "binomial_doubling", 0, "-",
-     "binomial tree, distance doubling (Open MPI)", vine__bcast_binomial_doubling_build},
+    {VINE_COLL_BCAST, "binomial_doubling", 0, "-", "binomial tree, distance doubling (Open MPI)",
+     vine__bcast_binomial_doubling_build},
     {VINE_COLL_BCAST, "scatter_allgather_rd", 0, "-",
      "binomial scatter, recursive-doubling allgather (van de Geijn)",
      vine__bcast_scatter_allgather_rd_build},
@@ -85,17 +87,18 @@ const vine_algo vine__algos[] = {
      "Bine butterfly reduce-scatter, one extra exchange into rank order",
      vine__reduce_scatter_bine_send_build},
     {VINE_COLL_REDUCE_SCATTER, "bine_block", C, "commutative op",
-     "Bine butterfly block by block, no fold for even p",
-     vine__reduce_scatter_bine_block_build},
+     "Bine butterfly block by block, no fold for even p", vine__reduce_scatter_bine_block_build},
 
     RSB(recursive_halving, C, "commutative op",
         "recursive vector halving, distance doubling, with fold"),
     RSB(recursive_doubling, 0, "-", "recursive doubling on the whole vector (non-commutative ops)"),
-    RSB(pairwise, C, "commutative op", "p-1 pairwise exchanges, send to rank+i, receive from rank-i"),
+    RSB(pairwise, C, "commutative op",
+        "p-1 pairwise exchanges, send to rank+i, receive from rank-i"),
     RSB(ring, C, "commutative op", "ring of p-1 neighbour steps"),
     RSB(bine_permute, C, "commutative op",
         "Bine butterfly reduce-scatter, blocks permuted locally into rank order"),
-    RSB(bine_send, C, "commutative op", "Bine butterfly reduce-scatter, one extra exchange into rank order"),
+    RSB(bine_send, C, "commutative op",
+        "Bine butterfly reduce-scatter, one extra exchange into rank order"),
     RSB(bine_block, C, "commutative op", "Bine butterfly block by block, no fold for even p"),
 
     {VINE_COLL_ALLGATHER, "recursive_doubling", 0, "-",
@@ -181,8 +184,8 @@ const vine_algo vine__algos[] = {
 const int vine__nalgos = (int)(sizeof vine__algos / sizeof vine__algos[0]);
 
 static const char *coll_names[VINE_COLL_COUNT] = {
-    "bcast",          "reduce",   "allreduce", "allgather", "reduce_scatter",
-    "reduce_scatter_block", "alltoall", "gather", "scatter", "barrier"};
+    "bcast",    "reduce", "allreduce", "allgather", "reduce_scatter", "reduce_scatter_block",
+    "alltoall", "gather", "scatter",   "barrier"};
 
 const char *vine__coll_name(vine_coll c)
 {
@@ -246,7 +249,7 @@ static int build(const vine_algo *algo, const vine_args *a, vine_sched *s, int m
     s->msgs_only = msgs_only;
     int rc = vine__algo_admits(algo, a);
     if (rc == VINE_OK)
-        rc = algo->build(a, s);
+        rc = vine__remap_applies(algo, a) ? vine__remap_build(algo, a, s) : algo->build(a, s);
     if (rc == VINE_OK && s->err)
         rc = s->err;
     if (rc != VINE_OK)

@@ -35,3 +35,12 @@ vine_hier_test(cyclic 6 "${vine_hier_colls}"
 # One rank per node, nodes in pairs by a hostname rule.
 vine_hier_test(rule 5 "${vine_hier_colls}"
   VINE_TOPOLOGY=block:2 VINE_TOPOLOGY_FAKE_HOSTS=block:1 VINE_TEST_HIER=1)
+# VINE_REMAP: the flat bcast, reduce and allreduce algorithms on ranks in block
+# order, on nodes whose ranks are not consecutive (3 even nodes; nodes of 1, 3
+# and 3 ranks on two switches, block order 0 1 2 4 3 5 6).
+foreach(coll bcast reduce allreduce)
+  vine_mpi_test(hier.remap.cyclic.${coll} PROGRAM ${coll} NPS 6 ENV VINE_REMAP=1
+    VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h1,h2,h0,h1,h2 VINE_TEST_HIER=1)
+  vine_mpi_test(hier.remap.uneven.${coll} PROGRAM ${coll} NPS 7 ENV VINE_REMAP=1
+    ${vine_hier_map} VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h1,h1,h2,h1,h2,h2 VINE_TEST_HIER=2)
+endforeach()

@@ -8,7 +8,7 @@ if(NOT VINE_SMPI)
   add_test(NAME unit.sim_levels COMMAND test_sim_levels)
   set_tests_properties(unit.sim_levels PROPERTIES LABELS unit TIMEOUT 120)
   # sim_file_check is the JSON and CSV checker of tests/unit/sim_cli.cmake.
-  foreach(case traffic options)
+  foreach(case traffic options remap)
     add_test(NAME unit.sim_levels_cli.${case}
              COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/sim_levels_cli.sh ${case}
                      $<TARGET_FILE:vine_cli> $<TARGET_FILE:sim_file_check>

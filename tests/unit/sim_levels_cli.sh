@@ -114,6 +114,28 @@ options)
     grep -Eq '^8 +4 ' out.txt && grep -Eq '^16 +4 ' out.txt || fail "allocations: rows"
     grep -Eq '^16 +4 .* 0$' out.txt || fail "allocations: skipped allocations"
     ;;
+remap)
+    # Ranks dealt round-robin over 16 hosts and remapped to block order run
+    # exactly the schedules of the block placement on the same hosts: every
+    # column of every row must match.  Without --remap they differ.
+    n=0
+    for pl in "round-robin:ppn=2" "round-robin:ppn=2 --remap" "block:ppn=2"; do
+        n=$((n + 1))
+        # Word splitting of $pl is intended: it carries the --remap option.
+        # shellcheck disable=SC2086
+        run "$vine" sim traffic --topo "$DF" --ranks 32 --placement $pl \
+            --coll bcast,reduce,allreduce,barrier \
+            --algo binomial,bine,recursive_doubling,rabenseifner,dissemination \
+            --size 4KiB --baseline none --csv "p$n.csv"
+        [ "$rc" = 0 ] || fail "traffic --placement $pl exited $rc"
+    done
+    grep -q 'remapped to block order' out.txt && fail "block placement: remap claimed"
+    [ "$(wc -l <p3.csv)" -eq 10 ] || fail "block placement: expected 9 rows"
+    cmp -s p2.csv p3.csv || { diff p2.csv p3.csv; fail "remapped round-robin differs from block"; }
+    [ "$(field p1.csv 10 bcast binomial)" != "$(field p3.csv 10 bcast binomial)" ] ||
+        fail "round-robin without --remap matches block: the test shows nothing"
+    echo "remapped round-robin equals block on all 9 rows"
+    ;;
 *)
     fail "unknown case $case_name"
     ;;

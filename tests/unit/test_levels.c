@@ -396,6 +396,45 @@ static void check_tree(const vine_levels *m, const char *what)
     free(pos);
 }
 
+/*
+ * The block order against its definition: a permutation with its inverse in
+ * block_pos, every group of every level one interval of it, the groups of a
+ * parent in id order, a node's ranks in rank order, and the reordered flag
+ * set exactly when it is not the identity.
+ */
+static void check_block(const vine_levels *m, const char *what)
+{
+    const int *b = vine__levels_block(m);
+    int p = m->p, ident = 1, ok = 1;
+    for (int y = 0; y < p; y++) {
+        ok &= b[y] >= 0 && b[y] < p && vine__levels_block_pos(m, b[y]) == y;
+        ident &= b[y] == y;
+    }
+    CHECK(ok, "%s: block order is a permutation with its inverse", what);
+    CHECK(m->reordered == !ident, "%s: reordered %d, identity %d", what, m->reordered, ident);
+    for (int l = 0; l < m->nlevels; l++) {
+        int prev_first = -1, prev_parent = -1;
+        for (int g = 0; g < m->ngroups[l]; g++) {
+            int n, lo = p, hi = -1;
+            const int *mem = vine__levels_members(m, l, g, &n);
+            for (int i = 0; i < n; i++) {
+                int y = vine__levels_block_pos(m, mem[i]);
+                lo = y < lo ? y : lo;
+                hi = y > hi ? y : hi;
+                if (l == 0 && i > 0)
+                    ok &= vine__levels_block_pos(m, mem[i - 1]) < y;
+            }
+            ok &= hi - lo + 1 == n;
+            /* Groups of one parent come in id order; a new parent starts a new run. */
+            int parent = l + 1 < m->nlevels ? vine__levels_parent(m, l, g) : 0;
+            ok &= parent != prev_parent || lo > prev_first;
+            prev_first = lo;
+            prev_parent = parent;
+        }
+    }
+    CHECK(ok, "%s: every group one interval, in id order, nodes in rank order", what);
+}
+
 static void test_maps(void)
 {
     static const char *specs[] = {
@@ -412,9 +451,42 @@ static void test_maps(void)
             if (!parse_ok(specs[i], ps[j], &m)) {
                 check_accessors(&m, what);
                 check_tree(&m, what);
+                check_block(&m, what);
             }
             vine__levels_free(&m);
         }
+}
+
+/* When remapping applies: block:4 is in block order already, cyclic:4 is not. */
+static void test_remap_applies(const vine_levels *blocked, const vine_levels *uneven)
+{
+    const vine_algo *bin = vine__algo_find(VINE_COLL_BCAST, "binomial");
+    const vine_algo *rd = vine__algo_find(VINE_COLL_ALLREDUCE, "recursive_doubling");
+    const vine_algo *hier = vine__algo_find(VINE_COLL_BCAST, "hier");
+    const vine_algo *ag = vine__algo_find(VINE_COLL_ALLGATHER, "ring");
+    vine_levels cyc;
+    if (!bin || !rd || !hier || !ag || parse_ok("cyclic:4", 8, &cyc))
+        return;
+    vine_args a = {.coll = VINE_COLL_BCAST, .p = 8, .count = 1, .commutative = 1, .remap = 1};
+    a.levels = &cyc;
+    CHECK(vine__remap_applies(bin, &a), "bcast binomial remapped on cyclic:4");
+    CHECK(!vine__remap_applies(hier, &a), "bcast hier is never remapped");
+    a.remap = 0;
+    CHECK(!vine__remap_applies(bin, &a), "no remap unless asked");
+    a.remap = 1;
+    a.levels = blocked;
+    CHECK(!vine__remap_applies(bin, &a), "block:4 is in block order: nothing to remap");
+    a.levels = uneven;
+    CHECK(!vine__remap_applies(bin, &a), "sizes:3,5 is in block order: nothing to remap");
+    a.levels = &cyc;
+    a.coll = VINE_COLL_ALLREDUCE;
+    CHECK(vine__remap_applies(rd, &a), "allreduce recursive_doubling remapped on cyclic:4");
+    a.commutative = 0;
+    CHECK(!vine__remap_applies(rd, &a), "a non-commutative allreduce is not remapped");
+    a.coll = VINE_COLL_ALLGATHER;
+    a.commutative = 1;
+    CHECK(!vine__remap_applies(ag, &a), "allgather places blocks by rank: not remapped");
+    vine__levels_free(&cyc);
 }
 
 /* The restrictions of the hierarchical algorithms in the registry. */
@@ -454,6 +526,7 @@ static void test_admits(void)
     CHECK(vine__algo_admits(ar, &a) == VINE_OK, "allreduce hier on block:4");
     a.commutative = 0;
     CHECK(vine__algo_admits(ar, &a) == VINE_ERR_UNSUPPORTED, "allreduce hier, non-commutative");
+    test_remap_applies(&nodes, &uneven);
     vine__levels_free(&nodes);
     vine__levels_free(&flat);
     vine__levels_free(&uneven);

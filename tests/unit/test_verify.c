@@ -224,7 +224,7 @@ static void test_case(void)
 {
     char msg[512];
     const vine_algo *algo = vine__algo_find(VINE_COLL_BCAST, "binomial");
-    vine_args a = {VINE_COLL_BCAST, 13, 0, 5, 7, NULL, NULL, 0, 1, 0, NULL};
+    vine_args a = {.coll = VINE_COLL_BCAST, .p = 13, .root = 5, .count = 7, .commutative = 1};
     int rc = algo ? vine__verify_case(algo, &a, msg, sizeof msg) : -1;
     printf("%s bcast binomial p=13 via vine__verify_case: rc %d \"%s\"\n", rc ? "FAIL" : "ok  ", rc,
            msg);
@@ -234,7 +234,7 @@ static void test_case(void)
         const vine_algo *al = &vine__algos[i];
         if (!(al->flags & VINE_ALGO_COMMUTATIVE))
             continue;
-        vine_args b = {al->coll, 4, 0, 0, 4, NULL, NULL, 0, 0, 0, NULL};
+        vine_args b = {.coll = al->coll, .p = 4, .count = 4};
         size_t counts[4], displs[5];
         vine__verify_counts(al->coll, 4, 4, counts, displs);
         b.counts = counts;
@@ -347,7 +347,7 @@ static void test_barrier(void)
     static const int ps[] = {1, 2, 3, 7, 64, 100, 1000};
     for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
         char msg[512] = "";
-        vine_args a = {VINE_COLL_BARRIER, ps[i], 0, 0, 0, NULL, NULL, 0, 1, 0, NULL};
+        vine_args a = {.coll = VINE_COLL_BARRIER, .p = ps[i], .commutative = 1};
         int rc = algo ? vine__verify_case(algo, &a, msg, sizeof msg) : -1;
         printf("%s barrier dissemination p=%d via vine__verify_case: rc %d \"%s\"\n",
                rc ? "FAIL" : "ok  ", ps[i], rc, msg);

@@ -118,6 +118,18 @@ foreach(algo hier hier_rd)
     --ranks 3-16 --levels sizes:1,3,5,7)
 endforeach()
 
+# --remap: the flat bcast, reduce, allreduce and barrier algorithms built on
+# the ranks in block order of a random and a cyclic map (the hierarchical
+# ones run beside them as usual); with a non-commutative op the reductions
+# are not remapped and must still pass.  The counts include every algorithm
+# of the four collectives at p = 1-24 and 100.
+vine_levels_verify(remap.random 26438 1883 --coll bcast,reduce,allreduce,barrier --algo all
+  --ranks 1-24,100 --levels random:7:8,3 --remap)
+vine_levels_verify(remap.cyclic 26403 1918 --coll bcast,reduce,allreduce,barrier --algo all
+  --ranks 1-24,100 --levels cyclic:4 --remap)
+vine_levels_verify(remap.noncommutative 4228 9110 --coll reduce,allreduce --algo all
+  --ranks 1-16 --levels cyclic:4 --remap --noncommutative)
+
 # Without --levels, or on a flat map, every hierarchical case is a skip:
 # per size 2 counts * (2 forms * (2 gather + 2 scatter + 1 reduce + 2
 # allreduce + 1 allgather) + 1 bcast) = 34, * 16 sizes = 544; gather on
