@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <vine.h>
 
 static int passed, failed, wrank;
 
@@ -148,9 +149,38 @@ static void check_map(MPI_Comm comm, const char *what, const int *div, int ndiv,
         const char *said =
             flat ? "no topology information above the nodes" : "levels from VINE_TOPOLOGY=";
         EXPECT(strstr(msg, said) != NULL, "%s: message \"%s\" lacks \"%s\"", what, msg, said);
+        /* The public view of the same: the levels that divide the ranks. */
+        int ndividing = 0, got = -1;
+        for (int l = 0; l < n; l++)
+            ndividing += ngroups[l] > 1 && ngroups[l] < p;
+        char info[512];
+        rc = vine_topology_info(comm, &got, info, (int)sizeof info);
+        EXPECT(rc == MPI_SUCCESS && got == ndividing && strcmp(info, msg) == 0,
+               "%s: vine_topology_info rc %d, %d levels (want %d), \"%s\"", what, rc, got,
+               ndividing, info);
     }
     vine__levels_free(&m);
     free(want);
+}
+
+/*
+ * Through the public API: vine_topology_info and every collective on comm
+ * return the discovery error, twice in a row (the state keeps it), and the
+ * message names the problem.
+ */
+static void check_public_error(MPI_Comm comm, int want, const char *text)
+{
+    char msg[512] = "";
+    int n = -1, x = 1, y = 0;
+    for (int round = 0; round < 2; round++) {
+        int rc = vine_topology_info(comm, &n, msg, (int)sizeof msg);
+        EXPECT(rc == want && n == 0, "vine_topology_info: rc %d (want %d), %d levels", rc, want, n);
+        EXPECT(strstr(msg, text) != NULL, "vine_topology_info: \"%s\" lacks \"%s\"", msg, text);
+        rc = vine_allreduce(&x, &y, 1, MPI_INT, MPI_SUM, comm);
+        EXPECT(rc == want, "vine_allreduce: rc %d, want %d", rc, want);
+        rc = vine_bcast(&x, 1, MPI_INT, 0, comm);
+        EXPECT(rc == want, "vine_bcast: rc %d, want %d", rc, want);
+    }
 }
 
 /* Every rank of comm must fail with rank 0's message, which holds text. */
@@ -167,6 +197,7 @@ static void check_error(MPI_Comm comm, const char *text)
     int codes[2] = {rc, -rc}, agree[2];
     MPI_Allreduce(codes, agree, 2, MPI_INT, MPI_MAX, comm);
     EXPECT(agree[0] == rc && -agree[1] == rc, "error: ranks returned different codes");
+    check_public_error(comm, rc, text);
 }
 
 int main(int argc, char **argv)
