@@ -22,7 +22,6 @@
 #include "topo_place.h"
 #include "topo_read_util.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,26 +80,12 @@ int vine__hostmap_find(const vine_hostmap *m, const char *name)
     return vine__strmap_get(&m->map, name);
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-perr(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return VINE_ERR_UNSUPPORTED;
-}
-
 int vine__place_random_hosts(const vine_topo *t, int nhosts, uint64_t seed, int *hosts, char *err,
                              size_t errlen)
 {
     if (nhosts < 0 || nhosts > t->nhosts)
-        return perr(err, errlen, "cannot draw %d hosts from a topology of %d", nhosts, t->nhosts);
+        return vine__rmsg(err, errlen, "cannot draw %d hosts from a topology of %d", nhosts,
+                          t->nhosts);
     uint64_t state = seed;
     int need = nhosts, k = 0;
     for (int i = 0; i < t->nhosts && need > 0; i++) {
@@ -116,10 +101,10 @@ int vine__place_on_hosts(const int *hosts, int nh, int ppn, int nranks, int *ran
                          size_t errlen)
 {
     if (ppn < 1 || nranks < 0)
-        return perr(err, errlen, "bad ranks per host (%d) or rank count (%d)", ppn, nranks);
+        return vine__rmsg(err, errlen, "bad ranks per host (%d) or rank count (%d)", ppn, nranks);
     if ((long long)nh * ppn < nranks)
-        return perr(err, errlen, "%d ranks at %d per host need %lld hosts, %d given", nranks, ppn,
-                    ((long long)nranks + ppn - 1) / ppn, nh);
+        return vine__rmsg(err, errlen, "%d ranks at %d per host need %lld hosts, %d given", nranks,
+                          ppn, ((long long)nranks + ppn - 1) / ppn, nh);
     for (int r = 0; r < nranks; r++)
         rank_host[r] = hosts[r / ppn];
     return VINE_OK;
@@ -142,9 +127,9 @@ int vine__place_host_names(const vine_topo *t, const vine_hostmap *m, char *cons
     for (int i = 0; i < nnames && rc == VINE_OK; i++) {
         int h = vine__hostmap_find(m, names[i]);
         if (h < 0)
-            rc = perr(err, errlen, "unknown host %.200s", names[i]);
+            rc = vine__rmsg(err, errlen, "unknown host %.200s", names[i]);
         else if (used[h])
-            rc = perr(err, errlen, "host %.200s given twice", names[i]);
+            rc = vine__rmsg(err, errlen, "host %.200s given twice", names[i]);
         else
             used[h] = 1;
         hosts[i] = h;
@@ -236,7 +221,7 @@ int vine__place(const vine_topo *t, const char *spec, int nranks, int *rank_host
     if (!spec || !*spec)
         spec = "block";
     if (nranks < 0)
-        return perr(err, errlen, "placement %s: negative rank count", spec);
+        return vine__rmsg(err, errlen, "placement %s: negative rank count", spec);
     const char *colon = strchr(spec, ':');
     size_t klen = colon ? (size_t)(colon - spec) : strlen(spec);
     const char *opts = colon ? colon + 1 : "";
@@ -250,7 +235,7 @@ int vine__place(const vine_topo *t, const char *spec, int nranks, int *rank_host
     else if (klen == 5 && strncmp(spec, "hosts", 5) == 0)
         kind = HOSTS;
     else
-        return perr(
+        return vine__rmsg(
             err, errlen,
             "placement \"%.100s\": expected block, round-robin, random-groups or hosts:FILE", spec);
     uint64_t ppn = 1, seed = 1;
@@ -267,7 +252,7 @@ int vine__place(const vine_topo *t, const char *spec, int nranks, int *rank_host
         else
             ppn = 1;
         if (flen == 0)
-            return perr(err, errlen, "placement \"%.100s\": hosts: needs a file name", spec);
+            return vine__rmsg(err, errlen, "placement \"%.100s\": hosts: needs a file name", spec);
         if (!(file = malloc(flen + 1)))
             return VINE_ERR_NO_MEM;
         memcpy(file, opts, flen);
@@ -279,32 +264,35 @@ int vine__place(const vine_topo *t, const char *spec, int nranks, int *rank_host
             size_t n = end ? (size_t)(end - o) : strlen(o);
             if (n > 4 && strncmp(o, "ppn=", 4) == 0) {
                 if (!parse_dec(o + 4, n - 4, VINE_PPN_MAX, &ppn))
-                    return perr(err, errlen, "placement \"%.100s\": ppn= needs 1..%d", spec,
-                                VINE_PPN_MAX);
+                    return vine__rmsg(err, errlen, "placement \"%.100s\": ppn= needs 1..%d", spec,
+                                      VINE_PPN_MAX);
             } else if (kind == RANDOM && n > 5 && strncmp(o, "seed=", 5) == 0) {
                 if (!parse_dec(o + 5, n - 5, UINT64_MAX, &seed))
-                    return perr(err, errlen, "placement \"%.100s\": seed= needs a number", spec);
+                    return vine__rmsg(err, errlen, "placement \"%.100s\": seed= needs a number",
+                                      spec);
             } else {
-                return perr(err, errlen, "placement \"%.100s\": unknown option \"%.*s\"", spec,
-                            (int)n, o);
+                return vine__rmsg(err, errlen, "placement \"%.100s\": unknown option \"%.*s\"",
+                                  spec, (int)n, o);
             }
             o += n + (end != NULL);
             if (end && !*o)
-                return perr(err, errlen, "placement \"%.100s\": empty option", spec);
+                return vine__rmsg(err, errlen, "placement \"%.100s\": empty option", spec);
         }
     }
     if (ppn < 1) {
         free(file);
-        return perr(err, errlen, "placement \"%.100s\": ppn= needs 1..%d", spec, VINE_PPN_MAX);
+        return vine__rmsg(err, errlen, "placement \"%.100s\": ppn= needs 1..%d", spec,
+                          VINE_PPN_MAX);
     }
     int k = (int)ppn;
     int need = (int)(((long long)nranks + k - 1) / k);
     if (need > t->nhosts) {
         free(file);
-        return perr(err, errlen,
-                    "placement \"%.100s\": %d ranks at %d per host need %d hosts, the topology "
-                    "has %d",
-                    spec, nranks, k, need, t->nhosts);
+        return vine__rmsg(
+            err, errlen,
+            "placement \"%.100s\": %d ranks at %d per host need %d hosts, the topology "
+            "has %d",
+            spec, nranks, k, need, t->nhosts);
     }
     int rc = VINE_OK;
     switch (kind) {
