@@ -118,24 +118,26 @@ MPI_Count vine_get_segment_size(void)
     return (MPI_Count)vine__seg_bytes;
 }
 
+/* An on/off environment variable, read once into *value: set to anything but empty or "0". */
+static int env_flag(const char *name, int *value)
+{
+    if (*value < 0) {
+        const char *v = getenv(name);
+        *value = v && *v && strcmp(v, "0") != 0;
+    }
+    return *value;
+}
+
 int vine__choose_remap(void)
 {
     static int value = -1;
-    if (value < 0) {
-        const char *v = getenv("VINE_REMAP");
-        value = v && *v && strcmp(v, "0") != 0;
-    }
-    return value;
+    return env_flag("VINE_REMAP", &value);
 }
 
 int vine__verbose(void)
 {
     static int value = -1;
-    if (value < 0) {
-        const char *v = getenv("VINE_VERBOSE");
-        value = v && *v && strcmp(v, "0") != 0;
-    }
-    return value;
+    return env_flag("VINE_VERBOSE", &value);
 }
 
 /* What VINE_VERBOSE has said about each communicator: one bit per collective. */

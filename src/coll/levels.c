@@ -8,21 +8,10 @@
 
 #include "../sched/sched.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-    if (!err || !len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-}
 
 int vine__levels_alloc(vine_levels *m, int p, int nlevels)
 {
@@ -118,10 +107,10 @@ static int check_nested(const vine_levels *m, int l, int *lead, char *err, size_
         if (lead[g[r]] < 0)
             lead[g[r]] = r;
         else if (up[r] != up[lead[g[r]]]) {
-            set_err(err, errlen,
-                    "levels do not nest: ranks %d and %d share a group at level %d but not at "
-                    "level %d",
-                    lead[g[r]], r, l, l + 1);
+            vine__errmsg(err, errlen,
+                         "levels do not nest: ranks %d and %d share a group at level %d but not at "
+                         "level %d",
+                         lead[g[r]], r, l, l + 1);
             return VINE_ERR_UNSUPPORTED;
         }
     }
@@ -228,8 +217,8 @@ int vine__levels_finish(vine_levels *m, char *err, size_t errlen)
     if (err && errlen)
         err[0] = '\0';
     if (!m || m->p < 1 || m->nlevels < 1 || m->nlevels > VINE_LEVELS_MAX || !m->group) {
-        set_err(err, errlen, "malformed level map (p %d, %d levels, group array %s)", m ? m->p : 0,
-                m ? m->nlevels : 0, m && m->group ? "set" : "missing");
+        vine__errmsg(err, errlen, "malformed level map (p %d, %d levels, group array %s)",
+                     m ? m->p : 0, m ? m->nlevels : 0, m && m->group ? "set" : "missing");
         return VINE_ERR_UNSUPPORTED;
     }
     /* An old index goes first, so that a map that fails here is not ready. */
@@ -242,8 +231,8 @@ int vine__levels_finish(vine_levels *m, char *err, size_t errlen)
     for (int l = 0; l < m->nlevels; l++)
         for (int r = 0; r < p; r++)
             if (m->group[(size_t)l * p + r] < 0) {
-                set_err(err, errlen, "level %d: rank %d has a negative group id %d", l, r,
-                        m->group[(size_t)l * p + r]);
+                vine__errmsg(err, errlen, "level %d: rank %d has a negative group id %d", l, r,
+                             m->group[(size_t)l * p + r]);
                 return VINE_ERR_UNSUPPORTED;
             }
     for (int l = 0; l < m->nlevels; l++) {
@@ -481,7 +470,8 @@ typedef struct maker {
 static int add_level(maker *k)
 {
     if (k->nl == VINE_LEVELS_MAX) {
-        set_err(k->err, k->errlen, "levels '%s': more than %d levels", k->spec, VINE_LEVELS_MAX);
+        vine__errmsg(k->err, k->errlen, "levels '%s': more than %d levels", k->spec,
+                     VINE_LEVELS_MAX);
         return VINE_ERR_UNSUPPORTED;
     }
     int *g = k->lv + (size_t)k->nl * k->p;
@@ -501,7 +491,8 @@ static const char *const kind_names[K_COUNT] = {"block", "cyclic", "sizes", "ran
 
 static int malformed(const maker *k, const char *item, const char *end)
 {
-    set_err(k->err, k->errlen, "levels '%s': malformed '%.*s'", k->spec, (int)(end - item), item);
+    vine__errmsg(k->err, k->errlen, "levels '%s': malformed '%.*s'", k->spec, (int)(end - item),
+                 item);
     return VINE_ERR_UNSUPPORTED;
 }
 
@@ -510,7 +501,8 @@ static int gen_levels(maker *k, int kd, const unsigned long long *v, int nv, uin
 {
     if (kd == K_IDS) {
         if (nv != k->n) {
-            set_err(k->err, k->errlen, "levels '%s': ids: %d ids for %d units", k->spec, nv, k->n);
+            vine__errmsg(k->err, k->errlen, "levels '%s': ids: %d ids for %d units", k->spec, nv,
+                         k->n);
             return VINE_ERR_UNSUPPORTED;
         }
         for (int u = 0; u < k->n; u++)
@@ -548,9 +540,9 @@ static int make_item(maker *k, const char *kind, size_t klen, const char *a, con
            !(strlen(kind_names[kd]) == klen && memcmp(kind, kind_names[kd], klen) == 0))
         kd++;
     if (kd == K_COUNT) {
-        set_err(k->err, k->errlen,
-                "levels '%s': unknown kind '%.*s' (block, cyclic, sizes, random, ids)", k->spec,
-                (int)klen, kind);
+        vine__errmsg(k->err, k->errlen,
+                     "levels '%s': unknown kind '%.*s' (block, cyclic, sizes, random, ids)",
+                     k->spec, (int)klen, kind);
         return VINE_ERR_UNSUPPORTED;
     }
     unsigned long long seed = 0, *v = NULL;
@@ -584,8 +576,8 @@ static int make_levels(maker *k)
         end = end ? end : s + strlen(s);
         colon = memchr(s, ':', (size_t)(end - s));
         if (!colon) {
-            set_err(k->err, k->errlen, "levels '%s': '%.*s' is not KIND:ARGS", k->spec,
-                    (int)(end - s), s);
+            vine__errmsg(k->err, k->errlen, "levels '%s': '%.*s' is not KIND:ARGS", k->spec,
+                         (int)(end - s), s);
             return VINE_ERR_UNSUPPORTED;
         }
         rc = make_item(k, s, (size_t)(colon - s), colon + 1, end);
@@ -602,7 +594,7 @@ int vine__levels_parse(const char *spec, int p, vine_levels *m, char *err, size_
     if (err && errlen)
         err[0] = '\0';
     if (!spec || p < 1) {
-        set_err(err, errlen, "levels: %s", spec ? "no ranks" : "no description");
+        vine__errmsg(err, errlen, "levels: %s", spec ? "no ranks" : "no description");
         return VINE_ERR_UNSUPPORTED;
     }
     maker k = {p, 0, p, NULL, NULL, NULL, spec, err, errlen};

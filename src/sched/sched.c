@@ -3,6 +3,7 @@
  */
 #include "sched.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,14 +114,13 @@ static void add_local(vine_sched *s, int kind, int sbuf, size_t soff, int dbuf, 
     op->count = count;
 }
 
-void vine__sched_copy(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff,
-                      size_t count)
+void vine__sched_copy(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff, size_t count)
 {
     add_local(s, VINE_OP_COPY, sbuf, soff, dbuf, doff, count, 0);
 }
 
-void vine__sched_reduce(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff,
-                        size_t count, int order)
+void vine__sched_reduce(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff, size_t count,
+                        int order)
 {
     add_local(s, VINE_OP_REDUCE, sbuf, soff, dbuf, doff, count, order);
 }
@@ -143,6 +143,17 @@ void vine__sched_need_tmp(vine_sched *s, size_t n)
 {
     if (n > s->tmp_count)
         s->tmp_count = n;
+}
+
+int vine__errmsg(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return VINE_ERR_UNSUPPORTED;
 }
 
 int vine__sched_finish(vine_sched *s)
@@ -185,8 +196,7 @@ char *vine__sched_dump(const vine_sched *s)
     FILE *f = open_memstream(&text, &len);
     if (!f)
         return NULL;
-    fprintf(f, "rank %d of %d, %zu rounds, tmp %zu\n", s->rank, s->p, s->nrounds,
-            s->tmp_count);
+    fprintf(f, "rank %d of %d, %zu rounds, tmp %zu\n", s->rank, s->p, s->nrounds, s->tmp_count);
     for (size_t k = 0; k < s->nrounds; k++) {
         size_t b, e;
         vine__sched_round(s, k, &b, &e);

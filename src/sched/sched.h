@@ -43,12 +43,7 @@ enum vine_buf {
     VINE_BUF_COUNT = 3
 };
 
-enum vine_op_kind {
-    VINE_OP_SEND = 0,
-    VINE_OP_RECV = 1,
-    VINE_OP_COPY = 2,
-    VINE_OP_REDUCE = 3
-};
+enum vine_op_kind { VINE_OP_SEND = 0, VINE_OP_RECV = 1, VINE_OP_COPY = 2, VINE_OP_REDUCE = 3 };
 
 /*
  * Operand order of a REDUCE.  With op written as an infix operator:
@@ -101,10 +96,9 @@ void vine__sched_reset(vine_sched *s, int p, int rank);
  */
 void vine__sched_send(vine_sched *s, int peer, int buf, size_t off, size_t count);
 void vine__sched_recv(vine_sched *s, int peer, int buf, size_t off, size_t count);
-void vine__sched_copy(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff,
-                      size_t count);
-void vine__sched_reduce(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff,
-                        size_t count, int order);
+void vine__sched_copy(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff, size_t count);
+void vine__sched_reduce(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t doff, size_t count,
+                        int order);
 /* A zero-byte message kept even though its count is 0 (synchronisation). */
 void vine__sched_sync_send(vine_sched *s, int peer);
 void vine__sched_sync_recv(vine_sched *s, int peer);
@@ -115,9 +109,19 @@ void vine__sched_need_tmp(vine_sched *s, size_t n);
 /* Closes the last round; call once when the builder is done. */
 int vine__sched_finish(vine_sched *s);
 
+/*
+ * Writes a formatted message into err (errlen bytes; nothing when err is
+ * NULL or errlen 0) and returns VINE_ERR_UNSUPPORTED: the one error
+ * formatter of the MPI-free parsers and checks.
+ */
+int vine__errmsg(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* Operations of round k: [*begin, *end). */
-static inline void vine__sched_round(const vine_sched *s, size_t k, size_t *begin,
-                                     size_t *end)
+static inline void vine__sched_round(const vine_sched *s, size_t k, size_t *begin, size_t *end)
 {
     *begin = k ? s->round_end[k - 1] : 0;
     *end = s->round_end[k];

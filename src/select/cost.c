@@ -20,7 +20,6 @@
 
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,17 +58,6 @@ int vine__cost_class(const vine_levels *m, int r, int s)
 
 /* ---- the parameter file ------------------------------------------------- */
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return VINE_ERR_UNSUPPORTED;
-}
-
 /* Reads key of o as a number >= lo into *v; def < 0 makes the key required. */
 static int get_num(json_t *o, const char *key, double lo, double def, double *v)
 {
@@ -107,16 +95,18 @@ static int level_from_json(json_t *o, vine_cost_level *lv, const char *path, siz
                                         "beta", "contention", NULL};
     const char *bad;
     if (!json_is_object(o))
-        return fail(err, errlen, "%s: levels[%zu] is not an object", path, i);
+        return vine__errmsg(err, errlen, "%s: levels[%zu] is not an object", path, i);
     if ((bad = unknown_key(o, known)))
-        return fail(err, errlen, "%s: levels[%zu]: unknown key \"%s\"", path, i, bad);
+        return vine__errmsg(err, errlen, "%s: levels[%zu]: unknown key \"%s\"", path, i, bad);
     if (get_num(o, "alpha", 0, -1, &lv->alpha))
-        return fail(err, errlen, "%s: levels[%zu]: \"alpha\" missing or not a number >= 0", path,
-                    i);
+        return vine__errmsg(err, errlen, "%s: levels[%zu]: \"alpha\" missing or not a number >= 0",
+                            path, i);
     if (get_num(o, "beta", 0, -1, &lv->beta))
-        return fail(err, errlen, "%s: levels[%zu]: \"beta\" missing or not a number >= 0", path, i);
+        return vine__errmsg(err, errlen, "%s: levels[%zu]: \"beta\" missing or not a number >= 0",
+                            path, i);
     if (get_num(o, "contention", 1, 1, &lv->contention))
-        return fail(err, errlen, "%s: levels[%zu]: \"contention\" is not a number >= 1", path, i);
+        return vine__errmsg(err, errlen, "%s: levels[%zu]: \"contention\" is not a number >= 1",
+                            path, i);
     return VINE_OK;
 }
 
@@ -125,20 +115,20 @@ static int cost_from_json(json_t *o, vine_cost *c, const char *path, char *err, 
     static const char *const known[] = {"version", "source", "comment", "gamma", "levels", NULL};
     const char *bad;
     if (!json_is_object(o))
-        return fail(err, errlen, "%s: the top level is not an object", path);
+        return vine__errmsg(err, errlen, "%s: the top level is not an object", path);
     if ((bad = unknown_key(o, known)))
-        return fail(err, errlen, "%s: unknown key \"%s\"", path, bad);
+        return vine__errmsg(err, errlen, "%s: unknown key \"%s\"", path, bad);
     json_t *ver = json_object_get(o, "version");
     if (ver && (!json_is_integer(ver) || json_integer_value(ver) != 1))
-        return fail(err, errlen, "%s: \"version\" must be 1", path);
+        return vine__errmsg(err, errlen, "%s: \"version\" must be 1", path);
     if (get_num(o, "gamma", 0, c->gamma, &c->gamma))
-        return fail(err, errlen, "%s: \"gamma\" is not a number >= 0", path);
+        return vine__errmsg(err, errlen, "%s: \"gamma\" is not a number >= 0", path);
     json_t *levels = json_object_get(o, "levels");
     size_t n = json_array_size(levels);
     if (!json_is_array(levels) || n == 0)
-        return fail(err, errlen, "%s: \"levels\" missing, not an array or empty", path);
+        return vine__errmsg(err, errlen, "%s: \"levels\" missing, not an array or empty", path);
     if (n > VINE_COST_CLASSES)
-        return fail(err, errlen, "%s: %zu levels, at most %d", path, n, VINE_COST_CLASSES);
+        return vine__errmsg(err, errlen, "%s: %zu levels, at most %d", path, n, VINE_COST_CLASSES);
     for (size_t i = 0; i < n; i++)
         if (level_from_json(json_array_get(levels, i), &c->cls[i], path, i, err, errlen))
             return VINE_ERR_UNSUPPORTED;
@@ -152,9 +142,9 @@ int vine__cost_load(vine_cost *c, const char *path, char *err, size_t errlen)
     json_error_t je;
     json_t *o = json_load_file(path, 0, &je);
     if (!o && je.line > 0)
-        return fail(err, errlen, "%s:%d: %s", path, je.line, je.text);
+        return vine__errmsg(err, errlen, "%s:%d: %s", path, je.line, je.text);
     if (!o)
-        return fail(err, errlen, "%s: %s", path, je.text);
+        return vine__errmsg(err, errlen, "%s: %s", path, je.text);
     vine_cost x = *c;
     int rc = cost_from_json(o, &x, path, err, errlen);
     json_decref(o);
@@ -188,7 +178,7 @@ int vine__cost_save(const vine_cost *c, const char *path, const char *source,
     int rc = json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
     json_decref(o);
     if (rc)
-        return fail(err, errlen, "%s: cannot write the file", path);
+        return vine__errmsg(err, errlen, "%s: cannot write the file", path);
     return VINE_OK;
 }
 

@@ -6,6 +6,7 @@
  */
 #include "hostgroups.h"
 
+#include "../sched/sched.h"
 #include "topo.h"
 #include "topo_read.h"
 #include "topo_read_util.h"
@@ -395,7 +396,7 @@ static int compile(vine_hostgroups *hg, const char *ere, char *err, size_t errle
     if (rc != 0) {
         char why[160];
         regerror(rc, &hg->re, why, sizeof why);
-        return vine__rmsg(err, errlen, "%s: bad regular expression: %s", hg->spec, why);
+        return vine__errmsg(err, errlen, "%s: bad regular expression: %s", hg->spec, why);
     }
     hg->has_re = 1;
     return VINE_OK;
@@ -407,12 +408,12 @@ static int open_regex(vine_hostgroups *hg, const char *ere, char *err, size_t er
     if (rc != VINE_OK)
         return rc;
     if (hg->re.re_nsub < 1)
-        return vine__rmsg(err, errlen,
-                          "%s: no capture group (put the group's part of the name in ( ))",
-                          hg->spec);
+        return vine__errmsg(err, errlen,
+                            "%s: no capture group (put the group's part of the name in ( ))",
+                            hg->spec);
     if (hg->re.re_nsub > VINE_HOSTGROUPS_MAX)
-        return vine__rmsg(err, errlen, "%s: %zu capture groups; at most %d levels are supported",
-                          hg->spec, hg->re.re_nsub, VINE_HOSTGROUPS_MAX);
+        return vine__errmsg(err, errlen, "%s: %zu capture groups; at most %d levels are supported",
+                            hg->spec, hg->re.re_nsub, VINE_HOSTGROUPS_MAX);
     hg->nlevels = (int)hg->re.re_nsub;
     return VINE_OK;
 }
@@ -430,13 +431,13 @@ static int open_block(vine_hostgroups *hg, const char *s, char *err, size_t errl
             nd++;
         }
         if (nd == 0 || nd > HG_NUM_DIGITS || n == 0 || (*s && *s != ',' && *s != ':'))
-            return vine__rmsg(err, errlen,
-                              "%s: expected block sizes N[,N...] >= 1, found \"%.20s\"", hg->spec,
-                              start);
+            return vine__errmsg(err, errlen,
+                                "%s: expected block sizes N[,N...] >= 1, found \"%.20s\"", hg->spec,
+                                start);
         if (hg->nlevels == VINE_HOSTGROUPS_MAX)
-            return vine__rmsg(err, errlen, "%s: too many levels", hg->spec);
+            return vine__errmsg(err, errlen, "%s: too many levels", hg->spec);
         if (n > (UINT64_C(1) << 62) / prod)
-            return vine__rmsg(err, errlen, "%s: block sizes too large", hg->spec);
+            return vine__errmsg(err, errlen, "%s: block sizes too large", hg->spec);
         prod *= n;
         hg->div[hg->nlevels++] = prod;
         if (*s != ',')
@@ -445,9 +446,9 @@ static int open_block(vine_hostgroups *hg, const char *s, char *err, size_t errl
     }
     int rc = compile(hg, *s == ':' ? s + 1 : HG_BLOCK_DEFAULT_RE, err, errlen);
     if (rc == VINE_OK && hg->re.re_nsub != 1)
-        rc = vine__rmsg(err, errlen,
-                        "%s: the expression needs exactly one capture group (the node number)",
-                        hg->spec);
+        rc = vine__errmsg(err, errlen,
+                          "%s: the expression needs exactly one capture group (the node number)",
+                          hg->spec);
     return rc;
 }
 
@@ -475,7 +476,7 @@ static int open_spec(vine_hostgroups *hg, const char *spec, char *err, size_t er
             kind = files[i].kind;
         }
     if (*path == '\0')
-        return vine__rmsg(err, errlen, "%s: no file named", spec);
+        return vine__errmsg(err, errlen, "%s: no file named", spec);
     if (!(hg->path = strdup(path)))
         return VINE_ERR_NO_MEM;
     int rc = kind < 0 ? detect(path, &kind, err, errlen) : VINE_OK;
@@ -495,7 +496,7 @@ int vine__hostgroups_open(const char *spec, vine_hostgroups **out, char *err, si
     if (err && errlen)
         err[0] = '\0';
     if (!spec || !*spec)
-        return vine__rmsg(err, errlen, "empty topology setting");
+        return vine__errmsg(err, errlen, "empty topology setting");
     vine_hostgroups *hg = calloc(1, sizeof *hg);
     if (!hg || !(hg->spec = strdup(spec))) {
         free(hg);
@@ -557,8 +558,8 @@ static int put(char *buf, size_t buflen, size_t *pos, const char *s, size_t n)
 
 static int too_long(const vine_hostgroups *hg, const char *host, char *err, size_t errlen)
 {
-    return vine__rmsg(err, errlen, "%s: the group names of host %.200s are too long", hg->spec,
-                      host);
+    return vine__errmsg(err, errlen, "%s: the group names of host %.200s are too long", hg->spec,
+                        host);
 }
 
 /* The host's index in the table: as given, then cut at its first '.'. */
@@ -586,7 +587,7 @@ static int lookup_file(const vine_hostgroups *hg, const char *host, char *buf, s
     if (h == -2)
         return VINE_ERR_NO_MEM;
     if (h < 0)
-        return vine__rmsg(err, errlen, "%s: host %.200s is not listed", hg->path, host);
+        return vine__errmsg(err, errlen, "%s: host %.200s is not listed", hg->path, host);
     size_t pos = 0;
     for (int l = 0; l < hg->nlevels; l++) {
         const char *g = hg->grp[(size_t)h * (size_t)hg->nlevels + (size_t)l];
@@ -651,8 +652,8 @@ static int lookup_block(const vine_hostgroups *hg, const char *host, const char 
         num = num * 10 + (uint64_t)(c - '0');
     }
     if (!ok)
-        return vine__rmsg(err, errlen, "%s: host %.200s: the captured part is not a node number",
-                          hg->spec, host);
+        return vine__errmsg(err, errlen, "%s: host %.200s: the captured part is not a node number",
+                            hg->spec, host);
     size_t pos = 0;
     for (int l = 0; l < hg->nlevels; l++) {
         char d[24];
@@ -673,7 +674,7 @@ int vine__hostgroups_lookup(const vine_hostgroups *hg, const char *host, char *b
     char shrt[256];
     const char *s;
     if (!match(hg, host, shrt, sizeof shrt, &s, m))
-        return vine__rmsg(err, errlen, "%s: host %.200s does not match", hg->spec, host);
+        return vine__errmsg(err, errlen, "%s: host %.200s does not match", hg->spec, host);
     if (hg->kind == HG_BLOCK)
         return lookup_block(hg, host, s, m, buf, buflen, names, err, errlen);
     if (!lookup_regex(hg, s, m, buf, buflen, names))

@@ -20,6 +20,7 @@
  * so hosts: files of 100,000 names cost milliseconds.
  */
 #include "topo_place.h"
+#include "../sched/sched.h"
 #include "topo_read_util.h"
 
 #include <stdio.h>
@@ -84,8 +85,8 @@ int vine__place_random_hosts(const vine_topo *t, int nhosts, uint64_t seed, int 
                              size_t errlen)
 {
     if (nhosts < 0 || nhosts > t->nhosts)
-        return vine__rmsg(err, errlen, "cannot draw %d hosts from a topology of %d", nhosts,
-                          t->nhosts);
+        return vine__errmsg(err, errlen, "cannot draw %d hosts from a topology of %d", nhosts,
+                            t->nhosts);
     uint64_t state = seed;
     int need = nhosts, k = 0;
     for (int i = 0; i < t->nhosts && need > 0; i++) {
@@ -101,10 +102,10 @@ int vine__place_on_hosts(const int *hosts, int nh, int ppn, int nranks, int *ran
                          size_t errlen)
 {
     if (ppn < 1 || nranks < 0)
-        return vine__rmsg(err, errlen, "bad ranks per host (%d) or rank count (%d)", ppn, nranks);
+        return vine__errmsg(err, errlen, "bad ranks per host (%d) or rank count (%d)", ppn, nranks);
     if ((long long)nh * ppn < nranks)
-        return vine__rmsg(err, errlen, "%d ranks at %d per host need %lld hosts, %d given", nranks,
-                          ppn, ((long long)nranks + ppn - 1) / ppn, nh);
+        return vine__errmsg(err, errlen, "%d ranks at %d per host need %lld hosts, %d given",
+                            nranks, ppn, ((long long)nranks + ppn - 1) / ppn, nh);
     for (int r = 0; r < nranks; r++)
         rank_host[r] = hosts[r / ppn];
     return VINE_OK;
@@ -127,9 +128,9 @@ int vine__place_host_names(const vine_topo *t, const vine_hostmap *m, char *cons
     for (int i = 0; i < nnames && rc == VINE_OK; i++) {
         int h = vine__hostmap_find(m, names[i]);
         if (h < 0)
-            rc = vine__rmsg(err, errlen, "unknown host %.200s", names[i]);
+            rc = vine__errmsg(err, errlen, "unknown host %.200s", names[i]);
         else if (used[h])
-            rc = vine__rmsg(err, errlen, "host %.200s given twice", names[i]);
+            rc = vine__errmsg(err, errlen, "host %.200s given twice", names[i]);
         else
             used[h] = 1;
         hosts[i] = h;
@@ -221,7 +222,7 @@ int vine__place(const vine_topo *t, const char *spec, int nranks, int *rank_host
     if (!spec || !*spec)
         spec = "block";
     if (nranks < 0)
-        return vine__rmsg(err, errlen, "placement %s: negative rank count", spec);
+        return vine__errmsg(err, errlen, "placement %s: negative rank count", spec);
     const char *colon = strchr(spec, ':');
     size_t klen = colon ? (size_t)(colon - spec) : strlen(spec);
     const char *opts = colon ? colon + 1 : "";
@@ -235,7 +236,7 @@ int vine__place(const vine_topo *t, const char *spec, int nranks, int *rank_host
     else if (klen == 5 && strncmp(spec, "hosts", 5) == 0)
         kind = HOSTS;
     else
-        return vine__rmsg(
+        return vine__errmsg(
             err, errlen,
             "placement \"%.100s\": expected block, round-robin, random-groups or hosts:FILE", spec);
     uint64_t ppn = 1, seed = 1;
@@ -252,7 +253,8 @@ int vine__place(const vine_topo *t, const char *spec, int nranks, int *rank_host
         else
             ppn = 1;
         if (flen == 0)
-            return vine__rmsg(err, errlen, "placement \"%.100s\": hosts: needs a file name", spec);
+            return vine__errmsg(err, errlen, "placement \"%.100s\": hosts: needs a file name",
+                                spec);
         if (!(file = malloc(flen + 1)))
             return VINE_ERR_NO_MEM;
         memcpy(file, opts, flen);
@@ -264,31 +266,31 @@ int vine__place(const vine_topo *t, const char *spec, int nranks, int *rank_host
             size_t n = end ? (size_t)(end - o) : strlen(o);
             if (n > 4 && strncmp(o, "ppn=", 4) == 0) {
                 if (!parse_dec(o + 4, n - 4, VINE_PPN_MAX, &ppn))
-                    return vine__rmsg(err, errlen, "placement \"%.100s\": ppn= needs 1..%d", spec,
-                                      VINE_PPN_MAX);
+                    return vine__errmsg(err, errlen, "placement \"%.100s\": ppn= needs 1..%d", spec,
+                                        VINE_PPN_MAX);
             } else if (kind == RANDOM && n > 5 && strncmp(o, "seed=", 5) == 0) {
                 if (!parse_dec(o + 5, n - 5, UINT64_MAX, &seed))
-                    return vine__rmsg(err, errlen, "placement \"%.100s\": seed= needs a number",
-                                      spec);
+                    return vine__errmsg(err, errlen, "placement \"%.100s\": seed= needs a number",
+                                        spec);
             } else {
-                return vine__rmsg(err, errlen, "placement \"%.100s\": unknown option \"%.*s\"",
-                                  spec, (int)n, o);
+                return vine__errmsg(err, errlen, "placement \"%.100s\": unknown option \"%.*s\"",
+                                    spec, (int)n, o);
             }
             o += n + (end != NULL);
             if (end && !*o)
-                return vine__rmsg(err, errlen, "placement \"%.100s\": empty option", spec);
+                return vine__errmsg(err, errlen, "placement \"%.100s\": empty option", spec);
         }
     }
     if (ppn < 1) {
         free(file);
-        return vine__rmsg(err, errlen, "placement \"%.100s\": ppn= needs 1..%d", spec,
-                          VINE_PPN_MAX);
+        return vine__errmsg(err, errlen, "placement \"%.100s\": ppn= needs 1..%d", spec,
+                            VINE_PPN_MAX);
     }
     int k = (int)ppn;
     int need = (int)(((long long)nranks + k - 1) / k);
     if (need > t->nhosts) {
         free(file);
-        return vine__rmsg(
+        return vine__errmsg(
             err, errlen,
             "placement \"%.100s\": %d ranks at %d per host need %d hosts, the topology "
             "has %d",

@@ -25,17 +25,6 @@ int vine__rerr(char *err, size_t errlen, const char *path, int line, const char 
     return VINE_ERR_UNSUPPORTED;
 }
 
-int vine__rmsg(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return VINE_ERR_UNSUPPORTED;
-}
-
 /* The line number of byte off (1-based). */
 static int line_of(const char *buf, size_t off)
 {

@@ -44,13 +44,6 @@ int vine__rerr(char *err, size_t errlen, const char *path, int line, const char 
 #endif
     ;
 
-/* Writes the message alone into err (when there is room); returns VINE_ERR_UNSUPPORTED. */
-int vine__rmsg(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
 /* Skips spaces and tabs. */
 static inline char *vine__skip_ws(char *s)
 {
