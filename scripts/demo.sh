@@ -1,7 +1,7 @@
 #!/bin/sh
 # vine's demo (`make demo`): on this machine, every algorithm of every
 # collective against the MPI library, results checked; the plots of that
-# sweep; and what the Bine algorithms do to the cross-group traffic of a
+# sweep; and what the Bine and hierarchical algorithms do to the cross-group traffic of a
 # Dragonfly (vine sim traffic on the lumi preset, no MPI).  Ends with a
 # summary: vine's best algorithm against the MPI library per collective and
 # size, and every file written.
@@ -44,11 +44,11 @@ sim_topo=lumi
 sim_ranks=256,2048
 sim_sizes=1KiB,1MiB
 # The traffic table: bcast and allreduce, each classic algorithm (the
-# baseline first) beside the Bine ones, on nodes drawn as a batch scheduler
+# baseline first) beside the Bine and hierarchical ones, on nodes drawn as a batch scheduler
 # hands them out.  Names a collective lacks are left out by vine sim.
 sim_colls=bcast,allreduce
-sim_algos=binomial,recursive_doubling,rabenseifner,bine,bine_large
-sim_placement=random-groups:seed=1
+sim_algos=binomial,recursive_doubling,rabenseifner,bine,bine_large,hier
+sim_placement=random-groups:seed=1,ppn=4
 
 usage() {
     sed -n '9,11p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -180,7 +180,7 @@ fi
 
 # --- 3. the traffic table on a Dragonfly -------------------------------------
 echo
-echo "== 3/3 bytes between the groups of $sim_topo, Bine against the classic algorithms (a model, no MPI)"
+echo "== 3/3 bytes between the groups of $sim_topo, Bine and hierarchical against the classic algorithms (a model, no MPI)"
 set -- sim traffic --topo "$sim_topo" --ranks "$sim_ranks" --placement "$sim_placement" \
     --coll "$sim_colls" --algo "$sim_algos" --size "$sim_sizes" --csv "$out/sim-traffic.csv"
 echo "\$ $bin/vine $*"

@@ -161,16 +161,18 @@ for cs in allreduce:8B allreduce:1KiB bcast:8B bcast:1KiB barrier:-; do
 done
 echo "$rows summary rows agree with the CSV"
 
-# The traffic table: 2 communicator sizes x 2 sizes x (3 bcast + 4 allreduce
-# algorithms), all simulated, bine's baseline rows at 0%.
+# The traffic table: 2 communicator sizes x 2 sizes x (4 bcast + 5 allreduce
+# algorithms, hier among them), all simulated, bine's baseline rows at 0%.
 n=$(grep -c ',ok,' "$out/sim-traffic.csv")
-[ "$n" = 28 ] || fail "sim-traffic.csv: $n rows ok, want 28"
-[ "$(($(wc -l <"$out/sim-traffic.csv") - 1))" = 28 ] || fail "sim-traffic.csv: not 28 rows"
+[ "$n" = 36 ] || fail "sim-traffic.csv: $n rows ok, want 36"
+[ "$(($(wc -l <"$out/sim-traffic.csv") - 1))" = 36 ] || fail "sim-traffic.csv: not 36 rows"
 for r in 256 2048; do
     grep -q "^$r,bcast,binomial,1024,ok,.*,binomial,0.0000," "$out/sim-traffic.csv" ||
         fail "no bcast baseline row at $r ranks"
     grep -q "^$r,allreduce,bine_large,1048576,ok," "$out/sim-traffic.csv" ||
         fail "no allreduce bine_large row at $r ranks"
+    grep -q "^$r,allreduce,hier,1048576,ok," "$out/sim-traffic.csv" ||
+        fail "no allreduce hier row at $r ranks"
 done
 grep -q '^topology: lumi' "$out/sim-traffic.txt" || fail "sim-traffic.txt: no topology line"
 echo "ok"
