@@ -411,11 +411,48 @@ static stage stage_of(const ctx *x, int root, int s)
 }
 
 /*
+ * The store-and-forward chain of a leader gather (a scatter's mirror) through
+ * the largest top group other than the root's: its blocks are gathered at
+ * its leader level by level, each stage receiving all but its largest
+ * subgroup's blocks (the path follows the largest subgroup down), and then
+ * cross the top level in one message.  The root's own path does not see
+ * this wait: on two switches of 64 and 232 ranks the big switch's leader
+ * takes in 224 blocks and then sends 232, against 295 for a flat tree
+ * (docs/performance.md, the SimGrid experiment).
+ */
+static double leader_relay(const ctx *x, int root, double bytes)
+{
+    int L = x->m->nlevels, rg = vine__levels_group(x->m, L - 1, root), g = -1;
+    for (int h = 0; h < vine__levels_ngroups(x->m, L - 1); h++)
+        if (h != rg &&
+            (g < 0 || vine__levels_size(x->m, L - 1, h) > vine__levels_size(x->m, L - 1, g)))
+            g = h;
+    if (g < 0)
+        return 0;
+    double size_top = vine__levels_size(x->m, L - 1, g), t = 0;
+    for (int l = L - 1; l >= 0; l--) {
+        int k, big = -1;
+        const int *sub = vine__levels_subgroups(x->m, l, g, &k);
+        for (int i = 0; i < k; i++)
+            if (big < 0 ||
+                vine__levels_size(x->m, l - 1, sub[i]) > vine__levels_size(x->m, l - 1, sub[big]))
+                big = i;
+        const vine_cost_level *lv = vine__cost_level(x->c, l);
+        double inner = vine__levels_size(x->m, l, g) - vine__levels_size(x->m, l - 1, sub[big]);
+        t += ceil_log2(k) * lv->alpha + inner * bytes * lv->beta;
+        g = sub[big];
+    }
+    const vine_cost_level *top = vine__cost_level(x->c, L);
+    return t + top->alpha + size_top * bytes * top->beta;
+}
+
+/*
  * Leader-based gather or scatter: binomial among the representatives at
  * every stage, each subgroup's leader sending one message per step (no
  * contention), the root's group receiving all its other ranks' blocks;
  * a root that is not its node's leader adds one step of all p blocks
- * inside the node.
+ * inside the node.  The largest other top group's relay (leader_relay)
+ * bounds it from below.
  */
 static double leader(const ctx *x, int root, double bytes)
 {
@@ -429,7 +466,8 @@ static double leader(const ctx *x, int root, double bytes)
         const vine_cost_level *lv = vine__cost_level(x->c, 0);
         t += lv->alpha + (double)x->p * bytes * lv->beta;
     }
-    return t;
+    double relay = leader_relay(x, root, bytes);
+    return relay > t ? relay : t;
 }
 
 /* Broadcast (red 0) or reduce (red = bytes) level by level along the root's path. */

@@ -111,6 +111,41 @@ static void test_block_gather(void)
 }
 
 /*
+ * The SimGrid experiment's job (docs/performance.md): switch A with 4 nodes
+ * of 16 ranks, switch B with 29 nodes of 8, root 0, every alpha 0 and every
+ * beta 1, 1-byte blocks.  Binomial moves p - 1 = 295 blocks into the root.
+ * Leader's root path takes 15 + 48 + 232 = 295 too, but switch B's leader
+ * first gathers 7 + 224 blocks and then sends all 232: 463, so binomial
+ * is chosen.  With the start-ups back (alpha 1, 10, 100) and beta 0 the
+ * fewer steps of leader win.
+ */
+static void test_two_switches(void)
+{
+    vine_levels m = map_of(
+        "sizes:16,16,16,16,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8,8/sizes:4,29",
+        296);
+    vine_cost c = simple_cost(1, 1, 0);
+    for (int i = 0; i < 3; i++)
+        c.cls[i] = (vine_cost_level){0, 1, 1};
+    vine_args a = args_of(VINE_COLL_GATHER, &m, 296, 0, 1);
+    CHECK(near(cost_of(&c, &a, "binomial"), 295), "binomial %g", cost_of(&c, &a, "binomial"));
+    CHECK(near(cost_of(&c, &a, "leader"), 463), "leader %g", cost_of(&c, &a, "leader"));
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "binomial") == 0, "bandwidth-bound: binomial");
+    a.coll = VINE_COLL_SCATTER;
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "binomial") == 0, "scatter too");
+    a.coll = VINE_COLL_GATHER;
+    c = simple_cost(1, 1, 0);
+    for (int i = 0; i < 3; i++)
+        c.cls[i].beta = 0;
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "leader") == 0, "latency-bound: leader, got %s",
+          vine__select_auto(&a, 1)->name);
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
+/*
  * Two nodes of 4 with ranks scattered, {0,3,5,6} and {1,2,4,7}, root 0.
  * Binomial: subtrees {1}, {2,3}, {4..7} each reach the other node: (10 +
  * 1) + (10 + 2) + (10 + 4) = 37.  Bine: subtrees {1}, {6,7}, {2..5}, the
@@ -349,6 +384,7 @@ int main(void)
     test_classes();
     test_block_gather();
     test_scattered_gather();
+    test_two_switches();
     test_allreduce();
     test_flat_unchanged();
     test_sweep();
