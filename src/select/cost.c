@@ -317,9 +317,11 @@ static double butterfly(const ctx *x, int level, int bine, double bytes, double 
  * Rabenseifner's halving reduce-scatter (vine's builder halves the
  * distance: the first step, at p'/2, moves n/2), with the allgather that
  * mirrors it when both is set, after the halved fold for p not a power of
- * two (3 steps between ranks 0 and 1, 2 n bytes, n/2 reduced).
+ * two (3 steps between ranks 0 and 1, 2 n bytes, n/2 reduced).  With bine
+ * set the halves go the other way, as allreduce bine_large sends them: step
+ * k moves n / 2^(k+1) to the Bine partner at rho(k), nearest first.
  */
-static double halving(const ctx *x, double n, int both)
+static double halving(const ctx *x, double n, int both, int bine)
 {
     long q2 = floor_pow2(x->p);
     double t = 0;
@@ -330,7 +332,8 @@ static double halving(const ctx *x, double n, int both)
     }
     for (int k = 0; (1L << (k + 1)) <= q2; k++) {
         double b = n / (double)(2L << k);
-        int cls = vine__cost_class(x->m, 0, (int)(q2 >> (k + 1)));
+        long dist = bine ? vine__bine_rho(k) : q2 >> (k + 1);
+        int cls = vine__cost_class(x->m, 0, mod(dist, (int)q2));
         t += (both ? 2 : 1) * step(x, cls, b, (double)q2) + b * x->c->gamma;
     }
     return t;
@@ -549,7 +552,7 @@ static double sag_ring(const ctx *x, const vine_args *a, double u)
 static double reduce_rab(const ctx *x, const vine_args *a, double u)
 {
     double q2 = (double)floor_pow2(x->p);
-    return halving(x, u, 0) + tree(x, a->root, 0, u / q2, 1, 0);
+    return halving(x, u, 0, 0) + tree(x, a->root, 0, u / q2, 1, 0);
 }
 
 static double ar_rd(const ctx *x, const vine_args *a, double u)
@@ -561,7 +564,19 @@ static double ar_rd(const ctx *x, const vine_args *a, double u)
 static double ar_rab(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
-    return halving(x, u, 1);
+    return halving(x, u, 1, 0);
+}
+
+static double ar_bine(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return butterfly(x, -1, 1, u, 1);
+}
+
+static double ar_bine_large(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return halving(x, u, 1, 1);
 }
 
 static double ar_ring(const ctx *x, const vine_args *a, double u)
@@ -647,6 +662,8 @@ static const struct formula {
     {VINE_COLL_ALLREDUCE, "recursive_doubling", ar_rd},
     {VINE_COLL_ALLREDUCE, "rabenseifner", ar_rab},
     {VINE_COLL_ALLREDUCE, "ring", ar_ring},
+    {VINE_COLL_ALLREDUCE, "bine", ar_bine},
+    {VINE_COLL_ALLREDUCE, "bine_large", ar_bine_large},
     {VINE_COLL_ALLREDUCE, "hier", h_ar_bine},
     {VINE_COLL_ALLREDUCE, "hier_rd", h_ar_rd},
     {VINE_COLL_ALLGATHER, "recursive_doubling", ag_rd},

@@ -111,6 +111,31 @@ static void test_block_gather(void)
 }
 
 /*
+ * Bine where the model favours it (issue 4): nodes {0,1,3,7} and {2,4,5,6},
+ * 1 byte.  Rank 0's Bine partners at rho = 1, -1, 3 (ranks 1, 7, 3) are all
+ * on its node: 3 x (1 + 0.1) = 3.3; recursive doubling's (1, 2, 4) leave it
+ * twice: 1.1 + 2 x (10 + 1) = 23.1; bine_large's six half steps stay home
+ * too but are twice as many.  Auto takes bine.
+ */
+static void test_bine_allreduce(void)
+{
+    vine_levels m = map_of("ids:0,0,1,0,1,1,1,0", 8);
+    vine_cost c = simple_cost(1, 1, 0);
+    vine_args a = args_of(VINE_COLL_ALLREDUCE, &m, 8, 0, 1);
+    CHECK(near(cost_of(&c, &a, "bine"), 3.3), "bine %g", cost_of(&c, &a, "bine"));
+    CHECK(near(cost_of(&c, &a, "recursive_doubling"), 23.1), "recursive_doubling %g",
+          cost_of(&c, &a, "recursive_doubling"));
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "bine") == 0, "allreduce: bine, got %s",
+          vine__select_auto(&a, 1)->name);
+    a.commutative = 0;
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "recursive_doubling") == 0,
+          "non-commutative: recursive_doubling, got %s", vine__select_auto(&a, 1)->name);
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
+/*
  * The SimGrid experiment's job (docs/performance.md): switch A with 4 nodes
  * of 16 ranks, switch B with 29 nodes of 8, root 0, every alpha 0 and every
  * beta 1, 1-byte blocks.  Binomial moves p - 1 = 295 blocks into the root.
@@ -385,6 +410,7 @@ int main(void)
     test_block_gather();
     test_scattered_gather();
     test_two_switches();
+    test_bine_allreduce();
     test_allreduce();
     test_flat_unchanged();
     test_sweep();
