@@ -20,12 +20,13 @@ function(vine_hier_test name np colls)
   endforeach()
 endfunction()
 
-# Nodes of 2 ranks, switches of 2 nodes, groups of 2 switches: 3 levels, equal
-# nodes.  alltoall too, whose flat algorithms and auto must not mind a level
-# map (the reduce-scatters, which have no hierarchical algorithm either, cost
-# 25 s each here on two cores and add nothing that alltoall does not check).
-vine_hier_test(three 12 "${vine_hier_colls};alltoall"
-  ${vine_hier_map} VINE_TOPOLOGY_FAKE_HOSTS=block:2 VINE_TEST_HIER=3)
+# Four nodes of 2 ranks (hosts h0, h1, h2, h4), on three switches (s0 holds h0
+# and h1) in two groups (g0 holds h0-h2): 3 levels, equal nodes, uneven
+# switches and groups.  alltoall too, whose flat algorithms and auto must
+# not mind a level map (the reduce-scatters, which have no hierarchical
+# algorithm either, add nothing that alltoall does not check).
+vine_hier_test(three 8 "${vine_hier_colls};alltoall"
+  ${vine_hier_map} VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h0,h1,h1,h2,h2,h4,h4 VINE_TEST_HIER=3)
 # Nodes of 1, 3 and 3 ranks on two switches: uneven groups.
 vine_hier_test(uneven 7 "${vine_hier_colls}"
   ${vine_hier_map} VINE_TOPOLOGY_FAKE_HOSTS=sizes:1,3,5,7 VINE_TEST_HIER=2)
