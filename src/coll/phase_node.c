@@ -1,80 +1,58 @@
 /*
- * The node frame of the hierarchical allreduces (see phase_node.h).
+ * The node frame of the hierarchical allreduces (see phase_node.h).  The two
+ * ring phases inside the node are the ring allreduce's own (phase_ring.h),
+ * run on the node's ranks as a virtual communicator (phase_sub.h).
  */
 #include "phase_node.h"
 
+#include "phase_ring.h"
 #include "phase_sub.h"
 #include "ranks.h"
 
 #include <stdlib.h>
 
-/* The node's ring: members, size q, this rank's index i, and the vector's blocks. */
-typedef struct ring {
-    const int *mem;
-    int q, i;
-    size_t n;
-} ring;
+/* The buffers of the virtual communicators are the real ones, unmoved. */
+static const vine_bufpos same[VINE_BUF_COUNT] = {
+    {VINE_BUF_SEND, 0}, {VINE_BUF_RECV, 0}, {VINE_BUF_TMP, 0}};
 
-static size_t boff(const ring *g, int j)
+/*
+ * Ring reduce-scatter among the node's q ranks: local index i ends with the
+ * node's partial of block i of q in RECV at its block offset (out of place
+ * the partials accumulate in RECV; in place over the input, with a scratch
+ * block for messages).
+ */
+static int node_reduce_scatter(const vine_args *a, vine_sched *s)
 {
-    return vine__block_off(g->n, g->q, vine__mod(j, g->q));
+    vine__blocks b = {a->p, a->count, NULL};
+    if (a->p == 1 && !a->inplace)
+        vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, a->count);
+    vine__ring_rs rs = {
+        .blocks = b,
+        .in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND,
+        .acc = a->inplace ? VINE__RING_ACC_INPUT : VINE__RING_ACC_BLOCKS,
+        .acc_buf = VINE_BUF_RECV,
+        .fin_buf = -1,
+    };
+    vine__ring_reduce_scatter(s, a->rank, &rs);
+    return vine__sched_finish(s);
 }
 
-static size_t blen(const ring *g, int j)
+/* Ring allgather among the node's ranks of the q reduced blocks, in RECV. */
+static int node_allgather(const vine_args *a, vine_sched *s)
 {
-    return vine__block_len(g->n, g->q, vine__mod(j, g->q));
+    vine__blocks b = {a->p, a->count, NULL};
+    vine__ring_allgather(s, a->rank, &b, VINE_BUF_RECV, VINE_BUF_RECV,
+                         vine__blocks_off(&b, a->rank));
+    return vine__sched_finish(s);
 }
 
 /*
- * Ring reduce-scatter: at step t the rank sends block i - t - 1 to its right
- * and folds block i - t - 2 from its left into RECV; block i is complete after
- * q - 1 steps.  Not in place, a received block lands in RECV and the rank's
- * own input joins it from SEND, so no scratch is needed.
+ * The allreduce of the rank's block i of q among the ranks with local index
+ * i, one per node: across runs in place on a virtual communicator of the
+ * nodes, its scratch at the start of TMP (the reduce-scatter's scratch is
+ * free by then).
  */
-static void ring_reduce_scatter(vine_sched *s, const ring *g, int inplace)
-{
-    int right = g->mem[(g->i + 1) % g->q], left = g->mem[(g->i + g->q - 1) % g->q];
-    if (g->q == 1 && !inplace) {
-        vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, g->n);
-        vine__sched_fence(s);
-    }
-    for (int t = 0; t + 1 < g->q; t++) {
-        int bs = g->i - t - 1, br = g->i - t - 2;
-        int sbuf = t == 0 && !inplace ? VINE_BUF_SEND : VINE_BUF_RECV;
-        vine__sched_send(s, right, sbuf, boff(g, bs), blen(g, bs));
-        if (inplace) {
-            vine__sched_need_tmp(s, blen(g, br));
-            vine__sched_recv(s, left, VINE_BUF_TMP, 0, blen(g, br));
-            vine__sched_reduce(s, VINE_BUF_TMP, 0, VINE_BUF_RECV, boff(g, br), blen(g, br),
-                               VINE_SRC_RIGHT);
-        } else {
-            vine__sched_recv(s, left, VINE_BUF_RECV, boff(g, br), blen(g, br));
-            vine__sched_reduce(s, VINE_BUF_SEND, boff(g, br), VINE_BUF_RECV, boff(g, br),
-                               blen(g, br), VINE_SRC_LEFT);
-        }
-        vine__sched_fence(s);
-    }
-}
-
-/* Ring allgather: at step t block i - t goes right and block i - t - 1 comes from the left. */
-static void ring_allgather(vine_sched *s, const ring *g)
-{
-    int right = g->mem[(g->i + 1) % g->q], left = g->mem[(g->i + g->q - 1) % g->q];
-    for (int t = 0; t + 1 < g->q; t++) {
-        int bs = g->i - t, br = g->i - t - 1;
-        vine__sched_send(s, right, VINE_BUF_RECV, boff(g, bs), blen(g, bs));
-        vine__sched_recv(s, left, VINE_BUF_RECV, boff(g, br), blen(g, br));
-        vine__sched_fence(s);
-    }
-}
-
-/*
- * The allreduce of the rank's block RECV[off, off + len) among the ranks
- * with its local index, one per node: across runs in place on a virtual
- * communicator of the nodes, its scratch at the start of TMP (the ring
- * reduce-scatter's receive scratch is free by then).
- */
-static int across_nodes(const vine_args *a, vine_sched *s, vine_build_fn across, const ring *g)
+static int across_nodes(const vine_args *a, vine_sched *s, vine_build_fn across, int q, int i)
 {
     const vine_levels *m = a->levels;
     int nnodes = vine__levels_ngroups(m, 0);
@@ -82,16 +60,18 @@ static int across_nodes(const vine_args *a, vine_sched *s, vine_build_fn across,
     if (!peers)
         return VINE_ERR_NO_MEM;
     for (int h = 0, n; h < nnodes; h++)
-        peers[h] = vine__levels_members(m, 0, h, &n)[g->i];
+        peers[h] = vine__levels_members(m, 0, h, &n)[i];
+    size_t off = vine__block_off(a->count, q, i);
     vine_args sub = *a;
     sub.p = nnodes;
     sub.rank = vine__levels_group(m, 0, a->rank);
     sub.root = 0;
-    sub.count = blen(g, g->i);
+    sub.count = vine__block_len(a->count, q, i);
     sub.inplace = 1;
     sub.levels = NULL;
+    sub.remap = 0;
     vine_bufpos at[VINE_BUF_COUNT] = {
-        {VINE_BUF_RECV, boff(g, g->i)}, {VINE_BUF_RECV, boff(g, g->i)}, {VINE_BUF_TMP, 0}};
+        {VINE_BUF_RECV, off}, {VINE_BUF_RECV, off}, {VINE_BUF_TMP, 0}};
     int rc = vine__sub_run(s, across, &sub, peers, at);
     free(peers);
     return rc;
@@ -100,14 +80,18 @@ static int across_nodes(const vine_args *a, vine_sched *s, vine_build_fn across,
 int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across)
 {
     const vine_levels *m = a->levels;
-    ring g;
-    g.mem = vine__levels_members(m, 0, vine__levels_group(m, 0, a->rank), &g.q);
-    g.i = vine__levels_local(m, 0, a->rank);
-    g.n = a->count;
-    ring_reduce_scatter(s, &g, a->inplace);
-    int rc = across_nodes(a, s, across, &g);
-    if (rc != VINE_OK)
-        return rc;
-    ring_allgather(s, &g);
-    return vine__sched_finish(s);
+    int q, i = vine__levels_local(m, 0, a->rank);
+    const int *mem = vine__levels_members(m, 0, vine__levels_group(m, 0, a->rank), &q);
+    vine_args node = *a;
+    node.p = q;
+    node.rank = i;
+    node.root = 0;
+    node.levels = NULL;
+    node.remap = 0;
+    int rc = vine__sub_run(s, node_reduce_scatter, &node, mem, same);
+    if (rc == VINE_OK)
+        rc = across_nodes(a, s, across, q, i);
+    if (rc == VINE_OK)
+        rc = vine__sub_run(s, node_allgather, &node, mem, same);
+    return rc == VINE_OK ? vine__sched_finish(s) : rc;
 }
