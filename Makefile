@@ -88,11 +88,12 @@ test-asan:
 	$(CMAKE) --build build-asan -j $(JOBS)
 	cd build-asan && $(SAN_ENV) $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -L '^(unit|verify|mpi)$$'
 
+# Each SimGrid test is one single-threaded process: they run side by side.
 test-smpi:
 	$(CMAKE) -S . -B build-smpi -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DVINE_SMPI=ON \
 		-DCMAKE_C_COMPILER=smpicc
 	$(CMAKE) --build build-smpi -j $(JOBS) --target test_smpi
-	cd build-smpi && $(CTEST) $(CTEST_FLAGS) -L '^smpi$$'
+	cd build-smpi && $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -L '^smpi$$'
 
 # The library built with MPICH's compiler wrapper, its tests started by
 # MPICH's launcher (tests/mpi/launcher.cmake picks scripts/mpirun-mpich.sh).

@@ -25,11 +25,16 @@ endfunction()
 # switches and groups.  alltoall too, whose flat algorithms and auto must
 # not mind a level map (the reduce-scatters, which have no hierarchical
 # algorithm either, add nothing that alltoall does not check).
-vine_hier_test(three 8 "${vine_hier_colls};alltoall"
-  ${vine_hier_map} VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h0,h1,h1,h2,h2,h4,h4 VINE_TEST_HIER=3)
-# Nodes of 1, 3 and 3 ranks on two switches: uneven groups.
-vine_hier_test(uneven 7 "${vine_hier_colls}"
-  ${vine_hier_map} VINE_TOPOLOGY_FAKE_HOSTS=sizes:1,3,5,7 VINE_TEST_HIER=2)
+# Eight ranks on two cores are slow under MPICH (its idle ranks poll) and
+# ASan: this case runs in the plain Open MPI build only; the smaller ones
+# below run everywhere.
+if(NOT VINE_SANITIZE AND NOT vine_mpi_flavor STREQUAL "mpich")
+  vine_hier_test(three 8 "${vine_hier_colls};alltoall"
+    ${vine_hier_map} VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h0,h1,h1,h2,h2,h4,h4 VINE_TEST_HIER=3)
+endif()
+# Nodes of 1, 3 and 1 ranks (hosts h0, h1, h2) on two switches: uneven groups.
+vine_hier_test(uneven 5 "${vine_hier_colls}"
+  ${vine_hier_map} VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h1,h1,h1,h2 VINE_TEST_HIER=2)
 # Three nodes whose ranks are not consecutive, nothing known above them.
 vine_hier_test(cyclic 6 "${vine_hier_colls}"
   VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h1,h2,h0,h1,h2 VINE_TEST_HIER=1)
@@ -38,10 +43,10 @@ vine_hier_test(rule 5 "${vine_hier_colls}"
   VINE_TOPOLOGY=block:2 VINE_TOPOLOGY_FAKE_HOSTS=block:1 VINE_TEST_HIER=1)
 # VINE_REMAP: the flat bcast, reduce and allreduce algorithms on ranks in block
 # order, on nodes whose ranks are not consecutive (3 even nodes; nodes of 1, 3
-# and 3 ranks on two switches, block order 0 1 2 4 3 5 6).
+# and 1 ranks on two switches, block order 0 1 3 4 2).
 foreach(coll bcast reduce allreduce)
   vine_mpi_test(hier.remap.cyclic.${coll} PROGRAM ${coll} NPS 6 ENV VINE_REMAP=1
     VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h1,h2,h0,h1,h2 VINE_TEST_HIER=1)
-  vine_mpi_test(hier.remap.uneven.${coll} PROGRAM ${coll} NPS 7 ENV VINE_REMAP=1
-    ${vine_hier_map} VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h1,h1,h2,h1,h2,h2 VINE_TEST_HIER=2)
+  vine_mpi_test(hier.remap.uneven.${coll} PROGRAM ${coll} NPS 5 ENV VINE_REMAP=1
+    ${vine_hier_map} VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h1,h2,h1,h1 VINE_TEST_HIER=2)
 endforeach()
