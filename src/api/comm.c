@@ -122,15 +122,6 @@ int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank)
     return MPI_SUCCESS;
 }
 
-/* The levels of a finished map that divide its ranks (neither all alone nor all together). */
-static int levels_dividing(const vine_levels *m)
-{
-    int n = 0;
-    for (int l = 0; l < m->nlevels; l++)
-        n += m->ngroups[l] > 1 && m->ngroups[l] < m->p;
-    return n;
-}
-
 /*
  * Finds the levels of st's communicator, on the private copy so that no
  * message can match the user's.  Every rank gets the same outcome, success
@@ -216,7 +207,7 @@ int vine_topology_info(MPI_Comm comm, int *nlevels, char *msg, int msglen)
         return rc;
     if (msg && msglen > 0)
         snprintf(msg, (size_t)msglen, "%s", st->levels_msg);
-    if (nlevels && st->levels_rc == MPI_SUCCESS && !vine__levels_flat(&st->levels))
-        *nlevels = levels_dividing(&st->levels);
+    if (nlevels && st->levels_rc == MPI_SUCCESS)
+        *nlevels = vine__levels_dividing(&st->levels);
     return st->levels_rc;
 }

@@ -256,14 +256,17 @@ int vine__levels_ready(const vine_levels *m, int p)
     return m && m->idx && m->p == p;
 }
 
+int vine__levels_dividing(const vine_levels *m)
+{
+    int n = 0;
+    for (int l = 0; m && l < m->nlevels; l++)
+        n += m->ngroups[l] != 1 && m->ngroups[l] != m->p;
+    return n;
+}
+
 int vine__levels_flat(const vine_levels *m)
 {
-    if (!m)
-        return 1;
-    for (int l = 0; l < m->nlevels; l++)
-        if (m->ngroups[l] != 1 && m->ngroups[l] != m->p)
-            return 0;
-    return 1;
+    return vine__levels_dividing(m) == 0;
 }
 
 int vine__levels_uniform(const vine_levels *m, int l)

@@ -87,6 +87,9 @@ void vine__levels_free(vine_levels *m);
  */
 int vine__levels_flat(const vine_levels *m);
 
+/* The levels that divide the ranks (neither each rank alone nor all together); 0 for NULL. */
+int vine__levels_dividing(const vine_levels *m);
+
 /* 1 when m is non-NULL and finished for p ranks (usable by builders). */
 int vine__levels_ready(const vine_levels *m, int p);
 

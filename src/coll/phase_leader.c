@@ -209,7 +209,13 @@ static void gather_up(const vine_args *a, vine_sched *s, const lpath *lp, int an
     }
 }
 
-int vine__leader_gather(const vine_args *a, vine_sched *s, int tree)
+/* The anchor's part and every other rank's, of a gather or a scatter. */
+typedef int (*anchor_fn)(const vine_args *a, vine_sched *s, const lpath *lp);
+typedef void (*other_fn)(const vine_args *a, vine_sched *s, const lpath *lp, int anchor);
+
+/* Builds a->rank's side of the leader tree with the given tree kind at every stage. */
+static int leader_run(const vine_args *a, vine_sched *s, int tree, anchor_fn at_anchor,
+                      other_fn elsewhere)
 {
     int anchor = anchor_of(a);
     lpath lp;
@@ -217,11 +223,16 @@ int vine__leader_gather(const vine_args *a, vine_sched *s, int tree)
         return VINE_ERR_NO_MEM;
     int rc = VINE_OK;
     if (a->rank == anchor)
-        rc = gather_anchor(a, s, &lp);
+        rc = at_anchor(a, s, &lp);
     else
-        gather_up(a, s, &lp, anchor);
+        elsewhere(a, s, &lp, anchor);
     vine__levels_path_free(&lp.path);
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
+}
+
+int vine__leader_gather(const vine_args *a, vine_sched *s, int tree)
+{
+    return leader_run(a, s, tree, gather_anchor, gather_up);
 }
 
 /* ---- scatter ------------------------------------------------------------- */
@@ -343,15 +354,5 @@ static void scatter_down(const vine_args *a, vine_sched *s, const lpath *lp, int
 
 int vine__leader_scatter(const vine_args *a, vine_sched *s, int tree)
 {
-    int anchor = anchor_of(a);
-    lpath lp;
-    if (lpath_init(&lp, a->levels, a->rank, anchor, tree) != VINE_OK)
-        return VINE_ERR_NO_MEM;
-    int rc = VINE_OK;
-    if (a->rank == anchor)
-        rc = scatter_anchor(a, s, &lp);
-    else
-        scatter_down(a, s, &lp, anchor);
-    vine__levels_path_free(&lp.path);
-    return rc == VINE_OK ? vine__sched_finish(s) : rc;
+    return leader_run(a, s, tree, scatter_anchor, scatter_down);
 }
