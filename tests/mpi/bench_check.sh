@@ -25,14 +25,8 @@ if [ "$mode" = files ]; then
     shift 3
 fi
 [ "${1:-}" = "--" ] && shift
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
+. "$(dirname "$0")/../testlib.sh"
+fresh_workdir "$work"
 
 start=$(date +%s)
 "$@" >out.txt 2>err.txt

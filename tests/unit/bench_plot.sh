@@ -16,20 +16,8 @@ case_name=$1
 vine=$2
 data=$3
 work=$4
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
-
-# Runs the command, keeping stdout in out.txt and stderr in err.txt; sets rc.
-run() {
-    "$@" >out.txt 2>err.txt
-    rc=$?
-}
+. "$(dirname "$0")/../testlib.sh"
+fresh_workdir "$work"
 
 # is_svg FILE: an SVG document that gnuplot finished.
 is_svg() {

@@ -24,14 +24,8 @@ bin=$3
 work=$4
 shift 4
 launcher="$*"
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
+. "$(dirname "$0")/../testlib.sh"
+fresh_workdir "$work"
 
 # PATH without gnuplot: each directory of PATH that holds one is replaced by
 # a directory of links to everything else in it.

@@ -10,20 +10,8 @@ case_name=$1
 vine=$2
 check=$3
 work=$4
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
-
-# Runs the command, keeping stdout in out.txt and stderr in err.txt; sets rc.
-run() {
-    "$@" >out.txt 2>err.txt
-    rc=$?
-}
+. "$(dirname "$0")/../testlib.sh"
+fresh_workdir "$work"
 
 # A small Dragonfly: 4 routers of 2 hosts per group, 2 global links per
 # router, 9 groups; 8 hosts per group.

@@ -10,20 +10,8 @@ case_name=$1
 vine=$2
 check=$3
 work=$4
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
-
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
-
-# Runs the command, keeping stdout in out.txt and stderr in err.txt; sets rc.
-run() {
-    "$@" >out.txt 2>err.txt
-    rc=$?
-}
+. "$(dirname "$0")/../testlib.sh"
+fresh_workdir "$work"
 
 # The CSV field $2 (1-based) of the row of coll $3 and algo $4 in file $1.
 field() {

@@ -1,0 +1,20 @@
+# Helpers shared by the shell tests; a test sources it with
+#   . "$(dirname "$0")/../testlib.sh"
+
+# Prints "FAIL: ..." and ends the test.
+fail() {
+    echo "FAIL: $*"
+    exit 1
+}
+
+# Runs the command, keeping stdout in out.txt and stderr in err.txt; sets rc.
+run() {
+    "$@" >out.txt 2>err.txt
+    rc=$?
+}
+
+# Empties the directory $1 (made if missing) and makes it the current one.
+fresh_workdir() {
+    rm -rf "$1"
+    mkdir -p "$1" && cd "$1" || fail "cannot make and enter $1"
+}
