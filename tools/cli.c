@@ -37,6 +37,34 @@ int vine_cli_take_any(const char *who, int *i, int argc, char **argv, const char
     return r;
 }
 
+void vine_cli_size_label(char *buf, size_t cap, long long s)
+{
+    if (s && s % (1LL << 30) == 0)
+        snprintf(buf, cap, "%lldGiB", s >> 30);
+    else if (s && s % (1LL << 20) == 0)
+        snprintf(buf, cap, "%lldMiB", s >> 20);
+    else if (s && s % 1024 == 0)
+        snprintf(buf, cap, "%lldKiB", s >> 10);
+    else
+        snprintf(buf, cap, "%lldB", s);
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t vine_cli_unique_ll(long long *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_ll);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    return k;
+}
+
 /* ---- gnuplot ------------------------------------------------------------ */
 
 /* Is there an executable named name in a directory of PATH? */

@@ -20,6 +20,13 @@ int vine_cli_take(const char *who, const char *arg, const char *name, int *i, in
 int vine_cli_take_any(const char *who, int *i, int argc, char **argv, const char *const *names,
                       const char **const *slots, int n);
 
+/* Writes the label of a size in bytes to buf: 8B, 1KiB, 64MiB, 2GiB, 3000B
+ * (the largest binary unit that divides it). */
+void vine_cli_size_label(char *buf, size_t cap, long long s);
+
+/* Sorts v[0..n-1] ascending and keeps each value once; returns how many are kept. */
+size_t vine_cli_unique_ll(long long *v, size_t n);
+
 /* ---- gnuplot ------------------------------------------------------------ */
 
 /*

@@ -14,6 +14,7 @@
 #include "vine_bbs.h"
 #include "vine_plot.h"
 #include "vine_sim.h"
+#include "vine_table.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ static void usage_main(FILE *f)
             "                        replay algorithms on a network model (no MPI)\n"
             "  bbs table|plot ...    the BBS broadcast step model (no MPI)\n"
             "  plot time|heatmap ... draw vine-bench result files as SVG (gnuplot)\n"
+            "  table best|pairs ...  Markdown tables of ratios from vine-bench result files\n"
             "Run '%s verify --help' for the verifier's options.\n",
             prog, prog);
 }
@@ -726,6 +728,8 @@ int main(int argc, char **argv)
         return vine_cmd_bbs(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0)
         return vine_cmd_plot(argc - 1, argv + 1);
+    if (strcmp(cmd, "table") == 0)
+        return vine_cmd_table(argc - 1, argv + 1);
     fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
     usage_main(stderr);
     return 2;

@@ -127,36 +127,6 @@ static int parse_metric(const char *s, int allow_bw)
     return -1;
 }
 
-/* A size label: 8B, 1KiB, 64MiB, 3000B. */
-static void size_label(char *buf, size_t cap, long long s)
-{
-    if (s && s % (1LL << 30) == 0)
-        snprintf(buf, cap, "%lldGiB", s >> 30);
-    else if (s && s % (1LL << 20) == 0)
-        snprintf(buf, cap, "%lldMiB", s >> 20);
-    else if (s && s % 1024 == 0)
-        snprintf(buf, cap, "%lldKiB", s >> 10);
-    else
-        snprintf(buf, cap, "%lldB", s);
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Sorted distinct values of v[0..n-1] in place; returns their number. */
-static size_t unique_ll(long long *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_ll);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (k == 0 || v[k - 1] != v[i])
-            v[k++] = v[i];
-    return k;
-}
-
 /* Is the row plottable: measured, with a size, and a finite metric? */
 static int usable(const vine_bench_row *x, int m)
 {
@@ -265,7 +235,7 @@ static void time_script(FILE *f, const void *arg)
             if (strcmp(r->rows[i].coll, colls->v[c]) == 0 && usable(&r->rows[i], m) &&
                 r->rows[i].size > 0)
                 sizes[ns++] = r->rows[i].size;
-        ns = sizes ? unique_ll(sizes, ns) : 0;
+        ns = sizes ? vine_cli_unique_ll(sizes, ns) : 0;
         char title[256];
         snprintf(title, sizeof title, "%s, %d ranks, %s %s", colls->v[c], r->ranks, r->dtype,
                  r->op);
@@ -274,7 +244,7 @@ static void time_script(FILE *f, const void *arg)
         fprintf(f, "\nset xtics (");
         for (size_t k = 0; k < ns; k++) {
             char lab[32];
-            size_label(lab, sizeof lab, sizes[k]);
+            vine_cli_size_label(lab, sizeof lab, sizes[k]);
             fprintf(f, "%s'%s' %lld", k ? ", " : "", lab, sizes[k]);
         }
         fprintf(f, ")\n");
@@ -520,7 +490,7 @@ static void heatmap_script(FILE *f, const void *arg)
     fprintf(f, "set xtics rotate by -45 (");
     for (size_t x = 0; x < ns; x++) {
         char lab[32];
-        size_label(lab, sizeof lab, sizes[x]);
+        vine_cli_size_label(lab, sizeof lab, sizes[x]);
         fprintf(f, "%s'%s' %zu", x ? ", " : "", lab, x);
     }
     fprintf(f, ")\nset ytics (");
@@ -615,8 +585,8 @@ static int cmd_heatmap(int argc, char **argv)
             ranks[i] = pts[i].ranks;
             sizes[i] = pts[i].size;
         }
-        nr = unique_ll(ranks, npts);
-        ns = unique_ll(sizes, npts);
+        nr = vine_cli_unique_ll(ranks, npts);
+        ns = vine_cli_unique_ll(sizes, npts);
         cells = malloc(nr * ns * sizeof *cells);
         status = cells ? 0 : 1;
     }
@@ -639,7 +609,7 @@ static int cmd_heatmap(int argc, char **argv)
             for (size_t x = 0; x < ns; x++) {
                 const cell *c = &cells[y * ns + x];
                 char lab[32];
-                size_label(lab, sizeof lab, c->size);
+                vine_cli_size_label(lab, sizeof lab, c->size);
                 if (!c->best)
                     continue;
                 printf("%6lld %8s %c %-22s %12.3f %-24s ", c->ranks, lab,

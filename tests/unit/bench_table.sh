@@ -1,0 +1,194 @@
+#!/bin/sh
+# Tests of `vine table` (tools/vine_table.c) on the synthetic result files of
+# tests/data/bench: table_run1.json and table_run2.json (two runs of the same
+# command on 4 ranks), results_p2.json (2 ranks) and results_p4.csv (4 ranks);
+# tests/unit/bench_table.cmake registers one ctest per case:
+#   sh bench_table.sh CASE VINE DATADIR WORKDIR
+# The medians (us; "n/a" and "error" rows are not measured):
+#                      run1                          run2
+#   allreduce 8B       mpi 10 auto 9 ring 20         mpi 12 auto 12 ring 22
+#                      recursive_doubling 9 bine 8   recursive_doubling 9 bine 9
+#   allreduce 64KiB    mpi 100 auto 80 ring 80       mpi 100 auto 95 ring 110
+#                      recursive_doubling 120 bine 88  recursive_doubling n/a bine 85
+#   bcast 8B           mpi 5 auto 5 binomial 4 bine 4 (both runs)
+#   bcast 64KiB        mpi 50 auto 40 binomial 60    mpi 52 auto 52 binomial 65
+#                      bine error                    bine error
+#   barrier            mpi 4 auto 3 dissemination 3  mpi 4 auto 4 dissemination 5
+# The cells, worked out by hand (ratios to mpi; "a, b" are run1's and run2's):
+#   best, run1 alone: allreduce 8B: auto 0.90; ring 2.00, rd 0.90, bine 0.80 -> bine.
+#     64KiB: auto 0.80; ring 0.80, bine 0.88, rd 1.20 -> ring.  bcast 8B: binomial
+#     and bine tie at 0.80 -> bine (by name).  bcast 64KiB: binomial 1.20, the only
+#     one measured (the base is faster).  barrier: auto 0.75, dissemination 0.75.
+#   best, both runs: allreduce 8B: mpi 10.0-12.0, auto 0.90, 1.00; geometric
+#     means: bine sqrt(0.80 * 0.75) = 0.77 < rd sqrt(0.90 * 0.75) = 0.82 < ring
+#     -> bine 0.75-0.80.  64KiB: mpi 100 (both), auto 0.80, 0.95; bine 0.88,
+#     0.85 (0.86) < ring 0.80, 1.10 (0.94) < rd 1.20 (run1 only) -> bine
+#     0.85-0.88 (run1 alone chose ring).  bcast 64KiB: mpi 50.0-52.0, auto 0.80,
+#     1.00, binomial 1.20, 1.25.  barrier: auto 0.75, 1.00; dissemination 0.75,
+#     1.25.  --mark 1.10 bolds the last two ratios only.
+#   --base ring: bcast and barrier have no ring rows and are left out.
+#     allreduce 8B: ring 20.0-22.0, auto 9/20, 12/22 = 0.45-0.55; bine 8/20,
+#     9/22 = 0.40-0.41.  64KiB: ring 80.0-110; auto 80/80, 95/110 = 0.86-1.00;
+#     bine 88/80, 85/110 = 0.77-1.10 (geometric mean 0.92) beats mpi 1.25, 0.91.
+#   --exclude auto,bine,dissemination: allreduce 8B -> rd 0.75-0.90; 64KiB ->
+#     ring 0.80-1.10; barrier has no candidate left: "-".
+#   run1 with results_p2.json: a ranks column; 2 ranks first: allreduce 8B mpi
+#     10.0, auto 0.50, rd 0.80; 1KiB mpi 12.0, auto 2.50, ring 1.25; barrier has
+#     mpi only.  --metric min on results_p2.json: 8B mpi 9.50, auto 4.5/9.5 =
+#     0.47, rd 7.5/9.5 = 0.79.
+#   pairs, both runs: allreduce bine/mpi: 8B 0.80, 0.75; 64KiB 0.88, 0.85.
+#     allreduce ring/recursive_doubling: 8B 20/9, 22/9 = 2.22-2.44 (bold with
+#     --mark 1.10); 64KiB 80/120 = 0.67 (run2's rd is n/a).  bcast bine/binomial:
+#     8B 1.00 twice -> "1.00"; 64KiB "-" (bine failed).
+#   pairs, run1, run2 and results_p4.csv: allreduce ring/mpi: 8B 2.00, 1.83,
+#     2.50 (p4: 40/16); 1KiB 0.50 (p4 only: 15/30); 64KiB 0.80, 1.10.
+#   pairs, results_p2.json and results_p4.csv: sizes 8B (both) and 1KiB
+#     (allreduce only); 2 ranks: allreduce ring/mpi 20/10, 15/12 = 2.00, 1.25,
+#     allgather "-" (none); 4 ranks: 40/16 = 2.50, 15/30 = 0.50; allgather 9/6
+#     = 1.50 at 8B, "-" at 1KiB.
+# Prints what it checks and exits non-zero at the first failure.
+set -u
+case_name=$1
+vine=$2
+data=$3
+work=$4
+. "$(dirname "$0")/../testlib.sh"
+fresh_workdir "$work"
+
+# ok command...: runs it, shows its output, and wants exit status 0.
+ok() {
+    run "$@"
+    cat out.txt err.txt
+    [ "$rc" = 0 ] || fail "exit status $rc, want 0: $*"
+}
+
+# has LINE...: out.txt has each LINE, whole.
+has() {
+    for l in "$@"; do
+        grep -Fxq -- "$l" out.txt || fail "no line: $l"
+    done
+}
+
+# rows N: the table in out.txt has N rows (besides its header and rule).
+rows() {
+    [ "$(grep -c '^| ' out.txt)" = $(($1 + 2)) ] || fail "not $1 table rows"
+}
+
+R1=$data/table_run1.json
+R2=$data/table_run2.json
+P2=$data/results_p2.json
+P4=$data/results_p4.csv
+
+case $case_name in
+best)
+    ok "$vine" table best --in "$R1"
+    has '4 ranks; median; ratio = algorithm / mpi within one file' \
+        '| collective | size | mpi (us) | auto | best | ratio |' \
+        '| --- | --- | ---: | ---: | --- | ---: |' \
+        '| allreduce | 8B | 10.0 | 0.90 | bine | 0.80 |' \
+        '| allreduce | 64KiB | 100 | 0.80 | ring | 0.80 |' \
+        '| bcast | 8B | 5.00 | 1.00 | bine | 0.80 |' \
+        '| bcast | 64KiB | 50.0 | 0.80 | binomial | 1.20 |' \
+        '| barrier | - | 4.00 | 0.75 | dissemination | 0.75 |'
+    rows 5
+    [ "$(sed -n 2p out.txt)" = "" ] || fail "no blank line under the caption"
+    ok "$vine" table best --in "$R1" --in "$R2" --mark 1.10
+    has '4 ranks; median; ratio = algorithm / mpi within one file, a range: min-max over the files that hold both (2 read); bold: above 1.1' \
+        '| allreduce | 8B | 10.0-12.0 | 0.90-1.00 | bine | 0.75-0.80 |' \
+        '| allreduce | 64KiB | 100 | 0.80-0.95 | bine | 0.85-0.88 |' \
+        '| bcast | 8B | 5.00 | 1.00 | bine | 0.80 |' \
+        '| bcast | 64KiB | 50.0-52.0 | 0.80-1.00 | binomial | **1.20-1.25** |' \
+        '| barrier | - | 4.00 | 0.75-1.00 | dissemination | **0.75-1.25** |'
+    rows 5
+    ok "$vine" table best --in "$R1" --in "$R2" --base ring
+    has '| collective | size | ring (us) | auto | best | ratio |' \
+        '| allreduce | 8B | 20.0-22.0 | 0.45-0.55 | bine | 0.40-0.41 |' \
+        '| allreduce | 64KiB | 80.0-110 | 0.86-1.00 | bine | 0.77-1.10 |'
+    rows 2
+    ok "$vine" table best --in "$R1" --in "$R2" --exclude auto,bine,dissemination
+    has '| allreduce | 8B | 10.0-12.0 | 0.90-1.00 | recursive_doubling | 0.75-0.90 |' \
+        '| allreduce | 64KiB | 100 | 0.80-0.95 | ring | 0.80-1.10 |' \
+        '| bcast | 8B | 5.00 | 1.00 | binomial | 0.80 |' \
+        '| barrier | - | 4.00 | 0.75-1.00 | - | - |'
+    ok "$vine" table best --in "$R1" --in "$P2"
+    has 'median; ratio = algorithm / mpi within one file, a range: min-max over the files that hold both (2 read)' \
+        '| ranks | collective | size | mpi (us) | auto | best | ratio |' \
+        '| ---: | --- | --- | ---: | ---: | --- | ---: |' \
+        '| 2 | allreduce | 8B | 10.0 | 0.50 | recursive_doubling | 0.80 |' \
+        '| 2 | allreduce | 1KiB | 12.0 | 2.50 | ring | 1.25 |' \
+        '| 2 | barrier | - | 3.00 | - | - | - |' \
+        '| 4 | allreduce | 8B | 10.0 | 0.90 | bine | 0.80 |' \
+        '| 4 | barrier | - | 4.00 | 0.75 | dissemination | 0.75 |'
+    rows 8
+    [ "$(grep '^| [24] ' out.txt | head -1)" = '| 2 | allreduce | 8B | 10.0 | 0.50 | recursive_doubling | 0.80 |' ] ||
+        fail "2 ranks do not come first"
+    ok "$vine" table best --in "$P2" --metric min
+    has '2 ranks; min; ratio = algorithm / mpi within one file' \
+        '| allreduce | 8B | 9.50 | 0.47 | recursive_doubling | 0.79 |'
+    ;;
+pairs)
+    ok "$vine" table pairs --in "$R1" --in "$R2" --pair allreduce:bine/mpi,allreduce:ring/recursive_doubling \
+        --pair bcast:bine/binomial --mark 1.10
+    has '4 ranks; median; ratio = algorithm / reference within one file, a range: min-max over the files that hold both (2 read); bold: above 1.1' \
+        '| collective | algorithm | reference | 8B | 64KiB |' \
+        '| --- | --- | --- | ---: | ---: |' \
+        '| allreduce | bine | mpi | 0.75-0.80 | 0.85-0.88 |' \
+        '| allreduce | ring | recursive_doubling | **2.22-2.44** | 0.67 |' \
+        '| bcast | bine | binomial | 1.00 | - |'
+    rows 3
+    ok "$vine" table pairs --in "$R1" --in "$R2" --in "$P4" --pair allreduce:ring/mpi
+    has '| collective | algorithm | reference | 8B | 1KiB | 64KiB |' \
+        '| allreduce | ring | mpi | 1.83-2.50 | 0.50 | 0.80-1.10 |'
+    rows 1
+    ok "$vine" table pairs --in "$P2" --in "$P4" --pair allreduce:ring/mpi --pair allgather:ring/mpi
+    has 'median; ratio = algorithm / reference within one file, a range: min-max over the files that hold both (2 read)' \
+        '| ranks | collective | algorithm | reference | 8B | 1KiB |' \
+        '| ---: | --- | --- | --- | ---: | ---: |' \
+        '| 2 | allreduce | ring | mpi | 2.00 | 1.25 |' \
+        '| 2 | allgather | ring | mpi | - | - |' \
+        '| 4 | allreduce | ring | mpi | 2.50 | 0.50 |' \
+        '| 4 | allgather | ring | mpi | 1.50 | - |'
+    rows 4
+    ;;
+bad)
+    # expect STATUS TEXT command...: the exit status and a word of the message.
+    expect() {
+        want=$1
+        text=$2
+        shift 2
+        run "$@"
+        cat out.txt err.txt
+        [ "$rc" = "$want" ] || fail "exit status $rc, want $want: $*"
+        grep -q -- "$text" err.txt || fail "no '$text' in the message: $*"
+    }
+    expect 2 'unknown argument' "$vine" table best --in "$R1" --bogus
+    expect 2 'unknown argument' "$vine" table pairs --in "$R1" --pair bcast:bine/mpi --exclude x
+    expect 2 'unknown table' "$vine" table worst --in "$R1"
+    expect 2 'required' "$vine" table best
+    expect 2 'required' "$vine" table pairs --in "$R1"
+    for p in allreduce allreduce:bine allreduce-bine/mpi :bine/mpi allreduce:/mpi allreduce:bine/ \
+        allreduce:bine/mpi/ring allreduce:bine/mpi, ''; do
+        expect 2 'not COLL:ALGO/REF' "$vine" table pairs --in "$R1" --pair "$p"
+    done
+    expect 2 '--metric' "$vine" table best --in "$R1" --metric busbw
+    expect 2 '--mark' "$vine" table best --in "$R1" --mark 0
+    expect 2 '--mark' "$vine" table pairs --in "$R1" --pair bcast:bine/mpi --mark 1.1x
+    expect 2 'needs a value' "$vine" table best --in "$R1" --base
+    expect 2 'no-such-file.json' "$vine" table best --in "$R1" --in no-such-file.json
+    printf '{"format": "vine-bench-results", "rows": [' >broken.json
+    expect 2 'broken.json:1:' "$vine" table pairs --in broken.json --pair bcast:bine/mpi
+    expect 1 'no measured bogus rows' "$vine" table best --in "$R1" --base bogus
+    expect 1 'no file holds' "$vine" table pairs --in "$R1" --pair scatter:linear/mpi
+    expect 1 'no file holds' "$vine" table pairs --in "$R1" --pair bcast:ring/mpi
+    [ -s out.txt ] && fail "a table printed when there is nothing to tabulate"
+    # --help prints the usage on stdout and exits 0; the tool lists the command.
+    ok "$vine" table best --help
+    grep -q 'usage: vine table best' out.txt || fail "no usage on stdout"
+    ok "$vine" --help
+    grep -q 'table best|pairs' out.txt || fail "vine --help does not list table"
+    ;;
+*)
+    fail "unknown case $case_name"
+    ;;
+esac
+echo "bench_table $case_name: passed"

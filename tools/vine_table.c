@@ -1,0 +1,511 @@
+/*
+ * vine table: Markdown tables of ratios from vine-bench result files (JSON
+ * or CSV, written by `vine-bench coll --json/--csv`, read by
+ * src/bench/results.h).  MPI-free.
+ *
+ *   vine table best --in FILE [--in FILE ...] [--base ALGO] [--metric M]
+ *                   [--exclude A,...] [--mark R]
+ *       per (ranks, collective, size) the base's time (default mpi), auto's
+ *       ratio to it, and the algorithm whose ratios to it have the smallest
+ *       geometric mean
+ *   vine table pairs --in FILE [--in FILE ...] --pair COLL:ALGO/REF [--pair ...]
+ *                   [--metric M] [--mark R]
+ *       a row per pair, a column per size: ALGO's metric over REF's
+ *
+ * A ratio is always taken between two rows of one file, measured side by
+ * side in one run; the files are repeated runs, or runs of other collectives,
+ * sizes or rank counts, and a cell gives the range of the ratios over the
+ * files that hold both rows.  Exit status: 0, 1 when there is nothing to
+ * tabulate, 2 for bad options or an unreadable result file.  docs/bench.md
+ * describes the tables.
+ */
+#include "vine_table.h"
+#include "bench/results.h"
+#include "cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILES 64
+#define MAX_PAIRS 64
+
+/* Which time of a row is compared. */
+enum metric { M_MEDIAN, M_MIN, M_MEAN, M_P99, M_MAX, M_COUNT };
+
+static const char *const metric_name[M_COUNT] = {"median", "min", "mean", "p99", "max"};
+
+static double metric_of(const vine_bench_row *x, int m)
+{
+    const double v[M_COUNT] = {x->median, x->min, x->mean, x->p99, x->max};
+    return v[m];
+}
+
+static int usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "vine table%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return 2;
+}
+
+static int out_of_memory(const char *cmd)
+{
+    fprintf(stderr, "vine table %s: out of memory\n", cmd);
+    return 1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: vine table best --in FILE [--in FILE ...] [--base ALGO] [--metric M]\n"
+               "                 [--exclude A,...] [--mark R]\n"
+               "       vine table pairs --in FILE [--in FILE ...] --pair COLL:ALGO/REF\n"
+               "                 [--pair ...] [--metric M] [--mark R]\n"
+               "  FILE      a result file of 'vine-bench coll --json FILE' or '--csv FILE'; a\n"
+               "            ratio is taken between two rows of one file, and a cell gives its\n"
+               "            range (min-max) over the files that hold both rows\n"
+               "  best      per (ranks, collective, size): the base's M in us (--base, default\n"
+               "            mpi), auto's ratio to it, and the algorithm whose ratios to it have\n"
+               "            the smallest geometric mean; --exclude names algorithms left out of\n"
+               "            that choice (default: auto)\n"
+               "  pairs     a row per pair (--pair repeated or comma-separated), a column per\n"
+               "            size: ALGO's M / REF's M\n"
+               "  --metric  median (default), min, mean, p99, max\n"
+               "  --mark R  write ratios above R in bold\n"
+               "Exits 0, 1 when there is nothing to tabulate, 2 for bad options or an\n"
+               "unreadable file.\n");
+}
+
+/* One measured row: the metric of an algorithm at (ranks, collective, size) in a file. */
+typedef struct point {
+    int ranks, coll, file; /* coll: the index of the collective in table.colls */
+    long long size;        /* bytes; -1 for barrier, which has no size */
+    size_t seq;            /* the order of reading */
+    const char *algo;
+    double v;
+} point;
+
+/* The values of a cell, one per file: their range and the sum of their logarithms. */
+typedef struct span {
+    double lo, hi, logsum;
+    int n;
+} span;
+
+/* A --pair: ALGO's metric over REF's, for the collective COLL. */
+typedef struct pair {
+    char coll[32], algo[64], ref[64];
+} pair;
+
+/* The files, their measured rows sorted into groups, and the options. */
+typedef struct table {
+    const char *files[MAX_FILES];
+    vine_bench_results res[MAX_FILES];
+    int nfiles, nread, m;
+    double mark;                /* 0: no --mark */
+    const char *base, *exclude; /* best */
+    pair pairs[MAX_PAIRS];      /* pairs */
+    int npairs;
+    point *pts; /* sorted by ranks, collective, size, then the order of reading */
+    size_t npts;
+    const char **colls; /* the collectives in order of first appearance */
+    int ncolls;
+    long long ranks[MAX_FILES]; /* the files' distinct rank counts, ascending */
+    size_t nr;
+} table;
+
+/* Is name an item of the comma-separated list? */
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *s = list; *s;) {
+        size_t len = strcspn(s, ",");
+        if (len == n && strncmp(s, name, n) == 0)
+            return 1;
+        s += len + (s[len] == ',');
+    }
+    return 0;
+}
+
+/* Appends the items of "COLL:ALGO/REF[,...]" to t->pairs; 0, or -1 when malformed. */
+static int parse_pairs(table *t, const char *s)
+{
+    do {
+        size_t len = strcspn(s, ",");
+        pair *p = &t->pairs[t->npairs];
+        char item[192];
+        int end = -1;
+        if (t->npairs == MAX_PAIRS || len >= sizeof item)
+            return -1;
+        memcpy(item, s, len);
+        item[len] = '\0';
+        if (sscanf(item, "%31[^:/]:%63[^:/]/%63[^:/]%n", p->coll, p->algo, p->ref, &end) != 3 ||
+            end != (int)len)
+            return -1;
+        t->npairs++;
+        s += len;
+    } while (*s++ == ',');
+    return 0;
+}
+
+/*
+ * Reads the options of `vine table CMD` into t: best takes --base and
+ * --exclude, pairs --pair.  Returns -1 when the command goes on, else its
+ * exit status: 0 after --help, 2 after a message.
+ */
+static int parse_opts(const char *cmd, int argc, char **argv, table *t)
+{
+    int best = strcmp(cmd, "best") == 0;
+    char who[32];
+    snprintf(who, sizeof who, "vine table %s", cmd);
+    const char *metric = "median", *mark = NULL, *val = NULL;
+    t->base = "mpi";
+    t->exclude = "auto";
+    static const char *const names[] = {"--metric", "--mark", "--base", "--exclude"};
+    const char **slots[] = {&metric, &mark, &t->base, &t->exclude};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        int r = vine_cli_take(who, argv[i], "--in", &i, argc, argv, &val);
+        if (r > 0 && t->nfiles == MAX_FILES)
+            return usage_error(cmd, "more than %d --in files", MAX_FILES);
+        if (r > 0)
+            t->files[t->nfiles++] = val;
+        if (!r && !best && (r = vine_cli_take(who, argv[i], "--pair", &i, argc, argv, &val)) > 0 &&
+            parse_pairs(t, val))
+            return usage_error(cmd, "--pair %s: not COLL:ALGO/REF[,...] (at most %d pairs)", val,
+                               MAX_PAIRS);
+        if (!r)
+            r = vine_cli_take_any(who, &i, argc, argv, names, slots, best ? 4 : 2);
+        if (r < 0)
+            return 2;
+        if (!r) {
+            usage(stderr);
+            return usage_error(cmd, "unknown argument '%s'", argv[i]);
+        }
+    }
+    if (!t->nfiles || (!best && !t->npairs)) {
+        usage(stderr);
+        return usage_error(cmd, best ? "--in is required" : "--in and --pair are required");
+    }
+    for (t->m = 0; t->m < M_COUNT && strcmp(metric, metric_name[t->m]) != 0; t->m++)
+        ;
+    if (t->m == M_COUNT)
+        return usage_error(cmd, "--metric %s: not one of median, min, mean, p99, max", metric);
+    char *end = NULL;
+    if (mark && ((t->mark = strtod(mark, &end)) <= 0 || *end || end == mark || !isfinite(t->mark)))
+        return usage_error(cmd, "--mark %s: not a positive number", mark);
+    return -1;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+    const point *x = a, *y = b;
+    if (x->ranks != y->ranks)
+        return x->ranks < y->ranks ? -1 : 1;
+    if (x->coll != y->coll)
+        return x->coll < y->coll ? -1 : 1;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The index of coll in t->colls, appended when new; -1 when out of memory. */
+static int coll_index(table *t, const char *coll)
+{
+    for (int c = 0; c < t->ncolls; c++)
+        if (strcmp(t->colls[c], coll) == 0)
+            return c;
+    if (t->ncolls % 16 == 0) {
+        const char **p = realloc(t->colls, (size_t)(t->ncolls + 16) * sizeof *p);
+        if (!p)
+            return -1;
+        t->colls = p;
+    }
+    t->colls[t->ncolls] = coll;
+    return t->ncolls++;
+}
+
+/*
+ * Reads the files and keeps their measured rows (status ok, a finite positive
+ * metric) as points.  Returns -1 when the command goes on, else the exit status
+ * after a message.
+ */
+static int load(const char *cmd, table *t)
+{
+    for (; t->nread < t->nfiles; t->nread++) {
+        char err[512] = "";
+        if (vine__bench_read(&t->res[t->nread], t->files[t->nread], err, sizeof err) != 0)
+            return *err ? usage_error(cmd, "%s", err) : out_of_memory(cmd);
+    }
+    for (int k = 0; k < t->nfiles; k++) {
+        t->ranks[k] = t->res[k].ranks;
+        for (size_t i = 0; i < t->res[k].nrows; i++) {
+            const vine_bench_row *x = &t->res[k].rows[i];
+            double v = metric_of(x, t->m);
+            if (x->status != VINE_BENCH_ROW_OK || !isfinite(v) || v <= 0)
+                continue;
+            if (t->npts % 1024 == 0) {
+                point *p = realloc(t->pts, (t->npts + 1024) * sizeof *p);
+                if (!p)
+                    return out_of_memory(cmd);
+                t->pts = p;
+            }
+            int c = coll_index(t, x->coll);
+            if (c < 0)
+                return out_of_memory(cmd);
+            long long size = strcmp(x->coll, "barrier") == 0 ? -1 : x->size;
+            t->pts[t->npts] = (point){t->res[k].ranks, c, k, size, t->npts, x->algo, v};
+            t->npts++;
+        }
+    }
+    t->nr = vine_cli_unique_ll(t->ranks, (size_t)t->nfiles);
+    if (t->npts)
+        qsort(t->pts, t->npts, sizeof *t->pts, cmp_point);
+    return -1;
+}
+
+/* The end of the group of points with the (ranks, collective, size) of pts[a]. */
+static size_t group_end(const table *t, size_t a)
+{
+    const point *p = &t->pts[a];
+    size_t b = a;
+    while (b < t->npts && t->pts[b].ranks == p->ranks && t->pts[b].coll == p->coll &&
+           t->pts[b].size == p->size)
+        b++;
+    return b;
+}
+
+/*
+ * Over the files of the group g[0..n-1] (each file's points together): algo's
+ * value, or with ref its ratio to ref's value in the same file; a file's first
+ * row of an algorithm counts.
+ */
+static span over_files(const point *g, size_t n, const char *algo, const char *ref)
+{
+    span s = {0, 0, 0, 0};
+    for (size_t a = 0, b; a < n; a = b) {
+        const point *x = NULL, *y = NULL;
+        for (b = a; b < n && g[b].file == g[a].file; b++) {
+            if (!x && strcmp(g[b].algo, algo) == 0)
+                x = &g[b];
+            if (ref && !y && strcmp(g[b].algo, ref) == 0)
+                y = &g[b];
+        }
+        if (!x || (ref && !y))
+            continue;
+        double v = ref ? x->v / y->v : x->v;
+        s.lo = s.n && s.lo < v ? s.lo : v;
+        s.hi = s.n && s.hi > v ? s.hi : v;
+        s.logsum += log(v);
+        s.n++;
+    }
+    return s;
+}
+
+/* A number of a cell: a ratio with 2 decimals, a time with 3 significant digits
+ * (at least the units: 0.781, 8.00, 12.3, 138, 1235). */
+static void put_number(char *buf, size_t cap, double v, int ratio)
+{
+    int dec = ratio ? 2 : v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : 3;
+    snprintf(buf, cap, "%.*f", dec, v);
+}
+
+/* Prints a cell: "-", a value, or "lo-hi"; a ratio above mark (when > 0) in bold. */
+static void put_span(const span *s, int ratio, double mark)
+{
+    char lo[32], hi[32];
+    if (!s->n) {
+        printf(" - |");
+        return;
+    }
+    put_number(lo, sizeof lo, s->lo, ratio);
+    put_number(hi, sizeof hi, s->hi, ratio);
+    const char *b = ratio && mark > 0 && s->hi > mark ? "**" : "";
+    if (strcmp(lo, hi) == 0)
+        printf(" %s%s%s |", b, lo, b);
+    else
+        printf(" %s%s-%s%s |", b, lo, hi, b);
+}
+
+static void size_label(char *buf, size_t cap, long long size)
+{
+    if (size < 0)
+        snprintf(buf, cap, "-");
+    else
+        vine_cli_size_label(buf, cap, size);
+}
+
+/* The line above a table: the rank count (when there is one), the metric, the ratio. */
+static void caption(const table *t, const char *ref)
+{
+    if (t->nr == 1)
+        printf("%lld ranks; ", t->ranks[0]);
+    printf("%s; ratio = algorithm / %s within one file", metric_name[t->m], ref);
+    if (t->nfiles > 1)
+        printf(", a range: min-max over the files that hold both (%d read)", t->nfiles);
+    if (t->mark > 0)
+        printf("; bold: above %g", t->mark);
+    printf("\n\n");
+}
+
+/* The best algorithm of the group g[0..n-1]: the smallest geometric mean of its
+ * ratios to the base, ties broken by name; NULL when none has a ratio. */
+static const char *best_of(const table *t, const point *g, size_t n, span *sb)
+{
+    const char *best = NULL;
+    double gbest = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *algo = g[i].algo;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(g[j].algo, algo) == 0;
+        if (seen || strcmp(algo, t->base) == 0 || in_list(t->exclude, algo))
+            continue;
+        span s = over_files(g, n, algo, t->base);
+        double gm = s.n ? s.logsum / s.n : 0;
+        if (s.n && (!best || gm < gbest || (gm == gbest && strcmp(algo, best) < 0))) {
+            best = algo;
+            gbest = gm;
+            *sb = s;
+        }
+    }
+    return best;
+}
+
+static int print_best(const table *t)
+{
+    int any = 0;
+    for (size_t i = 0; i < t->npts && !any; i++)
+        any = strcmp(t->pts[i].algo, t->base) == 0;
+    if (!any) {
+        fprintf(stderr, "vine table best: no measured %s rows in the files\n", t->base);
+        return 1;
+    }
+    caption(t, t->base);
+    const char *rk = t->nr > 1 ? " ranks |" : "", *rka = t->nr > 1 ? " ---: |" : "";
+    printf("|%s collective | size | %s (us) | auto | best | ratio |\n", rk, t->base);
+    printf("|%s --- | --- | ---: | ---: | --- | ---: |\n", rka);
+    for (size_t a = 0, b; a < t->npts; a = b) {
+        b = group_end(t, a);
+        const point *g = &t->pts[a];
+        span base = over_files(g, b - a, t->base, NULL);
+        if (!base.n)
+            continue;
+        span sa = over_files(g, b - a, "auto", t->base), sb = {0, 0, 0, 0};
+        const char *best = best_of(t, g, b - a, &sb);
+        char lab[32];
+        size_label(lab, sizeof lab, g->size);
+        printf("|");
+        if (t->nr > 1)
+            printf(" %d |", g->ranks);
+        printf(" %s | %s |", t->colls[g->coll], lab);
+        put_span(&base, 0, 0);
+        put_span(&sa, 1, t->mark);
+        printf(" %s |", best ? best : "-");
+        put_span(&sb, 1, t->mark);
+        printf("\n");
+    }
+    return 0;
+}
+
+/* The cell of pair q at (ranks, size): its ratios over the files of that group. */
+static span pair_cell(const table *t, const pair *q, long long ranks, long long size)
+{
+    for (size_t a = 0, b; a < t->npts; a = b) {
+        b = group_end(t, a);
+        const point *g = &t->pts[a];
+        if (g->ranks == ranks && g->size == size && strcmp(t->colls[g->coll], q->coll) == 0)
+            return over_files(g, b - a, q->algo, q->ref);
+    }
+    return (span){0, 0, 0, 0};
+}
+
+static void print_pairs(const table *t, const long long *sizes, size_t ns)
+{
+    caption(t, "reference");
+    char lab[32];
+    printf("|%s collective | algorithm | reference |", t->nr > 1 ? " ranks |" : "");
+    for (size_t s = 0; s < ns; s++) {
+        size_label(lab, sizeof lab, sizes[s]);
+        printf(" %s |", lab);
+    }
+    printf("\n|%s --- | --- | --- |", t->nr > 1 ? " ---: |" : "");
+    for (size_t s = 0; s < ns; s++)
+        printf(" ---: |");
+    printf("\n");
+    for (size_t r = 0; r < t->nr; r++)
+        for (const pair *q = t->pairs; q < t->pairs + t->npairs; q++) {
+            printf("|");
+            if (t->nr > 1)
+                printf(" %lld |", t->ranks[r]);
+            printf(" %s | %s | %s |", q->coll, q->algo, q->ref);
+            for (size_t s = 0; s < ns; s++) {
+                span c = pair_cell(t, q, t->ranks[r], sizes[s]);
+                put_span(&c, 1, t->mark);
+            }
+            printf("\n");
+        }
+}
+
+static int run_pairs(const table *t)
+{
+    /* The columns: every size of the pairs' collectives. */
+    long long *sizes = malloc((t->npts + 1) * sizeof *sizes);
+    if (!sizes)
+        return out_of_memory("pairs");
+    size_t ns = 0;
+    for (size_t i = 0; i < t->npts; i++)
+        for (int p = 0; p < t->npairs; p++)
+            if (strcmp(t->colls[t->pts[i].coll], t->pairs[p].coll) == 0) {
+                sizes[ns++] = t->pts[i].size;
+                break;
+            }
+    ns = vine_cli_unique_ll(sizes, ns);
+    int any = 0;
+    for (size_t r = 0; r < t->nr && !any; r++)
+        for (int p = 0; p < t->npairs && !any; p++)
+            for (size_t s = 0; s < ns && !any; s++)
+                any = pair_cell(t, &t->pairs[p], t->ranks[r], sizes[s]).n > 0;
+    if (any)
+        print_pairs(t, sizes, ns);
+    else
+        fprintf(stderr, "vine table pairs: no file holds both rows of a pair at any size\n");
+    free(sizes);
+    return !any;
+}
+
+int vine_cmd_table(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "best") != 0 && strcmp(cmd, "pairs") != 0) {
+        usage(stderr);
+        return usage_error(NULL, "unknown table '%s' (best or pairs)", cmd);
+    }
+    table *t = calloc(1, sizeof *t);
+    if (!t) {
+        fprintf(stderr, "vine table: out of memory\n");
+        return 1;
+    }
+    int status = parse_opts(cmd, argc - 1, argv + 1, t);
+    if (status < 0)
+        status = load(cmd, t);
+    if (status < 0)
+        status = strcmp(cmd, "best") == 0 ? print_best(t) : run_pairs(t);
+    for (int k = 0; k < t->nread; k++)
+        vine__bench_results_free(&t->res[k]);
+    free(t->pts);
+    free(t->colls);
+    free(t);
+    return status;
+}
