@@ -9,6 +9,8 @@
 #                 build/ (unit, verify, mpi), build-asan/ (the same under
 #                 AddressSanitizer + UBSan), build-smpi/ (SimGrid),
 #                 build-mpich/ (unit, mpi against MPICH), install
+#   make fuzz     libFuzzer on every parser for FUZZ_SECONDS each (default
+#                 60; clang and libclang-rt-14-dev), tests/fuzz/run.sh
 #   make verify-large  the Bine algorithms' verifier sweep at p = 96, 2048,
 #                 4095 and 4096 (about 23 minutes of CPU; not in make test)
 #   make clean    remove the build directories
@@ -42,7 +44,7 @@ TEST_STAGES := test-build test-asan test-smpi test-mpich test-install
 
 # The stages share build directories and cores: never run them in parallel.
 .NOTPARALLEL:
-.PHONY: all build deps demo test $(TEST_STAGES) verify-large clean
+.PHONY: all build deps demo test $(TEST_STAGES) verify-large fuzz clean
 
 all: build
 
@@ -119,5 +121,9 @@ test-install: build
 verify-large: build
 	cd build && $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -L '^verify_large$$'
 
+FUZZ_SECONDS ?= 60
+fuzz:
+	sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 clean:
-	rm -rf build build-asan build-smpi build-mpich build-install
+	rm -rf build build-asan build-smpi build-mpich build-install build-fuzz

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Helpers shared by the shell tests; a test sources it with
 #   . "$(dirname "$0")/../testlib.sh"
 
@@ -10,11 +11,14 @@ fail() {
 # Runs the command, keeping stdout in out.txt and stderr in err.txt; sets rc.
 run() {
     "$@" >out.txt 2>err.txt
+    # shellcheck disable=SC2034 # rc is the caller's
     rc=$?
 }
 
 # Empties the directory $1 (made if missing) and makes it the current one.
 fresh_workdir() {
     rm -rf "$1"
-    mkdir -p "$1" && cd "$1" || fail "cannot make and enter $1"
+    if ! mkdir -p "$1" || ! cd "$1"; then
+        fail "cannot make and enter $1"
+    fi
 }

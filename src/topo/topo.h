@@ -124,7 +124,8 @@ int vine__topo_find_host(const vine_topo *t, const char *name);
  * on one host); docs/topology.md lists them.  Ranks per host are
  * placement's business, not the topology's.  On failure returns
  * VINE_ERR_UNSUPPORTED (bad spec or malformed file) with a one-line message in
- * err naming the file and line where there is one, or VINE_ERR_NO_MEM.
+ * err naming the file and line where there is one, or VINE_ERR_NO_MEM; *t is
+ * then empty (vine__topo_free may still be called on it).
  */
 int vine__topo_parse(const char *spec, vine_topo *t, char *err, size_t errlen);
 

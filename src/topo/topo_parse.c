@@ -384,6 +384,7 @@ int vine__topo_parse(const char *spec, vine_topo *t, char *err, size_t errlen)
 {
     ctx c;
     memset(&c, 0, sizeof c);
+    vine__topo_init(t); /* empty on every failure, the early ones included */
     c.spec = spec ? spec : "";
     c.err = err;
     c.errlen = errlen;
