@@ -128,10 +128,14 @@ int vine__choose_requested(vine_coll coll, const vine_algo **req);
  * cached schedules never disagree with it.
  */
 int vine__choose_remap(void);
-/* The segment size in elements from VINE_SEGMENT_SIZE (0 when unset). */
+/*
+ * Reads VINE_SEGMENT_SIZE on the first call; MPI_ERR_ARG (on every call) when
+ * it is malformed and vine_set_segment_size() has not overridden it.
+ */
+int vine__choose_seg_env(void);
+/* The segment size in elements of type_size bytes (0: no segmentation),
+ * after vine__choose_seg_env(). */
 size_t vine__choose_seg_count(size_t type_size);
-/* VINE_SEGMENT_SIZE in bytes, read when the library is first used (0: unset). */
-extern size_t vine__seg_bytes;
 /*
  * Builds the schedule of a into s: req if it admits a and builds, else
  * auto's choice, else the collective's default.  Returns an MPI error class.

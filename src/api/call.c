@@ -139,7 +139,8 @@ int vine__call_check_op(vine_call *c, MPI_Op op)
 
 int vine__call_check_request(vine_call *c)
 {
-    return vine__choose_requested(c->a.coll, &c->req);
+    int rc = vine__choose_seg_env();
+    return rc ? rc : vine__choose_requested(c->a.coll, &c->req);
 }
 
 int vine__call_attach(vine_call *c)
@@ -184,7 +185,7 @@ static int schedule(vine_call *c, vine_cache_entry **out)
 int vine__call_run(vine_call *c)
 {
     vine_cache_entry *e;
-    c->a.seg_count = vine__seg_bytes ? vine__choose_seg_count((size_t)c->t.size) : 0;
+    c->a.seg_count = vine__choose_seg_count((size_t)c->t.size);
     c->a.levels = &c->st->levels;
     c->a.remap = vine__choose_remap();
     int rc = schedule(c, &e);

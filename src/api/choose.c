@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,57 +66,80 @@ int vine__choose_requested(vine_coll coll, const vine_algo **req)
     return choice[coll].env_bad ? MPI_ERR_ARG : MPI_SUCCESS;
 }
 
-/* Parses a byte count with an optional k/m/g suffix (powers of 1024); 0 when malformed. */
-static size_t parse_bytes(const char *v)
+/*
+ * Parses a byte count with an optional k/m/g suffix (powers of 1024) into
+ * *bytes; -1 when malformed: not a decimal number (a sign included), trailing
+ * characters, or too large for size_t.
+ */
+static int parse_bytes(const char *v, size_t *bytes)
 {
     char *end;
+    if (!isdigit((unsigned char)*v))
+        return -1;
     errno = 0;
     unsigned long long n = strtoull(v, &end, 10);
-    if (end == v || errno)
-        return 0;
+    if (errno)
+        return -1;
+    int shift = 0;
     switch (tolower((unsigned char)*end)) {
     case 'g':
-        n <<= 10;
+        shift += 10;
         /* fall through */
     case 'm':
-        n <<= 10;
+        shift += 10;
         /* fall through */
     case 'k':
-        n <<= 10;
+        shift += 10;
         end++;
         break;
     default:
         break;
     }
-    return *end ? 0 : (size_t)n;
+    if (*end || n > (SIZE_MAX >> shift))
+        return -1;
+    *bytes = (size_t)n << shift;
+    return 0;
 }
 
-size_t vine__seg_bytes = (size_t)-1; /* not read yet */
+/* The segment size in bytes (0: none). */
+static size_t seg_bytes;
+/* VINE_SEGMENT_SIZE: 0 not read yet, 1 read (or overridden by the API), 2 malformed. */
+static int seg_state;
+
+int vine__choose_seg_env(void)
+{
+    if (!seg_state) {
+        const char *v = getenv("VINE_SEGMENT_SIZE");
+        seg_state = 1;
+        if (v && *v && parse_bytes(v, &seg_bytes) != 0) {
+            seg_bytes = 0;
+            seg_state = 2;
+        }
+    }
+    return seg_state == 2 ? MPI_ERR_ARG : MPI_SUCCESS;
+}
 
 size_t vine__choose_seg_count(size_t type_size)
 {
-    if (vine__seg_bytes == (size_t)-1) {
-        const char *v = getenv("VINE_SEGMENT_SIZE");
-        vine__seg_bytes = v ? parse_bytes(v) : 0;
-    }
-    if (!vine__seg_bytes || !type_size)
+    if (!seg_bytes || !type_size)
         return 0;
-    return vine__seg_bytes >= type_size ? vine__seg_bytes / type_size : 1;
+    return seg_bytes >= type_size ? seg_bytes / type_size : 1;
 }
 
 int vine_set_segment_size(MPI_Count bytes)
 {
     if (bytes < 0)
         return MPI_ERR_ARG;
-    vine__seg_bytes = (size_t)bytes;
+    seg_bytes = (size_t)bytes;
+    seg_state = 1; /* the API overrides the variable, a malformed one included */
     vine__choice_gen++;
     return MPI_SUCCESS;
 }
 
 MPI_Count vine_get_segment_size(void)
 {
-    vine__choose_seg_count(1);
-    return (MPI_Count)vine__seg_bytes;
+    vine__choose_seg_env();
+    return (MPI_Count)seg_bytes;
 }
 
 /* An on/off environment variable, read once into *value: set to anything but empty or "0". */

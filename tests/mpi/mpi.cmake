@@ -77,3 +77,8 @@ vine_mpi_test(repeat NPS 1 2 3 4)
 # and the executor's deferral of reductions past the next round's posting.
 vine_mpi_test(segment NPS 1 2 3 4 5 8)
 vine_mpi_test(segment_env PROGRAM segment NPS 4 6 ENV VINE_SEGMENT_SIZE=1k)
+# Malformed sizes: a sign, a unit that is not k/m/g, a size beyond size_t.
+vine_mpi_test(segment_env_bad_sign PROGRAM segment NPS 2 ENV VINE_SEGMENT_SIZE=-1k VINE_TEST_SEG_BAD=1)
+vine_mpi_test(segment_env_bad_unit PROGRAM segment NPS 3 ENV VINE_SEGMENT_SIZE=64kb VINE_TEST_SEG_BAD=1)
+vine_mpi_test(segment_env_bad_big PROGRAM segment NPS 1
+  ENV VINE_SEGMENT_SIZE=99999999999999g VINE_TEST_SEG_BAD=1)

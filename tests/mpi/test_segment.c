@@ -4,7 +4,9 @@
  * segments; every result is compared with MPI_Allreduce and must be the same
  * bits on every rank.  The executor's deferral of a round's reductions past
  * the next round's posting (exec.h) is checked on hand-made schedules: it
- * must happen where nothing conflicts and never where something does.
+ * must happen where nothing conflicts and never where something does.  With
+ * VINE_TEST_SEG_BAD set, VINE_SEGMENT_SIZE is malformed and every collective
+ * must fail with MPI_ERR_ARG until vine_set_segment_size() overrides it.
  */
 #include "mpitest.h"
 #include "sched/exec.h"
@@ -92,6 +94,24 @@ int main(int argc, char **argv)
     mt_init(&argc, &argv, "segment");
     mt_select(VINE_COLL_ALLREDUCE, "bine_large");
     check_deferral();
+    if (getenv("VINE_TEST_SEG_BAD")) {
+        /* A malformed VINE_SEGMENT_SIZE: every collective fails with
+         * MPI_ERR_ARG, before sending anything, until the API overrides it. */
+        int x = mt_rank, y = 0;
+        if (vine_allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != MPI_ERR_ARG ||
+            vine_bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_ERR_ARG ||
+            vine_bcast(&x, 0, MPI_INT, 0, MPI_COMM_WORLD) != MPI_ERR_ARG ||
+            vine_barrier(MPI_COMM_WORLD) != MPI_ERR_ARG)
+            mt_fail("VINE_SEGMENT_SIZE=%s: a collective did not return MPI_ERR_ARG",
+                    getenv("VINE_SEGMENT_SIZE"));
+        if (vine_get_segment_size() != 0)
+            mt_fail("a malformed VINE_SEGMENT_SIZE read as %lld",
+                    (long long)vine_get_segment_size());
+        if (vine_set_segment_size(1024) != MPI_SUCCESS)
+            mt_fail("vine_set_segment_size(1024) failed");
+        sweep("bine_large VINE_SEGMENT_SIZE malformed, then 1024 by the API");
+        return mt_finish();
+    }
     if (getenv("VINE_SEGMENT_SIZE")) {
         /* The environment's size, as given to ctest. */
         if (vine_get_segment_size() != 1024)
