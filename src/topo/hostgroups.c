@@ -390,8 +390,111 @@ static int detect(const char *path, int *kind, char *err, size_t errlen)
 
 /* ---- rules ---------------------------------------------------------------- */
 
+/* The most atoms an expression may expand to (see re_weight). */
+#define RE_WEIGHT_MAX 4096
+/* POSIX's smallest RE_DUP_MAX: larger bounds are not portable. */
+#define RE_BOUND_MAX 255
+
+/*
+ * About how many atoms regcomp's automaton for the ERE at *p holds, up to the
+ * ')' that closes depth (or the end): glibc copies an atom once per count of
+ * a bound {m,n}, so nested bounds multiply, and a short expression such as
+ * "(((a{99}){99}){99})" or "s++++..." takes gigabytes.  Returns the weight
+ * with *p at where it stopped; -1 for two repetition operators in a row
+ * (undefined in POSIX), -2 for a bound above RE_BOUND_MAX, nesting deeper than
+ * 32 or a weight above RE_WEIGHT_MAX.  Anything else malformed is left to
+ * regcomp.
+ */
+static long re_weight(const char **p, int depth)
+{
+    long total = 0, last = 0; /* last: the weight of the atom a quantifier would repeat */
+    int quantified = 0;
+    const char *s = *p;
+    while (*s && !(*s == ')' && depth > 0)) {
+        char c = *s;
+        if (c == '|') {
+            s++;
+            last = quantified = 0;
+            continue;
+        }
+        long mult = 0;
+        const char *next = s + 1;
+        if (c == '*' || c == '+' || c == '?') {
+            mult = c == '?' ? 1 : 2;
+        } else if (c == '{' && next[0] >= '0' && next[0] <= '9') {
+            char *end;
+            long m = strtol(next, &end, 10), n = m;
+            if (*end == ',') {
+                end++;
+                /* {m,}: m copies and a starred one, about m + 1 */
+                n = *end >= '0' && *end <= '9' ? strtol(end, &end, 10) : m + 1;
+            }
+            if (*end == '}') {
+                if (m > RE_BOUND_MAX || n > RE_BOUND_MAX)
+                    return -2;
+                mult = n > 0 ? n : 1;
+                next = end + 1;
+            }
+        }
+        if (mult) {
+            if (quantified)
+                return -1;
+            quantified = 1;
+            total += last * (mult - 1); /* the atom itself is counted already */
+            s = next;
+        } else {
+            quantified = 0;
+            last = 1;
+            if (c == '(') {
+                if (depth >= 32)
+                    return -2;
+                s++;
+                long w = re_weight(&s, depth + 1);
+                if (w < 0)
+                    return w;
+                if (*s == ')')
+                    s++;
+                last = w > 0 ? w : 1;
+            } else if (c == '[') { /* a bracket expression: ']' first is literal */
+                s += s[1] == '^' ? 2 : 1;
+                s += *s == ']';
+                while (*s && *s != ']') {
+                    char d = s[1];
+                    if (*s == '[' && (d == ':' || d == '.' || d == '=')) {
+                        for (s += 2; *s && !(*s == d && s[1] == ']'); s++)
+                            ;
+                        s += *s ? 2 : 0;
+                    } else {
+                        s++;
+                    }
+                }
+                s += *s == ']';
+            } else {
+                s += c == '\\' && s[1] ? 2 : 1;
+            }
+            total += last;
+        }
+        if (total > RE_WEIGHT_MAX)
+            return -2;
+    }
+    *p = s;
+    return total;
+}
+
 static int compile(vine_hostgroups *hg, const char *ere, char *err, size_t errlen)
 {
+    const char *scan = ere;
+    long w = re_weight(&scan, 0);
+    if (w == -1)
+        return vine__errmsg(err, errlen,
+                            "%s: two repetition operators in a row (such as \"++\" or \"*{2}\"), "
+                            "undefined in POSIX extended regular expressions",
+                            hg->spec);
+    if (w < 0)
+        return vine__errmsg(err, errlen,
+                            "%s: the expression repeats too much (a bound above %d, nesting "
+                            "deeper than 32, or more than %d atoms once bounds are expanded)",
+                            hg->spec, RE_BOUND_MAX, RE_WEIGHT_MAX);
     int rc = regcomp(&hg->re, ere, REG_EXTENDED);
     if (rc != 0) {
         char why[160];

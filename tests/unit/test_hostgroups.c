@@ -206,6 +206,21 @@ static void test_regex(void)
     open_fails("regex:^n([0-9]+", "regex:^n([0-9]+: bad regular expression");
     open_fails("regex:^n[0-9]+$", "no capture group");
     open_fails("regex:(a)(b)(c)(d)(e)(f)(g)(h)", "8 capture groups; at most 7");
+    /* Expressions that make glibc's regcomp take gigabytes are refused first
+     * (the first one is the fuzzer's, tests/data/fuzz/hostgroups). */
+    open_fails("regex:^(s++++++++++++)k", "two repetition operators in a row");
+    open_fails("regex:^(a){2}{3}", "two repetition operators in a row");
+    open_fails("regex:^(x)a*?", "two repetition operators in a row");
+    open_fails("regex:^(((a{99}){99}){99})", "repeats too much");
+    open_fails("regex:^(a{256})", "a bound above 255");
+    open_fails("block:4:^n(a{1,300})", "a bound above 255");
+    /* Bounds, brackets, classes and escapes that are fine. */
+    hg = open_ok("regex:^nid([0-9]{2})[0-9]{2,}(-[[:alpha:]]+)?\\.x{1,3}[]+*?{]*$", "regex", 2);
+    if (hg) {
+        path_is(hg, "nid1234-gpu.xx", "12/-gpu 12");
+        path_is(hg, "nid123456.x+*{", "12/ 12");
+        vine__hostgroups_free(hg);
+    }
 }
 
 /* Every number 0..999 against the divisions done here. */
