@@ -6,7 +6,7 @@
 if(NOT VINE_SMPI)
   set(vine_fuzz_data ${CMAKE_SOURCE_DIR}/tests/data)
   set(vine_fuzz_names topo_spec topo_edges topo_slurm topo_ibnet topo_sg hostgroups levels cost
-      results traffic graph)
+      results traffic graph place hostlist)
   set(vine_fuzz_seeds_topo_edges ${vine_fuzz_data}/topo/edges.txt ${vine_fuzz_data}/bbs)
   set(vine_fuzz_seeds_topo_slurm ${vine_fuzz_data}/topo/slurm-tree.conf)
   set(vine_fuzz_seeds_topo_ibnet ${vine_fuzz_data}/topo/ibnet-fattree.txt

@@ -15,6 +15,9 @@
  *   traffic     vine_bench_read_csv and vine_bench_read_mtx (vine-bench
  *               pattern csv:/mtx:), p from the first byte
  *   graph       vine__graph_parse (BBS graphs: grid:, torus:, edges:FILE)
+ *   place       vine__place (--placement SPEC, hosts:FILE) on a fat tree of 64
+ *               hosts, ranks from the first byte
+ *   hostlist    vine__hostlist_expand (Slurm hostlists: node[001-004,010])
  *
  * Each input either parses or fails with a message; a crash, a sanitizer
  * report, a leak or a time-out is a bug.  Built with FUZZ_NAME="topo_spec"
@@ -207,20 +210,57 @@ static int graph(const uint8_t *data, size_t size)
     return 0;
 }
 
+static int place(const uint8_t *data, size_t size)
+{
+    static vine_topo t;
+    static int made;
+    char err[256];
+    if (!made) {
+        if (vine__topo_parse("fattree:down=8/8,up=2", &t, err, sizeof err) != VINE_OK)
+            abort();
+        made = 1;
+    }
+    if (size < 2 || size > 4096)
+        return 0;
+    int nranks = 1 + data[0] % 128, rank_host[128];
+    char spec[256];
+    if (data[1] & 1) { /* hosts:FILE[,ppn=K] with the rest as the file */
+        snprintf(spec, sizeof spec, "hosts:%s%s", input_file(data + 2, size - 2),
+                 data[1] & 2 ? ",ppn=2" : "");
+    } else {
+        if (size > 66)
+            return 0;
+        char *s = input_string(data + 2, size - 2);
+        snprintf(spec, sizeof spec, "%s", s);
+        free(s);
+    }
+    vine__place(&t, spec, nranks, rank_host, err, sizeof err);
+    return 0;
+}
+
+static int hostlist(const uint8_t *data, size_t size)
+{
+    char err[256];
+    if (size > 256)
+        return 0;
+    char *s = input_string(data, size), **names = NULL;
+    int n = 0;
+    if (vine__hostlist_expand(s, &names, &n, err, sizeof err) == VINE_OK)
+        vine__hostlist_free(names, n);
+    free(s);
+    return 0;
+}
+
 static const struct {
     const char *name;
     vine_fuzz_fn *fn;
-} harness[] = {{"topo_spec", topo_spec},
-               {"topo_edges", topo_edges},
-               {"topo_slurm", topo_slurm},
-               {"topo_ibnet", topo_ibnet},
-               {"topo_sg", topo_sg},
-               {"hostgroups", hostgroups},
-               {"levels", levels},
-               {"cost", cost},
-               {"results", results},
-               {"traffic", traffic},
-               {"graph", graph}};
+} harness[] = {{"topo_spec", topo_spec},   {"topo_edges", topo_edges},
+               {"topo_slurm", topo_slurm}, {"topo_ibnet", topo_ibnet},
+               {"topo_sg", topo_sg},       {"hostgroups", hostgroups},
+               {"levels", levels},         {"cost", cost},
+               {"results", results},       {"traffic", traffic},
+               {"graph", graph},           {"place", place},
+               {"hostlist", hostlist}};
 
 vine_fuzz_fn *vine_fuzz_find(const char *name)
 {

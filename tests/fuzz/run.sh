@@ -49,7 +49,8 @@ for src in src/sched/*.c src/coll/*.c src/coll/*/*.c src/select/*.c src/topo/*.c
 done
 wait
 
-names="topo_spec topo_edges topo_slurm topo_ibnet topo_sg hostgroups levels cost results traffic graph"
+names="topo_spec topo_edges topo_slurm topo_ibnet topo_sg hostgroups levels cost results traffic graph
+place hostlist"
 seeds() { # name: the seed files of its kind
     case $1 in
     topo_edges | graph) echo tests/data/topo/edges.txt tests/data/bbs/*.txt ;;
