@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- the in-memory results ---------------------------------------------- */
 
@@ -379,12 +380,13 @@ static int results_from_json(json_t *o, vine_bench_results *r, const char *path,
     r->warmup = (int)warmup;
     r->inplace = json_is_true(ip);
     r->check = json_is_true(ck);
-    int rc = vine__bench_results_set_ranks(r, (int)ranks);
-    if (rc)
-        return rc;
+    /* The host array first: a corrupt rank count allocates nothing. */
     hosts = json_object_get(o, "hosts");
     if (!json_is_array(hosts) || json_array_size(hosts) != (size_t)ranks)
         return fail(err, errlen, "%s: \"hosts\" is not an array of %lld names", path, ranks);
+    int rc = vine__bench_results_set_ranks(r, (int)ranks);
+    if (rc)
+        return rc;
     for (int i = 0; i < (int)ranks; i++) {
         json_t *h = json_array_get(hosts, (size_t)i);
         if (!json_is_string(h))
@@ -657,8 +659,13 @@ bad:
 }
 
 /* One "# key: value" line of the description; line is past the "# ". */
+/*
+ * One "# key: value" line before the header.  max_ranks bounds "ranks" by the
+ * file's size (each rank needs a "# host R: NAME" line), so that a corrupt
+ * count does not allocate gigabytes of host names before failing.
+ */
 static int csv_meta_line(vine_bench_results *r, char *line, const char *path, long ln,
-                         int *have_format, char *err, size_t errlen)
+                         int *have_format, long long max_ranks, char *err, size_t errlen)
 {
     char *colon = strstr(line, ": ");
     if (!colon)
@@ -683,6 +690,10 @@ static int csv_meta_line(vine_bench_results *r, char *line, const char *path, lo
     } else if (strcmp(line, "ranks") == 0) {
         if (parse_ll(value, 1, INT32_MAX, &v) || r->hosts)
             return fail(err, errlen, "%s:%ld: bad or repeated ranks", path, ln);
+        if (v > max_ranks)
+            return fail(err, errlen,
+                        "%s:%ld: %lld ranks, but the file is too short to name their hosts", path,
+                        ln, v);
         rc = vine__bench_results_set_ranks(r, (int)v);
     } else if (strcmp(line, "dtype") == 0 || strcmp(line, "op") == 0) {
         if (set_text(line[0] == 'd' ? r->dtype : r->op, sizeof r->dtype, value))
@@ -749,6 +760,11 @@ static int csv_read_all(FILE *f, vine_bench_results *r, const char *path, char *
     size_t cap = 0;
     long n = 0, ln = 0;
     int header = 0, have_format = 0, rc = VINE_OK;
+    /* A "#host R: X" line takes 11 bytes or more. */
+    struct stat st;
+    long long max_ranks = INT32_MAX;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+        max_ranks = (long long)st.st_size / 11;
     while (rc == VINE_OK && (n = read_line(f, &line, &cap)) >= -1) {
         if (n == -1)
             break;
@@ -758,7 +774,8 @@ static int csv_read_all(FILE *f, vine_bench_results *r, const char *path, char *
         if (line[0] == '#') {
             if (header)
                 continue; /* comments among the rows say nothing about the run */
-            rc = csv_meta_line(r, line + 1 + (line[1] == ' '), path, ln, &have_format, err, errlen);
+            rc = csv_meta_line(r, line + 1 + (line[1] == ' '), path, ln, &have_format, max_ranks,
+                               err, errlen);
             continue;
         }
         int nf = csv_split(line, fields, NCOLS + 1);

@@ -372,6 +372,16 @@ static void test_refused(void)
            "collective,algorithm,size_label,size,count,status,error,check,kept,dropped,min_us,"
            "median_us,mean_us,p99_us,max_us,ratio,algbw_GBps,busbw_GBps\n",
            "host 1");
+    /* Corrupt rank counts fail before the host names are allocated (the
+     * fuzzer's inputs took 3 GiB; tests/data/fuzz/results). */
+    refuse("manyranks.csv", "# format: vine-bench-results 1\n# ranks: 402666267\n",
+           ":2: 402666267 ranks, but the file is too short");
+    refuse("manyranks.json",
+           "{\"format\": \"vine-bench-results\", \"version\": 1, \"command\": \"\", \"date\": "
+           "\"\", \"mpi_library\": \"\", \"ranks\": 2000000000, \"dtype\": \"int\", \"op\": "
+           "\"sum\", \"root\": 0, \"iters\": 1, \"warmup\": null, \"in_place\": false, "
+           "\"check\": false, \"hosts\": [\"h\"], \"rows\": []}",
+           "not an array of 2000000000 names");
     char path[512], err[512];
     vine_bench_results r;
     path_of(path, sizeof path, "does-not-exist.json");
