@@ -7,7 +7,8 @@
 # JSON=DIR every run also writes its result file DIR/bine-pNP[-TAG]-K.json, which
 # `vine table pairs` (docs/bench.md) turns into the table of
 # docs/performance.md.  MPIRUN_ARGS replaces the binding (--bind-to core),
-# e.g. with a --rankfile.
+# e.g. with a --rankfile; SIZES and ALLTOALL_SIZES replace the lists of
+# SIZE:ITERATIONS below (scripts/bench-device.sh uses all of these).
 #
 #   NP=16 sh scripts/bench-bine.sh
 set -eu
@@ -39,7 +40,8 @@ bench() { # collectives, algorithms, sizes, iterations
 main() {
     echo "host: $(uname -n), $cores cores, $NP ranks; $(mpirun --version 2>&1 | head -1)"
     if [ "${NOBUILD:-0}" != 1 ]; then
-        cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF -DVINE_WERROR=OFF >/dev/null || return 1
+        cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF -DVINE_WERROR=OFF \
+            >/dev/null || return 1
         cmake --build "$BUILD" -j "$cores" --target vine-bench >/dev/null || return 1
     fi
     # Algorithms a collective does not have are skipped, so one run serves
