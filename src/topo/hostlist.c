@@ -24,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VINE_HOSTLIST_MAX (1 << 22)
+/* Six times the largest machine's node count (Fugaku: 158,976); a list of
+ * 4M names took 5 s and over 1 GB, which a typo should not cost. */
+#define VINE_HOSTLIST_MAX (1 << 20)
 #define NUM_MAX_DIGITS 18
 
 typedef struct hl_range {

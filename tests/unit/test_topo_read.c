@@ -835,6 +835,9 @@ static void test_hostlist(void)
     expect_hostlist_error("n[1-2]x[1-3", "unterminated");
     expect_hostlist_error("n[0-99999999]", "too many names");
     expect_hostlist_error("a[0-9999]b[0-9999]", "too many names");
+    /* The limit, 2^20 names, in one bracket and across items. */
+    expect_hostlist_error("n[0-1048576]", "too many names");
+    expect_hostlist_error("a[0-1023]b[0-1023],c", "too many names");
     expect_hostlist_error("n[1234567890123456789]", "number too long");
     expect_hostlist_error(NULL, "no expression");
     /* Noise never crashes the expander. */
