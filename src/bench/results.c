@@ -658,11 +658,10 @@ bad:
     return -1;
 }
 
-/* One "# key: value" line of the description; line is past the "# ". */
 /*
- * One "# key: value" line before the header.  max_ranks bounds "ranks" by the
- * file's size (each rank needs a "# host R: NAME" line), so that a corrupt
- * count does not allocate gigabytes of host names before failing.
+ * One "# key: value" line of the description (line is past the "# ").  max_ranks bounds "ranks" by
+ * the file's size (each rank needs a "# host R: NAME" line), so that a corrupt count does not
+ * allocate gigabytes of host names before failing.
  */
 static int csv_meta_line(vine_bench_results *r, char *line, const char *path, long ln,
                          int *have_format, long long max_ranks, char *err, size_t errlen)
