@@ -6,7 +6,7 @@
 if(NOT VINE_SMPI)
   set(vine_fuzz_data ${CMAKE_SOURCE_DIR}/tests/data)
   set(vine_fuzz_names topo_spec topo_edges topo_slurm topo_ibnet topo_sg hostgroups levels cost
-      results traffic graph place hostlist)
+      results traffic graph place hostlist sched)
   set(vine_fuzz_seeds_topo_edges ${vine_fuzz_data}/topo/edges.txt ${vine_fuzz_data}/bbs)
   set(vine_fuzz_seeds_topo_slurm ${vine_fuzz_data}/topo/slurm-tree.conf)
   set(vine_fuzz_seeds_topo_ibnet ${vine_fuzz_data}/topo/ibnet-fattree.txt
@@ -16,7 +16,7 @@ if(NOT VINE_SMPI)
   set(vine_fuzz_seeds_results ${vine_fuzz_data}/bench/results_p2.json
       ${vine_fuzz_data}/bench/results_p4.csv)
   add_executable(fuzz_replay ${CMAKE_CURRENT_LIST_DIR}/replay.c
-                 ${CMAKE_CURRENT_LIST_DIR}/fuzz_parsers.c)
+                 ${CMAKE_CURRENT_LIST_DIR}/fuzz_parsers.c ${CMAKE_CURRENT_LIST_DIR}/fuzz_sched.c)
   target_link_libraries(fuzz_replay PRIVATE vine_core_static)
   foreach(name ${vine_fuzz_names})
     set(vine_fuzz_inputs ${vine_fuzz_seeds_${name}})

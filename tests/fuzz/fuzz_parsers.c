@@ -18,6 +18,8 @@
  *   place       vine__place (--placement SPEC, hosts:FILE) on a fat tree of 64
  *               hosts, ranks from the first byte
  *   hostlist    vine__hostlist_expand (Slurm hostlists: node[001-004,010])
+ *   sched       not a parser: every algorithm's schedules against the
+ *               verifier on cases drawn from the input (fuzz_sched.c)
  *
  * Each input either parses or fails with a message; a crash, a sanitizer
  * report, a leak or a time-out is a bug.  Built with FUZZ_NAME="topo_spec"
@@ -260,7 +262,7 @@ static const struct {
                {"levels", levels},         {"cost", cost},
                {"results", results},       {"traffic", traffic},
                {"graph", graph},           {"place", place},
-               {"hostlist", hostlist}};
+               {"hostlist", hostlist},     {"sched", vine_fuzz_sched}};
 
 vine_fuzz_fn *vine_fuzz_find(const char *name)
 {
