@@ -15,6 +15,18 @@ run() {
     rc=$?
 }
 
+# expect STATUS TEXT command...: runs the command, shows its output, and
+# wants that exit status and TEXT in its standard error.
+expect() {
+    want=$1
+    text=$2
+    shift 2
+    run "$@"
+    cat out.txt err.txt
+    [ "$rc" = "$want" ] || fail "exit status $rc, want $want: $*"
+    grep -q -- "$text" err.txt || fail "no '$text' in the message: $*"
+}
+
 # Empties the directory $1 (made if missing) and makes it the current one.
 fresh_workdir() {
     rm -rf "$1"

@@ -99,16 +99,6 @@ nognuplot)
     grep -q 'needs gnuplot' err.txt || fail "heatmap: no message about gnuplot"
     ;;
 bad)
-    # expect STATUS TEXT command...: the exit status and a word of the message.
-    expect() {
-        want=$1
-        text=$2
-        shift 2
-        run "$@"
-        cat out.txt err.txt
-        [ "$rc" = "$want" ] || fail "exit status $rc, want $want: $*"
-        grep -q -- "$text" err.txt || fail "no '$text' in the message: $*"
-    }
     expect 2 'choose one with --coll' "$vine" plot heatmap --in "$P2" --in "$P4" --out h.svg
     expect 2 'one file per rank count' "$vine" plot heatmap --in "$P2" --in "$P2" \
         --coll allreduce --out h.svg

@@ -151,16 +151,6 @@ pairs)
     rows 4
     ;;
 bad)
-    # expect STATUS TEXT command...: the exit status and a word of the message.
-    expect() {
-        want=$1
-        text=$2
-        shift 2
-        run "$@"
-        cat out.txt err.txt
-        [ "$rc" = "$want" ] || fail "exit status $rc, want $want: $*"
-        grep -q -- "$text" err.txt || fail "no '$text' in the message: $*"
-    }
     expect 2 'unknown argument' "$vine" table best --in "$R1" --bogus
     expect 2 'unknown argument' "$vine" table pairs --in "$R1" --pair bcast:bine/mpi --exclude x
     expect 2 'unknown table' "$vine" table worst --in "$R1"
