@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,6 +36,18 @@ int vine_cli_take_any(const char *who, int *i, int argc, char **argv, const char
     for (int k = 0; k < n && !r; k++)
         r = vine_cli_take(who, argv[*i], names[k], i, argc, argv, slots[k]);
     return r;
+}
+
+int vine_cli_usage_error(const char *tool, const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "%s%s%s: ", tool, cmd ? " " : "", cmd ? cmd : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
 }
 
 void vine_cli_size_label(char *buf, size_t cap, long long s)

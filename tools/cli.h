@@ -20,6 +20,17 @@ int vine_cli_take(const char *who, const char *arg, const char *name, int *i, in
 int vine_cli_take_any(const char *who, int *i, int argc, char **argv, const char *const *names,
                       const char **const *slots, int n);
 
+/*
+ * Prints "TOOL CMD: message" (or "TOOL: message" when cmd is NULL) on stderr,
+ * after flushing stdout so that it follows what was printed before; returns
+ * 2, the exit status of a usage error.
+ */
+int vine_cli_usage_error(const char *tool, const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* Writes the label of a size in bytes to buf: 8B, 1KiB, 64MiB, 2GiB, 3000B
  * (the largest binary unit that divides it). */
 void vine_cli_size_label(char *buf, size_t cap, long long s);

@@ -21,7 +21,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,24 +89,6 @@ static const paper_row paper[] = {
 };
 #define NPAPER ((int)(sizeof paper / sizeof paper[0]))
 
-static int usage_error(const char *cmd, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static int usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    fflush(stdout);
-    fprintf(stderr, "vine bbs %s: ", cmd);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return 2;
-}
-
 /*
  * Reads the n options names[k] of `vine bbs CMD` into *slots[k]; returns -1
  * when the command goes on, else its exit status: 0 after --help, 2 after a
@@ -128,7 +109,7 @@ static int parse_opts(const char *cmd, void (*usage)(FILE *), const char *const 
             return 2;
         if (!r) {
             usage(stderr);
-            return usage_error(cmd, "unknown argument '%s'", argv[i]);
+            return vine_cli_usage_error("vine bbs", cmd, "unknown argument '%s'", argv[i]);
         }
     }
     return -1;
@@ -326,24 +307,28 @@ static int cmd_table(int argc, char **argv)
         return rc;
     long seed;
     if (parse_long(seedstr, 0, LONG_MAX, &seed))
-        return usage_error("table", "--seed %s: not a non-negative integer", seedstr);
+        return vine_cli_usage_error("vine bbs", "table", "--seed %s: not a non-negative integer",
+                                    seedstr);
     char nbuf[1024], tbuf[4096];
     char *nitems[MAX_ITEMS], *titems[MAX_ITEMS];
     snprintf(nbuf, sizeof nbuf, "%s", nlist);
     int nn = split(nbuf, nitems, MAX_ITEMS);
     if (nn <= 0)
-        return usage_error("table", "--n %s: expected a comma-separated list", nlist);
+        return vine_cli_usage_error("vine bbs", "table", "--n %s: expected a comma-separated list",
+                                    nlist);
     long ns[MAX_ITEMS];
     for (int i = 0; i < nn; i++)
         if (parse_long(nitems[i], 1, 1000000, &ns[i]))
-            return usage_error("table", "--n: '%s' is not a packet count from 1 to 1000000",
-                               nitems[i]);
+            return vine_cli_usage_error("vine bbs", "table",
+                                        "--n: '%s' is not a packet count from 1 to 1000000",
+                                        nitems[i]);
     int nt;
     if (tlist) {
         snprintf(tbuf, sizeof tbuf, "%s", tlist);
         nt = split(tbuf, titems, MAX_ITEMS);
         if (nt <= 0)
-            return usage_error("table", "--topo %s: expected a comma-separated list", tlist);
+            return vine_cli_usage_error("vine bbs", "table",
+                                        "--topo %s: expected a comma-separated list", tlist);
     } else {
         nt = NPAPER;
         for (int i = 0; i < nt; i++)
@@ -359,7 +344,7 @@ static int cmd_table(int argc, char **argv)
             for (int j = 0; j < i; j++)
                 vine__graph_free(&gs[j]);
             free(gs);
-            return usage_error("table", "--topo %s: %s", titems[i], err);
+            return vine_cli_usage_error("vine bbs", "table", "--topo %s: %s", titems[i], err);
         }
     }
     FILE *cf = NULL;
@@ -369,7 +354,8 @@ static int cmd_table(int argc, char **argv)
             for (int j = 0; j < nt; j++)
                 vine__graph_free(&gs[j]);
             free(gs);
-            return usage_error("table", "--csv %s: cannot open for writing", csv);
+            return vine_cli_usage_error("vine bbs", "table", "--csv %s: cannot open for writing",
+                                        csv);
         }
         fprintf(cf, "topology,nodes,edges,N,algorithm,T,paper_T,diff_pct,active_edges,"
                     "T_over_T_BBS,paper_T_over_T_BBS,lower_bound,flag\n");
@@ -591,23 +577,25 @@ static int cmd_plot(int argc, char **argv)
         return rc;
     if (!topo || !nstr || !outp) {
         usage_plot(stderr);
-        return usage_error("plot", "--topo, --n and --out are required");
+        return vine_cli_usage_error("vine bbs", "plot", "--topo, --n and --out are required");
     }
     long n, seed;
     if (parse_long(nstr, 1, 1000000, &n))
-        return usage_error("plot", "--n %s: not a packet count from 1 to 1000000", nstr);
+        return vine_cli_usage_error("vine bbs", "plot",
+                                    "--n %s: not a packet count from 1 to 1000000", nstr);
     if (parse_long(seedstr, 0, LONG_MAX, &seed))
-        return usage_error("plot", "--seed %s: not a non-negative integer", seedstr);
+        return vine_cli_usage_error("vine bbs", "plot", "--seed %s: not a non-negative integer",
+                                    seedstr);
     if (vine_cli_need_gnuplot("vine bbs plot", NULL))
         return 1;
     vine_graph g;
     char err[512];
     if (load_graph(topo, &g, err, sizeof err) != VINE_OK)
-        return usage_error("plot", "--topo %s: %s", topo, err);
+        return vine_cli_usage_error("vine bbs", "plot", "--topo %s: %s", topo, err);
     FILE *probe = fopen(outp, "w");
     if (!probe) {
         vine__graph_free(&g);
-        return usage_error("plot", "--out %s: cannot open for writing", outp);
+        return vine_cli_usage_error("vine bbs", "plot", "--out %s: cannot open for writing", outp);
     }
     fclose(probe);
     vine_bsched s[A_COUNT];

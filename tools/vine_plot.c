@@ -23,7 +23,6 @@
 #include "cli.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,17 +50,6 @@ static const char *metric_label(int m)
         "maximum time per call (us)", "algbw (GB/s, nccl-tests)",
         "busbw (GB/s, nccl-tests)"};
     return l[m];
-}
-
-static int usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "vine plot%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    return 2;
 }
 
 static void usage(FILE *f)
@@ -167,8 +155,9 @@ static int parse_opts(const char *cmd, int argc, char **argv, plot_opts *o)
         int r = vine_cli_take(who, argv[i], "--in", &i, argc, argv, &in);
         if (r > 0) {
             if (o->nfiles == (heatmap ? MAX_FILES : 1))
-                return heatmap ? usage_error(cmd, "more than %d --in files", MAX_FILES)
-                               : usage_error(cmd, "more than one --in file");
+                return heatmap ? vine_cli_usage_error("vine plot", cmd, "more than %d --in files",
+                                                      MAX_FILES)
+                               : vine_cli_usage_error("vine plot", cmd, "more than one --in file");
             o->files[o->nfiles++] = in;
             continue;
         }
@@ -181,17 +170,18 @@ static int parse_opts(const char *cmd, int argc, char **argv, plot_opts *o)
             return 2;
         if (!r) {
             usage(stderr);
-            return usage_error(cmd, "unknown argument '%s'", argv[i]);
+            return vine_cli_usage_error("vine plot", cmd, "unknown argument '%s'", argv[i]);
         }
     }
     if (!o->nfiles || !o->out) {
         usage(stderr);
-        return usage_error(cmd, "--in and --out are required");
+        return vine_cli_usage_error("vine plot", cmd, "--in and --out are required");
     }
     o->m = parse_metric(o->metric, !heatmap);
     if (o->m < 0)
-        return usage_error(cmd, "--metric %s: not one of median, min, mean, p99, max%s", o->metric,
-                           heatmap ? "" : ", algbw, busbw");
+        return vine_cli_usage_error("vine plot", cmd,
+                                    "--metric %s: not one of median, min, mean, p99, max%s",
+                                    o->metric, heatmap ? "" : ", algbw, busbw");
     return -1;
 }
 
@@ -306,14 +296,14 @@ static int cmd_time(int argc, char **argv)
     if ((collv && split_names(&colls, collv)) || (algov && split_names(&algos, algov))) {
         free(colls.store);
         free(algos.store);
-        return usage_error("time", "too many names in --coll or --algo");
+        return vine_cli_usage_error("vine plot", "time", "too many names in --coll or --algo");
     }
     vine_bench_results r;
     char err[512];
     if (vine__bench_read(&r, in, err, sizeof err) != 0) {
         free(colls.store);
         free(algos.store);
-        return usage_error("time", "%s", err);
+        return vine_cli_usage_error("vine plot", "time", "%s", err);
     }
     /* Default: every collective of the file with a usable row, in the file's order. */
     int status = 0;
@@ -379,10 +369,11 @@ static int collect(vine_bench_results *res, const char **files, int nfiles, cons
             for (size_t j = 0; j < *npts; j++) {
                 point *q = &(*pts)[j];
                 if (q->ranks == res[k].ranks && q->size == x->size && !strcmp(q->algo, x->algo))
-                    return usage_error("heatmap",
-                                       "%s and %s both hold %s %s at %d ranks and "
-                                       "%lld bytes: give one file per rank count",
-                                       q->file, files[k], coll, x->algo, res[k].ranks, x->size);
+                    return vine_cli_usage_error("vine plot", "heatmap",
+                                                "%s and %s both hold %s %s at %d ranks and "
+                                                "%lld bytes: give one file per rank count",
+                                                q->file, files[k], coll, x->algo, res[k].ranks,
+                                                x->size);
             }
             if (*npts == cap) {
                 cap = cap ? 2 * cap : 256;
@@ -537,13 +528,13 @@ static int cmd_heatmap(int argc, char **argv)
     int nfiles = o.nfiles, m = o.m;
     names exclude = {{0}, 0, NULL};
     if (split_names(&exclude, excludev))
-        return usage_error("heatmap", "too many names in --exclude");
+        return vine_cli_usage_error("vine plot", "heatmap", "too many names in --exclude");
     vine_bench_results *res = calloc((size_t)nfiles, sizeof *res);
     int status = res ? 0 : 1, nread = 0;
     for (; !status && nread < nfiles; nread++) {
         char err[512];
         if (vine__bench_read(&res[nread], files[nread], err, sizeof err) != 0)
-            status = usage_error("heatmap", "%s", err);
+            status = vine_cli_usage_error("vine plot", "heatmap", "%s", err);
     }
     /* The collective: --coll, or the only one with measured rows. */
     const char *only = NULL;
@@ -553,10 +544,10 @@ static int cmd_heatmap(int argc, char **argv)
             if (!usable(x, m))
                 continue;
             if (only && strcmp(only, x->coll) != 0)
-                status = usage_error("heatmap",
-                                     "the files hold %s and %s: choose one with "
-                                     "--coll",
-                                     only, x->coll);
+                status = vine_cli_usage_error("vine plot", "heatmap",
+                                              "the files hold %s and %s: choose one with "
+                                              "--coll",
+                                              only, x->coll);
             only = x->coll;
         }
     if (!coll)
@@ -649,5 +640,5 @@ int vine_cmd_plot(int argc, char **argv)
     if (strcmp(argv[1], "heatmap") == 0)
         return cmd_heatmap(argc - 1, argv + 1);
     usage(stderr);
-    return usage_error(NULL, "unknown plot '%s' (time or heatmap)", argv[1]);
+    return vine_cli_usage_error("vine plot", NULL, "unknown plot '%s' (time or heatmap)", argv[1]);
 }

@@ -13,12 +13,12 @@
  */
 #include "vine_sim.h"
 #include "bench/results.h"
+#include "cli.h"
 #include "sched/verify.h"
 #include "vine_sim_util.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,18 +53,6 @@ int vine_cmd_sim(int argc, char **argv)
         return vs_cmd_allocations(argc - 1, argv + 1);
     fprintf(stderr, "vine sim: unknown subcommand '%s'\n", sub);
     usage_sim(stderr);
-    return 2;
-}
-
-int vs_usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    fflush(stdout); /* the message follows what was printed before it */
-    fprintf(stderr, "vine sim %s: ", cmd);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
     return 2;
 }
 
@@ -317,11 +305,12 @@ int vs_net_open(const char *cmd, const char *spec, vs_net *net)
     int rc = vine__topo_parse(spec, &net->t, err, sizeof err);
     if (rc == VINE_ERR_UNSUPPORTED) {
         vine__topo_free(&net->t);
-        return vs_usage_error(cmd, "--topo %s: %s", spec, err[0] ? err : "not a topology");
+        return vine_cli_usage_error("vine sim", cmd, "--topo %s: %s", spec,
+                                    err[0] ? err : "not a topology");
     }
     if (rc == VINE_OK && net->t.nhosts == 0) {
         vine__topo_free(&net->t);
-        return vs_usage_error(cmd, "--topo %s: the topology has no hosts", spec);
+        return vine_cli_usage_error("vine sim", cmd, "--topo %s: the topology has no hosts", spec);
     }
     if (rc == VINE_OK)
         rc = vine__router_new(&net->t, &net->router);

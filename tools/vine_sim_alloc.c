@@ -77,7 +77,7 @@ static int parse_opts(int argc, char **argv, opts *o)
         else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
             o->verbose = 1;
         else
-            return vs_usage_error("allocations", "unknown option '%s'", argv[i]);
+            return vine_cli_usage_error("vine sim", "allocations", "unknown option '%s'", argv[i]);
     }
     return 0;
 }
@@ -113,43 +113,49 @@ static int parse_all(run *w)
 {
     opts *o = &w->o;
     if (!o->topo || (!o->nodes && !o->file))
-        return vs_usage_error("allocations", "--topo and --nodes (or --file) are required");
+        return vine_cli_usage_error("vine sim", "allocations",
+                                    "--topo and --nodes (or --file) are required");
     const char *cname = o->coll ? o->coll : "bcast";
     int c = vine__coll_parse(cname);
     vine_coll_info info;
     if (c < 0 || vine__verify_coll_info((vine_coll)c, &info) != VINE_OK)
-        return vs_usage_error("allocations", "unknown collective '%s'", cname);
+        return vine_cli_usage_error("vine sim", "allocations", "unknown collective '%s'", cname);
     const char *aname = o->algo ? o->algo : "bine";
     const char *bname = o->baseline ? o->baseline : vs_default_baseline((vine_coll)c);
     w->algo = vine__algo_find((vine_coll)c, aname);
     w->base = vine__algo_find((vine_coll)c, bname);
     if (!w->algo || !w->base)
-        return vs_usage_error("allocations", "no algorithm '%s' for %s; see 'vine list'",
-                              w->algo ? bname : aname, cname);
+        return vine_cli_usage_error("vine sim", "allocations",
+                                    "no algorithm '%s' for %s; see 'vine list'",
+                                    w->algo ? bname : aname, cname);
     if (o->nodes && vs_parse_ints(o->nodes, MAX_NODES, &w->nodes, &w->nnodes))
-        return vs_usage_error("allocations", "malformed --nodes '%s' (e.g. 16,32 or 16..1024)",
-                              o->nodes);
+        return vine_cli_usage_error("vine sim", "allocations",
+                                    "malformed --nodes '%s' (e.g. 16,32 or 16..1024)", o->nodes);
     long seed = 1;
     w->samples = 20;
     w->ppn = 1;
     if (o->samples && (vs_parse_long(o->samples, 1000000, &w->samples) || w->samples < 1))
-        return vs_usage_error("allocations", "malformed --samples '%s'", o->samples);
+        return vine_cli_usage_error("vine sim", "allocations", "malformed --samples '%s'",
+                                    o->samples);
     if (o->seed && vs_parse_long(o->seed, 2147483647L, &seed))
-        return vs_usage_error("allocations", "malformed --seed '%s' (0..2^31-1)", o->seed);
+        return vine_cli_usage_error("vine sim", "allocations", "malformed --seed '%s' (0..2^31-1)",
+                                    o->seed);
     w->seed = (unsigned long)seed;
     if (o->ppn && (vs_parse_long(o->ppn, 4096, &w->ppn) || w->ppn < 1))
-        return vs_usage_error("allocations", "malformed --ppn '%s'", o->ppn);
+        return vine_cli_usage_error("vine sim", "allocations", "malformed --ppn '%s'", o->ppn);
     if (o->root && vs_parse_long(o->root, MAX_NODES, &w->root))
-        return vs_usage_error("allocations", "malformed --root '%s'", o->root);
+        return vine_cli_usage_error("vine sim", "allocations", "malformed --root '%s'", o->root);
     w->size = 1u << 20;
     if (o->size && vs_parse_size(o->size, &w->size))
-        return vs_usage_error("allocations", "malformed --size '%s' (e.g. 1MiB)", o->size);
+        return vine_cli_usage_error("vine sim", "allocations", "malformed --size '%s' (e.g. 1MiB)",
+                                    o->size);
     if (info.reduction && w->size % VS_REDUCE_ELEM)
-        return vs_usage_error("allocations", "--size of a reduction must be a multiple of %d",
-                              VS_REDUCE_ELEM);
+        return vine_cli_usage_error("vine sim", "allocations",
+                                    "--size of a reduction must be a multiple of %d",
+                                    VS_REDUCE_ELEM);
     if (w->nodes && (long)w->nodes[0] * w->ppn <= w->root)
-        return vs_usage_error("allocations", "--root %ld is not below %ld ranks", w->root,
-                              (long)w->nodes[0] * w->ppn);
+        return vine_cli_usage_error("vine sim", "allocations", "--root %ld is not below %ld ranks",
+                                    w->root, (long)w->nodes[0] * w->ppn);
     return 0;
 }
 
@@ -235,8 +241,9 @@ static int run_random(run *w)
     for (size_t i = 0; i < w->nnodes; i++) {
         long n = w->nodes[i], p = n * w->ppn;
         if (n > w->net.t.nhosts)
-            return vs_usage_error("allocations", "--nodes %ld: the topology has only %d hosts", n,
-                                  w->net.t.nhosts);
+            return vine_cli_usage_error("vine sim", "allocations",
+                                        "--nodes %ld: the topology has only %d hosts", n,
+                                        w->net.t.nhosts);
         int *rank_host = malloc((size_t)p * sizeof *rank_host);
         if (!rank_host)
             return 1;
@@ -255,7 +262,8 @@ static int run_random(run *w)
             if (rc != VINE_OK) {
                 free(rank_host);
                 if (rc == VINE_ERR_UNSUPPORTED)
-                    return vs_usage_error("allocations", "placement %s: %s", spec, err);
+                    return vine_cli_usage_error("vine sim", "allocations", "placement %s: %s", spec,
+                                                err);
                 return 1;
             }
             if (measure(w, a, rank_host)) {
@@ -300,7 +308,7 @@ static int line_hosts(run *w, const char *path, long ln, const char *expr, int *
     int n = 0;
     int rc = vine__hostlist_expand(expr, &names, &n, err, sizeof err);
     if (rc == VINE_ERR_UNSUPPORTED)
-        return vs_usage_error("allocations", "%s:%ld: %s", path, ln, err);
+        return vine_cli_usage_error("vine sim", "allocations", "%s:%ld: %s", path, ln, err);
     if (rc != VINE_OK)
         return 1;
     *nodes = n;
@@ -310,7 +318,7 @@ static int line_hosts(run *w, const char *path, long ln, const char *expr, int *
                     : VINE_ERR_NO_MEM;
     vine__hostlist_free(names, n);
     if (rc == VINE_ERR_UNSUPPORTED)
-        return vs_usage_error("allocations", "%s:%ld: %s", path, ln, err);
+        return vine_cli_usage_error("vine sim", "allocations", "%s:%ld: %s", path, ln, err);
     return rc == VINE_OK ? 0 : 1;
 }
 
@@ -332,7 +340,7 @@ static int run_file(run *w)
     const char *path = w->o.file;
     FILE *f = fopen(path, "r");
     if (!f)
-        return vs_usage_error("allocations", "--file %s: cannot open", path);
+        return vine_cli_usage_error("vine sim", "allocations", "--file %s: cannot open", path);
     if (vine__hostmap_new(&w->net.t, &w->hosts) != VINE_OK) {
         fclose(f);
         return 1;
@@ -369,7 +377,8 @@ static int run_file(run *w)
     free(line);
     fclose(f);
     if (!rc && w->nallocs == 0)
-        rc = vs_usage_error("allocations", "--file %s: no allocation to measure", path);
+        rc = vine_cli_usage_error("vine sim", "allocations", "--file %s: no allocation to measure",
+                                  path);
     return rc;
 }
 
@@ -598,13 +607,15 @@ static int check_outputs(run *w)
             return 1;
         FILE *f = fopen(w->o.plot, "w");
         if (!f)
-            return vs_usage_error("allocations", "--plot %s: cannot open for writing", w->o.plot);
+            return vine_cli_usage_error("vine sim", "allocations",
+                                        "--plot %s: cannot open for writing", w->o.plot);
         fclose(f);
     }
     if (w->o.csv) {
         FILE *f = fopen(w->o.csv, "w");
         if (!f)
-            return vs_usage_error("allocations", "--csv %s: cannot open for writing", w->o.csv);
+            return vine_cli_usage_error("vine sim", "allocations",
+                                        "--csv %s: cannot open for writing", w->o.csv);
         fclose(f);
     }
     return 0;

@@ -78,7 +78,7 @@ static int parse_opts(int argc, char **argv, opts *o)
         else if (strcmp(argv[i], "--remap") == 0)
             o->remap = 1;
         else
-            return vs_usage_error("traffic", "unknown option '%s'", argv[i]);
+            return vine_cli_usage_error("vine sim", "traffic", "unknown option '%s'", argv[i]);
     }
     return 0;
 }
@@ -161,7 +161,7 @@ static int parse_colls(run *w)
             int c = vine__coll_parse(t);
             vine_coll_info info;
             if (c < 0 || vine__verify_coll_info((vine_coll)c, &info) != VINE_OK) {
-                vs_usage_error("traffic", "unknown collective '%s'", t);
+                vine_cli_usage_error("vine sim", "traffic", "unknown collective '%s'", t);
                 free(copy);
                 return 2;
             }
@@ -172,7 +172,8 @@ static int parse_colls(run *w)
     for (int c = 0; c < VINE_COLL_COUNT; c++)
         if (chosen[c])
             w->plans[w->nplans++].coll = (vine_coll)c;
-    return w->nplans ? 0 : vs_usage_error("traffic", "--coll names no collective");
+    return w->nplans ? 0
+                     : vine_cli_usage_error("vine sim", "traffic", "--coll names no collective");
 }
 
 /* Checks that every name of the --algo list exists for some chosen collective. */
@@ -187,8 +188,9 @@ static int check_algo_names(run *w)
         for (int k = 0; k < w->nplans && !found; k++)
             found = vine__algo_find(w->plans[k].coll, t) != NULL;
         if (!found)
-            rc = vs_usage_error(
-                "traffic", "no algorithm '%s' for the chosen collective(s); see 'vine list'", t);
+            rc = vine_cli_usage_error(
+                "vine sim", "traffic",
+                "no algorithm '%s' for the chosen collective(s); see 'vine list'", t);
     }
     free(copy);
     return rc;
@@ -202,8 +204,9 @@ static int plan_algos(run *w)
     for (int k = 0; k < w->nplans && bname && !none; k++)
         found |= vine__algo_find(w->plans[k].coll, bname) != NULL;
     if (!found)
-        return vs_usage_error("traffic",
-                              "--baseline: no algorithm '%s' for the chosen collective(s)", bname);
+        return vine_cli_usage_error("vine sim", "traffic",
+                                    "--baseline: no algorithm '%s' for the chosen collective(s)",
+                                    bname);
     int all = strcmp(w->o.algo, "all") == 0, selected = 0;
     if (!all) {
         int rc = check_algo_names(w);
@@ -229,8 +232,8 @@ static int plan_algos(run *w)
         selected += pl->nalgos;
     }
     if (!selected)
-        return vs_usage_error("traffic", "--algo %s selects no algorithm%s", w->o.algo,
-                              none ? " (--baseline none leaves no baseline)" : "");
+        return vine_cli_usage_error("vine sim", "traffic", "--algo %s selects no algorithm%s",
+                                    w->o.algo, none ? " (--baseline none leaves no baseline)" : "");
     return 0;
 }
 
@@ -238,7 +241,8 @@ static int parse_all(run *w)
 {
     opts *o = &w->o;
     if (!o->topo || !o->ranks || !o->coll)
-        return vs_usage_error("traffic", "--topo, --ranks and --coll are required");
+        return vine_cli_usage_error("vine sim", "traffic",
+                                    "--topo, --ranks and --coll are required");
     if (!o->algo)
         o->algo = "all";
     if (!o->placement)
@@ -248,13 +252,15 @@ static int parse_all(run *w)
         return rc;
     int only_barrier = w->nplans == 1 && w->plans[0].coll == VINE_COLL_BARRIER;
     if (!o->size && !only_barrier)
-        return vs_usage_error("traffic", "--size is required (e.g. 8B,1KiB or 32B..512MiB)");
+        return vine_cli_usage_error("vine sim", "traffic",
+                                    "--size is required (e.g. 8B,1KiB or 32B..512MiB)");
     if (vs_parse_ints(o->ranks, MAX_RANKS, &w->ranks, &w->nranks))
-        return vs_usage_error("traffic", "malformed --ranks '%s' (sizes 1..%ld, a-b, a..b)",
-                              o->ranks, MAX_RANKS);
+        return vine_cli_usage_error("vine sim", "traffic",
+                                    "malformed --ranks '%s' (sizes 1..%ld, a-b, a..b)", o->ranks,
+                                    MAX_RANKS);
     if (o->size && vs_parse_sizes(o->size, &w->sizes, &w->nsizes))
-        return vs_usage_error("traffic", "malformed --size '%s' (e.g. 8B,1KiB or 32B..512MiB)",
-                              o->size);
+        return vine_cli_usage_error("vine sim", "traffic",
+                                    "malformed --size '%s' (e.g. 8B,1KiB or 32B..512MiB)", o->size);
     if (!o->size) {
         w->sizes = calloc(1, sizeof *w->sizes);
         if (!w->sizes)
@@ -262,13 +268,13 @@ static int parse_all(run *w)
         w->nsizes = 1;
     }
     if (o->root && vs_parse_long(o->root, MAX_RANKS, &w->root))
-        return vs_usage_error("traffic", "malformed --root '%s'", o->root);
+        return vine_cli_usage_error("vine sim", "traffic", "malformed --root '%s'", o->root);
     for (size_t i = 0; i < w->nranks; i++)
         if (w->root >= w->ranks[i])
-            return vs_usage_error("traffic", "--root %ld is not below --ranks %ld", w->root,
-                                  w->ranks[i]);
+            return vine_cli_usage_error(
+                "vine sim", "traffic", "--root %ld is not below --ranks %ld", w->root, w->ranks[i]);
     if (o->seg && vs_parse_size(o->seg, &w->seg))
-        return vs_usage_error("traffic", "malformed --seg '%s'", o->seg);
+        return vine_cli_usage_error("vine sim", "traffic", "malformed --seg '%s'", o->seg);
     rc = plan_algos(w);
     for (int k = 0; k < w->nplans && !rc; k++) {
         int l = (int)strlen(vine__coll_name(w->plans[k].coll));
@@ -422,8 +428,8 @@ static int place(run *w, int p, place_rec **out)
     w->nplaces++;
     int rc = vine__place(&w->net.t, w->o.placement, p, pr->rank_host, err, sizeof err);
     if (rc == VINE_ERR_UNSUPPORTED)
-        return vs_usage_error("traffic", "--placement %s with %d ranks: %s", w->o.placement, p,
-                              err);
+        return vine_cli_usage_error("vine sim", "traffic", "--placement %s with %d ranks: %s",
+                                    w->o.placement, p, err);
     if (rc != VINE_OK)
         return 1;
     vs_placement_spread(&w->net.t, pr->rank_host, p, &pr->spread);
@@ -432,8 +438,8 @@ static int place(run *w, int p, place_rec **out)
     rc = vs_make_levels(&w->net.t, pr->rank_host, p, w->o.levels, &pr->levels, pr->lkind, err,
                         sizeof err);
     if (rc == VINE_ERR_UNSUPPORTED)
-        return vs_usage_error("traffic", "--levels %s with %d ranks: %s",
-                              w->o.levels ? w->o.levels : "topo", p, err);
+        return vine_cli_usage_error("vine sim", "traffic", "--levels %s with %d ranks: %s",
+                                    w->o.levels ? w->o.levels : "topo", p, err);
     if (rc != VINE_OK)
         return 1;
     *out = pr;
@@ -633,7 +639,7 @@ static FILE *open_out(const char *opt, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)
-        vs_usage_error("traffic", "%s %s: cannot open for writing", opt, path);
+        vine_cli_usage_error("vine sim", "traffic", "%s %s: cannot open for writing", opt, path);
     return f;
 }
 

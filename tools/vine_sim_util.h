@@ -15,13 +15,6 @@
 /* Bytes per element of the reductions (a 4-byte type such as MPI_INT or MPI_FLOAT). */
 #define VS_REDUCE_ELEM 4
 
-/* Prints "vine sim CMD: message" on stderr; returns 2 (the bad-usage exit status). */
-int vs_usage_error(const char *cmd, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
 /* Parses "512", "32B", "1KiB", "64MiB", "2GiB", "1TiB" (also K, M, G, T) into bytes. */
 int vs_parse_size(const char *s, size_t *out);
 

@@ -24,7 +24,6 @@
 #include "cli.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,17 +40,6 @@ static double metric_of(const vine_bench_row *x, int m)
 {
     const double v[M_COUNT] = {x->median, x->min, x->mean, x->p99, x->max};
     return v[m];
-}
-
-static int usage_error(const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "vine table%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    return 2;
 }
 
 static int out_of_memory(const char *cmd)
@@ -174,33 +162,36 @@ static int parse_opts(const char *cmd, int argc, char **argv, table *t)
         }
         int r = vine_cli_take(who, argv[i], "--in", &i, argc, argv, &val);
         if (r > 0 && t->nfiles == MAX_FILES)
-            return usage_error(cmd, "more than %d --in files", MAX_FILES);
+            return vine_cli_usage_error("vine table", cmd, "more than %d --in files", MAX_FILES);
         if (r > 0)
             t->files[t->nfiles++] = val;
         if (!r && !best && (r = vine_cli_take(who, argv[i], "--pair", &i, argc, argv, &val)) > 0 &&
             parse_pairs(t, val))
-            return usage_error(cmd, "--pair %s: not COLL:ALGO/REF[,...] (at most %d pairs)", val,
-                               MAX_PAIRS);
+            return vine_cli_usage_error("vine table", cmd,
+                                        "--pair %s: not COLL:ALGO/REF[,...] (at most %d pairs)",
+                                        val, MAX_PAIRS);
         if (!r)
             r = vine_cli_take_any(who, &i, argc, argv, names, slots, best ? 4 : 2);
         if (r < 0)
             return 2;
         if (!r) {
             usage(stderr);
-            return usage_error(cmd, "unknown argument '%s'", argv[i]);
+            return vine_cli_usage_error("vine table", cmd, "unknown argument '%s'", argv[i]);
         }
     }
     if (!t->nfiles || (!best && !t->npairs)) {
         usage(stderr);
-        return usage_error(cmd, best ? "--in is required" : "--in and --pair are required");
+        return vine_cli_usage_error("vine table", cmd,
+                                    best ? "--in is required" : "--in and --pair are required");
     }
     for (t->m = 0; t->m < M_COUNT && strcmp(metric, metric_name[t->m]) != 0; t->m++)
         ;
     if (t->m == M_COUNT)
-        return usage_error(cmd, "--metric %s: not one of median, min, mean, p99, max", metric);
+        return vine_cli_usage_error("vine table", cmd,
+                                    "--metric %s: not one of median, min, mean, p99, max", metric);
     char *end = NULL;
     if (mark && ((t->mark = strtod(mark, &end)) <= 0 || *end || end == mark || !isfinite(t->mark)))
-        return usage_error(cmd, "--mark %s: not a positive number", mark);
+        return vine_cli_usage_error("vine table", cmd, "--mark %s: not a positive number", mark);
     return -1;
 }
 
@@ -242,7 +233,7 @@ static int load(const char *cmd, table *t)
     for (; t->nread < t->nfiles; t->nread++) {
         char err[512] = "";
         if (vine__bench_read(&t->res[t->nread], t->files[t->nread], err, sizeof err) != 0)
-            return *err ? usage_error(cmd, "%s", err) : out_of_memory(cmd);
+            return *err ? vine_cli_usage_error("vine table", cmd, "%s", err) : out_of_memory(cmd);
     }
     for (int k = 0; k < t->nfiles; k++) {
         t->ranks[k] = t->res[k].ranks;
@@ -490,7 +481,7 @@ int vine_cmd_table(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "best") != 0 && strcmp(cmd, "pairs") != 0) {
         usage(stderr);
-        return usage_error(NULL, "unknown table '%s' (best or pairs)", cmd);
+        return vine_cli_usage_error("vine table", NULL, "unknown table '%s' (best or pairs)", cmd);
     }
     table *t = calloc(1, sizeof *t);
     if (!t) {
