@@ -23,17 +23,9 @@ static const vine_bufpos same[VINE_BUF_COUNT] = {
  */
 static int node_reduce_scatter(const vine_args *a, vine_sched *s)
 {
-    vine__blocks b = {a->p, a->count, NULL};
     if (a->p == 1 && !a->inplace)
         vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, a->count);
-    vine__ring_rs rs = {
-        .blocks = b,
-        .in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND,
-        .acc = a->inplace ? VINE__RING_ACC_INPUT : VINE__RING_ACC_BLOCKS,
-        .acc_buf = VINE_BUF_RECV,
-        .fin_buf = -1,
-    };
-    vine__ring_reduce_scatter(s, a->rank, &rs);
+    vine__ring_reduce_scatter_vector(s, a->p, a->rank, a->count, a->inplace);
     return vine__sched_finish(s);
 }
 

@@ -84,6 +84,18 @@ void vine__ring_reduce_scatter(vine_sched *s, int rank, const vine__ring_rs *c)
     }
 }
 
+void vine__ring_reduce_scatter_vector(vine_sched *s, int p, int rank, size_t count, int inplace)
+{
+    vine__ring_rs rs = {
+        .blocks = {p, count, NULL},
+        .in_buf = inplace ? VINE_BUF_RECV : VINE_BUF_SEND,
+        .acc = inplace ? VINE__RING_ACC_INPUT : VINE__RING_ACC_BLOCKS,
+        .acc_buf = VINE_BUF_RECV,
+        .fin_buf = -1,
+    };
+    vine__ring_reduce_scatter(s, rank, &rs);
+}
+
 void vine__ring_allgather(vine_sched *s, int rank, const vine__blocks *b, int buf, int own_buf,
                           size_t own_off)
 {

@@ -72,6 +72,13 @@ typedef struct vine__ring_rs {
 void vine__ring_reduce_scatter(vine_sched *s, int rank, const vine__ring_rs *c);
 
 /*
+ * The reduce-scatter of a ring allreduce: count elements cut into p blocks,
+ * from SEND (or in place over RECV), block r's sum ending in RECV at its
+ * block offset on rank r.
+ */
+void vine__ring_reduce_scatter_vector(vine_sched *s, int p, int rank, size_t count, int inplace);
+
+/*
  * Ring allgather on buf laid out by the block table: rank r starts with
  * block r (read at step 0 from own_buf[own_off], which may lie outside buf)
  * and at step k sends block (r - k) mod p to r + 1 and receives block

@@ -20,14 +20,7 @@ int vine__allreduce_ring_build(const vine_args *a, vine_sched *s)
             vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, a->count);
         return vine__sched_finish(s);
     }
-    vine__ring_rs rs = {
-        .blocks = b,
-        .in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND,
-        .acc = a->inplace ? VINE__RING_ACC_INPUT : VINE__RING_ACC_BLOCKS,
-        .acc_buf = VINE_BUF_RECV,
-        .fin_buf = -1,
-    };
-    vine__ring_reduce_scatter(s, a->rank, &rs);
+    vine__ring_reduce_scatter_vector(s, a->p, a->rank, a->count, a->inplace);
     /* The allgather sends the block the last reduction completed. */
     vine__sched_fence(s);
     vine__ring_allgather(s, a->rank, &b, VINE_BUF_RECV, VINE_BUF_RECV,
