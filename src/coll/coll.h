@@ -90,12 +90,11 @@ typedef int (*vine_build_fn)(const vine_args *a, vine_sched *s);
 
 /* Restriction flags of an algorithm. */
 enum vine_algo_flags {
-    VINE_ALGO_COMMUTATIVE = 1u << 0,   /* needs a commutative op */
-    VINE_ALGO_POW2 = 1u << 1,          /* needs p a power of two */
-    VINE_ALGO_EVEN = 1u << 2,          /* needs p even */
-    VINE_ALGO_GRAPH = 1u << 3,         /* needs VINE_BBS_GRAPH naming a graph of p nodes */
-    VINE_ALGO_LEVELS = 1u << 4,        /* needs a level map with locality (vine_args.levels) */
-    VINE_ALGO_LEVELS_UNIFORM = 1u << 5 /* needs a level map whose nodes (level 0) are equal */
+    VINE_ALGO_COMMUTATIVE = 1u << 0, /* needs a commutative op */
+    VINE_ALGO_POW2 = 1u << 1,        /* needs p a power of two */
+    VINE_ALGO_EVEN = 1u << 2,        /* needs p even */
+    VINE_ALGO_GRAPH = 1u << 3,       /* needs VINE_BBS_GRAPH naming a graph of p nodes */
+    VINE_ALGO_LEVELS = 1u << 4       /* needs a level map with locality (vine_args.levels) */
 };
 
 typedef struct vine_algo {

@@ -169,12 +169,10 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_ALLGATHER, "hier", VINE_ALGO_LEVELS, "level map",
      "gather to the top leaders level by level, Bruck among them, broadcast down the groups",
      vine__allgather_hier_build},
-    {VINE_COLL_ALLREDUCE, "hier", C | VINE_ALGO_LEVELS | VINE_ALGO_LEVELS_UNIFORM,
-     "commutative op, level map, equal nodes",
+    {VINE_COLL_ALLREDUCE, "hier", C | VINE_ALGO_LEVELS, "commutative op, level map",
      "ring reduce-scatter in the node, Bine butterfly across nodes, ring allgather in the node",
      vine__allreduce_hier_build},
-    {VINE_COLL_ALLREDUCE, "hier_rd", C | VINE_ALGO_LEVELS | VINE_ALGO_LEVELS_UNIFORM,
-     "commutative op, level map, equal nodes",
+    {VINE_COLL_ALLREDUCE, "hier_rd", C | VINE_ALGO_LEVELS, "commutative op, level map",
      "ring reduce-scatter in the node, recursive doubling across nodes, ring allgather in the node",
      vine__allreduce_hier_rd_build},
 };
@@ -236,9 +234,6 @@ int vine__algo_admits(const vine_algo *algo, const vine_args *a)
         return VINE_ERR_UNSUPPORTED;
     if ((algo->flags & VINE_ALGO_LEVELS) &&
         (!vine__levels_ready(a->levels, a->p) || vine__levels_flat(a->levels)))
-        return VINE_ERR_UNSUPPORTED;
-    if ((algo->flags & VINE_ALGO_LEVELS_UNIFORM) &&
-        (!vine__levels_ready(a->levels, a->p) || !vine__levels_uniform(a->levels, 0)))
         return VINE_ERR_UNSUPPORTED;
     return VINE_OK;
 }

@@ -17,6 +17,7 @@
 #include "cost.h"
 
 #include "../coll/bine.h"
+#include "../coll/phase_node.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -485,17 +486,24 @@ static double hier_tree(const ctx *x, int root, double bytes, double red)
 }
 
 /*
- * Hierarchical allreduce on q ranks per node: ring reduce-scatter and ring
- * allgather inside the node, and the q blocks of n/q bytes allreduced
+ * Hierarchical allreduce on Q lanes (the smallest node's size): in nodes of
+ * more than Q ranks each lane folds the whole vector onto its first rank
+ * on a binomial tree and broadcasts the result back at the end (the
+ * widest lane sets the time); ring reduce-scatter and ring allgather among
+ * the first Q ranks of the node, and the Q blocks of n/Q bytes allreduced
  * across the nodes at once, by a Bine butterfly or recursive doubling.
  */
 static double hier_allreduce(const ctx *x, double n, int bine)
 {
-    if (!vine__levels_uniform(x->m, 0))
-        return -1;
-    double q = vine__levels_size(x->m, 0, 0);
+    int q = vine__node_lanes(x->m), widest = 1;
+    for (int g = 0; g < vine__levels_ngroups(x->m, 0); g++) {
+        int w = (vine__levels_size(x->m, 0, g) + q - 1) / q;
+        widest = w > widest ? w : widest;
+    }
     const vine_cost_level *lv = vine__cost_level(x->c, 0);
-    double t = 2 * (q - 1) * (lv->alpha + n / q * lv->beta) + (q - 1) / q * n * x->c->gamma;
+    double fold = ceil_log2(widest);
+    double t = fold * (2 * (lv->alpha + n * lv->beta) + n * x->c->gamma);
+    t += 2 * (q - 1) * (lv->alpha + n / q * lv->beta) + (q - 1.0) / q * n * x->c->gamma;
     if (vine__levels_ngroups(x->m, 0) > 1)
         t += butterfly(x, 0, bine, n / q, q);
     return t;

@@ -246,6 +246,25 @@ static void test_allreduce(void)
     vine__levels_free(&m);
 }
 
+/*
+ * The same 8 bytes on nodes of 5 and 3 ranks (sizes:5,3): 3 lanes, and in
+ * the node of 5 the lanes of local indices 0, 3 and 1, 4 fold one step
+ * each way (2 (1 + 0.8) + 0.08 = 3.68).  Rings of 3 on 8/3 bytes: 4 (1 +
+ * 0.8/3) + 2/3 * 0.08; across, one step of 8/3 bytes with 6 senders for 2
+ * nodes, contended: 10 + 8 + 0.08/3.  26.8267 in all, for hier and hier_rd.
+ */
+static void test_allreduce_lanes(void)
+{
+    vine_levels m = map_of("sizes:5,3", 8);
+    vine_cost c = simple_cost(3, 3, 0.01);
+    vine_args a = args_of(VINE_COLL_ALLREDUCE, &m, 8, 0, 8);
+    double want = 3.68 + 4 * (1 + 0.8 / 3) + 0.16 / 3 + 18 + 0.08 / 3;
+    CHECK(near(cost_of(&c, &a, "hier"), want), "hier on lanes %g", cost_of(&c, &a, "hier"));
+    CHECK(near(cost_of(&c, &a, "hier_rd"), want), "hier_rd on lanes %g",
+          cost_of(&c, &a, "hier_rd"));
+    vine__levels_free(&m);
+}
+
 /* Without a map, or with a flat one, auto keeps MPICH's rules. */
 static void test_flat_unchanged(void)
 {
@@ -412,6 +431,7 @@ int main(void)
     test_two_switches();
     test_bine_allreduce();
     test_allreduce();
+    test_allreduce_lanes();
     test_flat_unchanged();
     test_sweep();
     test_loader(dir);

@@ -94,28 +94,35 @@ endforeach()
 vine_levels_verify(reduce.noncommutative 0 1862 --coll reduce --algo hier --ranks 3-16
   --levels sizes:1,3,5,7/block:2 --noncommutative)
 
-# allreduce hier (Bine across nodes) and hier_rd (recursive doubling) need
-# nodes of one size: 14 cases per admitted size.  block:3 at 6, 9, 12, 15
-# (2 to 5 nodes, the fold for 3 and 5): 56.  cyclic:4 (ranks of a node not
-# consecutive) at 8 .. 28: 84.  Two levels over 2 .. 16: the 7 even sizes
-# from 4 pass (98); odd sizes have unequal nodes and p = 2 is flat (7 * 14 +
-# 12 skipped).  Large: 5 sizes, 70.  A non-commutative op (4 .. 16, 182
-# cases) or unequal nodes (sizes:1,3,5,7 over 3 .. 16, 196 cases): all skip.
+# allreduce hier (Bine across nodes) and hier_rd (recursive doubling): 14
+# cases per size.  block:3 at 6, 9, 12, 15 (2 to 5 nodes, the fold for 3
+# and 5): 56.  cyclic:4 (ranks of a node not consecutive) at 8 .. 28: 84.
+# Two levels over 2 .. 16: every size from 3 passes (odd sizes have a node
+# of one rank, so one lane), p = 2 is flat (12 cases skipped).  Large: 5
+# sizes, 70.  Nodes of different sizes (sizes:1,3,5,7 over 3 .. 16, 196
+# cases; one lane where the node of one rank exists) pass; a non-commutative
+# op (4 .. 16, 182 cases) skips.
 foreach(algo hier hier_rd)
   vine_levels_verify(allreduce.${algo}.block3 56 0 --coll allreduce --algo ${algo}
     --ranks 6,9,12,15 --levels block:3)
   vine_levels_verify(allreduce.${algo}.cyclic4 84 0 --coll allreduce --algo ${algo}
     --ranks 8,12,16,20,24,28 --levels cyclic:4)
-  vine_levels_verify(allreduce.${algo}.cyclic2 98 110 --coll allreduce --algo ${algo}
+  vine_levels_verify(allreduce.${algo}.cyclic2 196 12 --coll allreduce --algo ${algo}
     --ranks 2-16 --levels cyclic:2/block:2)
-  vine_levels_verify(allreduce.${algo}.block22 98 110 --coll allreduce --algo ${algo}
+  vine_levels_verify(allreduce.${algo}.block22 196 12 --coll allreduce --algo ${algo}
     --ranks 2-16 --levels block:2,2)
   vine_levels_verify(allreduce.${algo}.large 70 0 --coll allreduce --algo ${algo}
     --ranks 64,100,128,256,1024 --levels block:4,2)
   vine_levels_verify(allreduce.${algo}.noncommutative 0 182 --coll allreduce --algo ${algo}
     --ranks 4-16 --levels block:2,2 --noncommutative)
-  vine_levels_verify(allreduce.${algo}.uneven 0 196 --coll allreduce --algo ${algo}
+  vine_levels_verify(allreduce.${algo}.uneven 196 0 --coll allreduce --algo ${algo}
     --ranks 3-16 --levels sizes:1,3,5,7)
+  # Lanes of several ranks: nodes of 5, 2 and 6 ranks (2 lanes, folds of up
+  # to 3 ranks), and one node of 8 beside one of 1 (8 ranks fold into one).
+  vine_levels_verify(allreduce.${algo}.lanes 126 0 --coll allreduce --algo ${algo}
+    --ranks 8-13,20,64,100 --levels sizes:5,2,6)
+  vine_levels_verify(allreduce.${algo}.lanes81 112 0 --coll allreduce --algo ${algo}
+    --ranks 9-16 --levels sizes:8,1)
 endforeach()
 
 # --remap: the flat bcast, reduce, allreduce and barrier algorithms built on
@@ -123,9 +130,9 @@ endforeach()
 # ones run beside them as usual); with a non-commutative op the reductions
 # are not remapped and must still pass.  The counts include every algorithm
 # of the four collectives at p = 1-24 and 100.
-vine_levels_verify(remap.random 26438 1883 --coll bcast,reduce,allreduce,barrier --algo all
+vine_levels_verify(remap.random 27026 1295 --coll bcast,reduce,allreduce,barrier --algo all
   --ranks 1-24,100 --levels random:7:8,3 --remap)
-vine_levels_verify(remap.cyclic 26403 1918 --coll bcast,reduce,allreduce,barrier --algo all
+vine_levels_verify(remap.cyclic 26823 1498 --coll bcast,reduce,allreduce,barrier --algo all
   --ranks 1-24,100 --levels cyclic:4 --remap)
 vine_levels_verify(remap.noncommutative 4228 9110 --coll reduce,allreduce --algo all
   --ranks 1-16 --levels cyclic:4 --remap --noncommutative)

@@ -11,15 +11,20 @@
  * allreduce hier_rd (the same frame, phase_node.h); only the partners across
  * nodes differ, which keeps more of the inter-node traffic between nearby
  * nodes (Bine trees, section 4).  Ranks of a node need not be consecutive;
- * levels above the node are not used.
+ * levels above the node are not used.  Nodes of different sizes: q is the
+ * smallest node's size, and the other ranks of a larger node first fold
+ * their vectors into its first q ranks and get the result back at the end
+ * (the lanes of phase_node.h).
  *
  * Restrictions: commutative op (the ring and the butterfly mix operand
- * order), a level map with locality whose nodes all have the same size q
- * (VINE_ALGO_LEVELS_UNIFORM).  Cost, N nodes, N' = 2^floor(lg N), n = count,
- * m = n/q: 2 (q - 1) (alpha_0 + m beta_0) + (q - 1) m gamma inside the node;
- * lg N (alpha_1 + m beta_1 + m gamma) across nodes when N is a power of two,
- * else (lg N' + 3) alpha_1 + (lg N' + 2) m beta_1 + (lg N' + 1/2) m gamma.
- * Scratch: one block (m).
+ * order), a level map with locality.  Cost, N nodes, N' = 2^floor(lg N),
+ * n = count, q the smallest node, m = n/q, w the most ranks of one node in
+ * one lane (ceil(node size / q)): 2 (q - 1) (alpha_0 + m beta_0) +
+ * (q - 1) m gamma inside the node, plus ceil(lg w) (2 alpha_0 + 2 n beta_0
+ * + n gamma) for the lanes; lg N (alpha_1 + m beta_1 + m gamma) across nodes
+ * when N is a power of two, else (lg N' + 3) alpha_1 + (lg N' + 2) m beta_1
+ * + (lg N' + 1/2) m gamma.  Scratch: one block (m), the whole vector (n) in a
+ * lane of several ranks.
  */
 #include "../coll.h"
 #include "../phase_node.h"

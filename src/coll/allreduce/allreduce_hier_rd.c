@@ -11,14 +11,13 @@
  * of the vector leaves each rank's node, and every inter-node message is
  * between ranks with the same local index, so the q ranks of a node use the
  * network in parallel.  Ranks of a node need not be consecutive; levels
- * above the node are not used.
+ * above the node are not used.  Nodes of different sizes: q is the smallest
+ * node's size, and the other ranks of a larger node fold into its first q
+ * ranks first (the lanes of phase_node.h).
  *
- * Restrictions: commutative op, a level map with locality whose nodes all
- * have the same size q (VINE_ALGO_LEVELS_UNIFORM).  Cost, N nodes, N' =
- * 2^floor(lg N), n = count, m = n/q: 2 (q - 1) (alpha_0 + m beta_0) +
- * (q - 1) m gamma inside the node; lg N (alpha_1 + m beta_1 + m gamma)
- * across nodes when N is a power of two, else (lg N' + 3) alpha_1 +
- * (lg N' + 2) m beta_1 + (lg N' + 1/2) m gamma.  Scratch: one block (m).
+ * Restrictions: commutative op, a level map with locality.  Cost: that of
+ * allreduce hier (allreduce_hier.c), lanes included.  Scratch: one block
+ * (m), the whole vector (n) in a lane of several ranks.
  */
 #include "../coll.h"
 #include "../phase_node.h"
