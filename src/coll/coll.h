@@ -200,6 +200,8 @@ VINE_BUILDER(scatter, leader);
 VINE_BUILDER(bcast, hier);
 VINE_BUILDER(allreduce, hier);
 VINE_BUILDER(allreduce, hier_rd);
+VINE_BUILDER(allreduce, hier_large);
+VINE_BUILDER(allreduce, hier_rab);
 VINE_BUILDER(reduce, hier);
 VINE_BUILDER(allgather, hier);
 VINE_BUILDER(gather, leader_bine);

@@ -1,7 +1,8 @@
 /*
  * The node frame of the hierarchical allreduces (MPI-free), shared by
- * allreduce hier (Bine across nodes) and allreduce hier_rd (recursive
- * doubling across nodes): the scheme of the Bine paper's section 6.2
+ * allreduce hier (Bine butterfly across nodes), hier_rd (recursive
+ * doubling), hier_large (Bine reduce-scatter + allgather) and hier_rab
+ * (Rabenseifner): the scheme of the Bine paper's section 6.2
  * (papers/bine-trees.txt) with a ring inside the node.  With Q ranks in the
  * smallest node, the ranks of every node are dealt into Q lanes (local index
  * i is in lane i mod Q).  (0) Where a node has more than Q ranks, each lane

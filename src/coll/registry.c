@@ -175,6 +175,13 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_ALLREDUCE, "hier_rd", C | VINE_ALGO_LEVELS, "commutative op, level map",
      "ring reduce-scatter in the node, recursive doubling across nodes, ring allgather in the node",
      vine__allreduce_hier_rd_build},
+    {VINE_COLL_ALLREDUCE, "hier_large", C | VINE_ALGO_LEVELS, "commutative op, level map",
+     "ring reduce-scatter in the node, Bine reduce-scatter + allgather across nodes, ring "
+     "allgather in the node",
+     vine__allreduce_hier_large_build},
+    {VINE_COLL_ALLREDUCE, "hier_rab", C | VINE_ALGO_LEVELS, "commutative op, level map",
+     "ring reduce-scatter in the node, Rabenseifner across nodes, ring allgather in the node",
+     vine__allreduce_hier_rab_build},
 };
 #undef C
 #undef RSB

@@ -320,22 +320,25 @@ static double butterfly(const ctx *x, int level, int bine, double bytes, double 
  * mirrors it when both is set, after the halved fold for p not a power of
  * two (3 steps between ranks 0 and 1, 2 n bytes, n/2 reduced).  With bine
  * set the halves go the other way, as allreduce bine_large sends them: step
- * k moves n / 2^(k+1) to the Bine partner at rho(k), nearest first.
+ * k moves n / 2^(k+1) to the Bine partner at rho(k), nearest first.  Among
+ * the units of a level (as butterfly(): level -1 the ranks, 0 one rank per
+ * node with width ranks of each node at once).
  */
-static double halving(const ctx *x, double n, int both, int bine)
+static double halving(const ctx *x, int level, double n, int both, int bine, double width)
 {
-    long q2 = floor_pow2(x->p);
+    int q = units(x, level);
+    long q2 = floor_pow2(q);
     double t = 0;
-    if (q2 < x->p) {
-        int cls = vine__cost_class(x->m, 0, 1);
-        double senders = (double)(x->p - q2);
+    if (q2 < q) {
+        int cls = unit_class(x, level, 0, 1);
+        double senders = (double)(q - q2) * width;
         t += 2 * step(x, cls, n / 2, senders) + step(x, cls, n, senders) + n / 2 * x->c->gamma;
     }
     for (int k = 0; (1L << (k + 1)) <= q2; k++) {
         double b = n / (double)(2L << k);
         long dist = bine ? vine__bine_rho(k) : q2 >> (k + 1);
-        int cls = vine__cost_class(x->m, 0, mod(dist, (int)q2));
-        t += (both ? 2 : 1) * step(x, cls, b, (double)q2) + b * x->c->gamma;
+        int cls = unit_class(x, level, 0, mod(dist, (int)q2));
+        t += (both ? 2 : 1) * step(x, cls, b, (double)q2 * width) + b * x->c->gamma;
     }
     return t;
 }
@@ -491,9 +494,11 @@ static double hier_tree(const ctx *x, int root, double bytes, double red)
  * on a binomial tree and broadcasts the result back at the end (the
  * widest lane sets the time); ring reduce-scatter and ring allgather among
  * the first Q ranks of the node, and the Q blocks of n/Q bytes allreduced
- * across the nodes at once, by a Bine butterfly or recursive doubling.
+ * across the nodes at once: by a Bine butterfly or recursive doubling on the
+ * whole block, or (large) by a reduce-scatter + allgather, Bine's or
+ * Rabenseifner's.
  */
-static double hier_allreduce(const ctx *x, double n, int bine)
+static double hier_allreduce(const ctx *x, double n, int bine, int large)
 {
     int q = vine__node_lanes(x->m), widest = 1;
     for (int g = 0; g < vine__levels_ngroups(x->m, 0); g++) {
@@ -505,7 +510,7 @@ static double hier_allreduce(const ctx *x, double n, int bine)
     double t = fold * (2 * (lv->alpha + n * lv->beta) + n * x->c->gamma);
     t += 2 * (q - 1) * (lv->alpha + n / q * lv->beta) + (q - 1.0) / q * n * x->c->gamma;
     if (vine__levels_ngroups(x->m, 0) > 1)
-        t += butterfly(x, 0, bine, n / q, q);
+        t += large ? halving(x, 0, n / q, 1, bine, q) : butterfly(x, 0, bine, n / q, q);
     return t;
 }
 
@@ -560,7 +565,7 @@ static double sag_ring(const ctx *x, const vine_args *a, double u)
 static double reduce_rab(const ctx *x, const vine_args *a, double u)
 {
     double q2 = (double)floor_pow2(x->p);
-    return halving(x, u, 0, 0) + tree(x, a->root, 0, u / q2, 1, 0);
+    return halving(x, -1, u, 0, 0, 1) + tree(x, a->root, 0, u / q2, 1, 0);
 }
 
 static double ar_rd(const ctx *x, const vine_args *a, double u)
@@ -572,7 +577,7 @@ static double ar_rd(const ctx *x, const vine_args *a, double u)
 static double ar_rab(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
-    return halving(x, u, 1, 0);
+    return halving(x, -1, u, 1, 0, 1);
 }
 
 static double ar_bine(const ctx *x, const vine_args *a, double u)
@@ -584,7 +589,7 @@ static double ar_bine(const ctx *x, const vine_args *a, double u)
 static double ar_bine_large(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
-    return halving(x, u, 1, 1);
+    return halving(x, -1, u, 1, 1, 1);
 }
 
 static double ar_ring(const ctx *x, const vine_args *a, double u)
@@ -630,13 +635,25 @@ static double h_reduce(const ctx *x, const vine_args *a, double u)
 static double h_ar_bine(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
-    return x->m ? hier_allreduce(x, u, 1) : -1;
+    return x->m ? hier_allreduce(x, u, 1, 0) : -1;
 }
 
 static double h_ar_rd(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
-    return x->m ? hier_allreduce(x, u, 0) : -1;
+    return x->m ? hier_allreduce(x, u, 0, 0) : -1;
+}
+
+static double h_ar_bine_large(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return x->m ? hier_allreduce(x, u, 1, 1) : -1;
+}
+
+static double h_ar_rab(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return x->m ? hier_allreduce(x, u, 0, 1) : -1;
 }
 
 static double h_allgather(const ctx *x, const vine_args *a, double u)
@@ -674,6 +691,8 @@ static const struct formula {
     {VINE_COLL_ALLREDUCE, "bine_large", ar_bine_large},
     {VINE_COLL_ALLREDUCE, "hier", h_ar_bine},
     {VINE_COLL_ALLREDUCE, "hier_rd", h_ar_rd},
+    {VINE_COLL_ALLREDUCE, "hier_large", h_ar_bine_large},
+    {VINE_COLL_ALLREDUCE, "hier_rab", h_ar_rab},
     {VINE_COLL_ALLGATHER, "recursive_doubling", ag_rd},
     {VINE_COLL_ALLGATHER, "bruck", ag_bruck},
     {VINE_COLL_ALLGATHER, "ring", ag_ring},

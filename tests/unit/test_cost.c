@@ -265,6 +265,31 @@ static void test_allreduce_lanes(void)
     vine__levels_free(&m);
 }
 
+/*
+ * 1 MiB on four nodes of 2 (block:2, p = 8), contention 3 across nodes,
+ * gamma 0.01.  In the node, both rings: 2 (1 + 2^19 * 0.1) + 2^19 * 0.01.
+ * Across, 8 senders for 4 nodes (contended): hier exchanges the whole block
+ * of 2^19 bytes twice (2 (10 + 3 * 2^19) + 2 * 2^19 * 0.01); hier_large and
+ * hier_rab reduce-scatter and allgather it, 2^18 then 2^17 bytes each way
+ * (2 (10 + 3 * 2^18) + 2^18 * 0.01 + 2 (10 + 3 * 2^17) + 2^17 * 0.01).
+ * Every step across crosses one class, so Bine and Rabenseifner tie.
+ */
+static void test_allreduce_large(void)
+{
+    vine_levels m = map_of("block:2", 8);
+    vine_cost c = simple_cost(3, 3, 0.01);
+    vine_args a = args_of(VINE_COLL_ALLREDUCE, &m, 8, 0, 1 << 20);
+    double h = 0x1p19, node = 2 * (1 + h * 0.1) + h * 0.01;
+    double rs_ag = 2 * (10 + 3 * h / 2) + h / 2 * 0.01 + 2 * (10 + 3 * h / 4) + h / 4 * 0.01;
+    double whole = 2 * (10 + 3 * h) + 2 * h * 0.01;
+    CHECK(near(cost_of(&c, &a, "hier"), node + whole), "hier %g", cost_of(&c, &a, "hier"));
+    CHECK(near(cost_of(&c, &a, "hier_large"), node + rs_ag), "hier_large %g",
+          cost_of(&c, &a, "hier_large"));
+    CHECK(near(cost_of(&c, &a, "hier_rab"), node + rs_ag), "hier_rab %g",
+          cost_of(&c, &a, "hier_rab"));
+    vine__levels_free(&m);
+}
+
 /* Without a map, or with a flat one, auto keeps MPICH's rules. */
 static void test_flat_unchanged(void)
 {
@@ -432,6 +457,7 @@ int main(void)
     test_bine_allreduce();
     test_allreduce();
     test_allreduce_lanes();
+    test_allreduce_large();
     test_flat_unchanged();
     test_sweep();
     test_loader(dir);

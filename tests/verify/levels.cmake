@@ -94,15 +94,16 @@ endforeach()
 vine_levels_verify(reduce.noncommutative 0 1862 --coll reduce --algo hier --ranks 3-16
   --levels sizes:1,3,5,7/block:2 --noncommutative)
 
-# allreduce hier (Bine across nodes) and hier_rd (recursive doubling): 14
-# cases per size.  block:3 at 6, 9, 12, 15 (2 to 5 nodes, the fold for 3
+# allreduce hier (Bine butterfly across nodes), hier_rd (recursive
+# doubling), hier_large (Bine reduce-scatter + allgather) and hier_rab
+# (Rabenseifner), one frame: 14 cases per size.  block:3 at 6, 9, 12, 15 (2 to 5 nodes, the fold for 3
 # and 5): 56.  cyclic:4 (ranks of a node not consecutive) at 8 .. 28: 84.
 # Two levels over 2 .. 16: every size from 3 passes (odd sizes have a node
 # of one rank, so one lane), p = 2 is flat (12 cases skipped).  Large: 5
 # sizes, 70.  Nodes of different sizes (sizes:1,3,5,7 over 3 .. 16, 196
 # cases; one lane where the node of one rank exists) pass; a non-commutative
 # op (4 .. 16, 182 cases) skips.
-foreach(algo hier hier_rd)
+foreach(algo hier hier_rd hier_large hier_rab)
   vine_levels_verify(allreduce.${algo}.block3 56 0 --coll allreduce --algo ${algo}
     --ranks 6,9,12,15 --levels block:3)
   vine_levels_verify(allreduce.${algo}.cyclic4 84 0 --coll allreduce --algo ${algo}
@@ -124,17 +125,21 @@ foreach(algo hier hier_rd)
   vine_levels_verify(allreduce.${algo}.lanes81 112 0 --coll allreduce --algo ${algo}
     --ranks 9-16 --levels sizes:8,1)
 endforeach()
+# The segmented bine_large across nodes (its segments of 3 elements), with
+# lanes from 5 ranks up (4 per node, the last node smaller).
+vine_levels_verify(allreduce.hier_large.seg 378 0 --coll allreduce --algo hier_large
+  --ranks 5-30,64 --levels block:4 --seg 3)
 
 # --remap: the flat bcast, reduce, allreduce and barrier algorithms built on
 # the ranks in block order of a random and a cyclic map (the hierarchical
 # ones run beside them as usual); with a non-commutative op the reductions
 # are not remapped and must still pass.  The counts include every algorithm
 # of the four collectives at p = 1-24 and 100.
-vine_levels_verify(remap.random 27026 1295 --coll bcast,reduce,allreduce,barrier --algo all
+vine_levels_verify(remap.random 27670 1339 --coll bcast,reduce,allreduce,barrier --algo all
   --ranks 1-24,100 --levels random:7:8,3 --remap)
-vine_levels_verify(remap.cyclic 26823 1498 --coll bcast,reduce,allreduce,barrier --algo all
+vine_levels_verify(remap.cyclic 27411 1598 --coll bcast,reduce,allreduce,barrier --algo all
   --ranks 1-24,100 --levels cyclic:4 --remap)
-vine_levels_verify(remap.noncommutative 4228 9110 --coll reduce,allreduce --algo all
+vine_levels_verify(remap.noncommutative 4228 9546 --coll reduce,allreduce --algo all
   --ranks 1-16 --levels cyclic:4 --remap --noncommutative)
 
 # Without --levels, or on a flat map, every hierarchical case is a skip:
