@@ -198,6 +198,7 @@ VINE_BUILDER(scatter, bine);
 VINE_BUILDER(gather, leader);
 VINE_BUILDER(scatter, leader);
 VINE_BUILDER(bcast, hier);
+VINE_BUILDER(bcast, hier_large);
 VINE_BUILDER(allreduce, hier);
 VINE_BUILDER(allreduce, hier_rd);
 VINE_BUILDER(allreduce, hier_large);

@@ -40,29 +40,84 @@ static int node_allgather(const vine_args *a, vine_sched *s)
 }
 
 /*
- * The allreduce of the rank's block i of q among the ranks with local index
- * i, one per node: across runs in place on a virtual communicator of the
- * nodes, its scratch at the start of TMP (the reduce-scatter's scratch is
- * free by then).
+ * The rank that stands for lane j of node h: its local index j, except in
+ * the root's lane of the root's node, where the root does (root < 0: no
+ * root).
  */
-static int across_nodes(const vine_args *a, vine_sched *s, vine_build_fn across, int q, int i)
+static int lane_rep(const vine_levels *m, int h, int j, int root, int q)
+{
+    int n;
+    const int *mem = vine__levels_members(m, 0, h, &n);
+    if (root >= 0 && vine__levels_group(m, 0, root) == h && vine__levels_local(m, 0, root) % q == j)
+        return root;
+    return mem[j];
+}
+
+/*
+ * The ranks of rank's lane in its node, its representative first and the
+ * others in local order, as a virtual communicator for the lane's fold:
+ * fills *lane (ranks malloc'd, NULL when the lane is the rank alone).
+ */
+typedef struct node_lane {
+    int n, pos; /* the lane's ranks and rank's place among them */
+    int *ranks;
+} node_lane;
+
+static int lane_of(const vine_levels *m, int rank, int q, int root, node_lane *l)
+{
+    int n, h = vine__levels_group(m, 0, rank), j = vine__levels_local(m, 0, rank) % q;
+    const int *mem = vine__levels_members(m, 0, h, &n);
+    int rep = lane_rep(m, h, j, root, q);
+    l->n = (n - j + q - 1) / q;
+    l->pos = 0;
+    l->ranks = NULL;
+    if (l->n == 1)
+        return VINE_OK;
+    l->ranks = malloc((size_t)l->n * sizeof *l->ranks);
+    if (!l->ranks)
+        return VINE_ERR_NO_MEM;
+    l->ranks[0] = rep;
+    for (int k = 1, x = j; x < n; x += q)
+        if (mem[x] != rep)
+            l->ranks[k++] = mem[x];
+    for (int k = 0; k < l->n; k++)
+        if (l->ranks[k] == rank)
+            l->pos = k;
+    return VINE_OK;
+}
+
+/* a, for the virtual communicator of p ranks in which a->rank is rank. */
+static vine_args sub_args(const vine_args *a, int p, int rank, int root)
+{
+    vine_args sub = *a;
+    sub.p = p;
+    sub.rank = rank;
+    sub.root = root;
+    sub.levels = NULL;
+    sub.remap = 0;
+    return sub;
+}
+
+/*
+ * The collective of the rank's block v of q (at its block offset in RECV)
+ * among the representatives of its lane j, one per node: across runs in
+ * place on a virtual communicator of the nodes rooted at root_node, its
+ * scratch at the start of TMP (the node phase's scratch is free by then).
+ */
+static int across_nodes(const vine_args *a, vine_sched *s, vine_build_fn across, int q, int j,
+                        int v, int root, int root_node)
 {
     const vine_levels *m = a->levels;
     int nnodes = vine__levels_ngroups(m, 0);
     int *peers = malloc((size_t)nnodes * sizeof *peers);
     if (!peers)
         return VINE_ERR_NO_MEM;
-    for (int h = 0, n; h < nnodes; h++)
-        peers[h] = vine__levels_members(m, 0, h, &n)[i];
-    size_t off = vine__block_off(a->count, q, i);
-    vine_args sub = *a;
-    sub.p = nnodes;
-    sub.rank = vine__levels_group(m, 0, a->rank);
-    sub.root = 0;
-    sub.count = vine__block_len(a->count, q, i);
+    for (int h = 0; h < nnodes; h++)
+        peers[h] = lane_rep(m, h, j, root, q);
+    size_t off = vine__block_off(a->count, q, v);
+    vine_args sub = sub_args(a, nnodes, vine__levels_group(m, 0, a->rank), root_node);
+    sub.count = vine__block_len(a->count, q, v);
     sub.inplace = 1;
-    sub.levels = NULL;
-    sub.remap = 0;
     vine_bufpos at[VINE_BUF_COUNT] = {
         {VINE_BUF_RECV, off}, {VINE_BUF_RECV, off}, {VINE_BUF_TMP, 0}};
     int rc = vine__sub_run(s, across, &sub, peers, at);
@@ -101,42 +156,68 @@ static int lane_fold_out(const vine_args *a, vine_sched *s)
 int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across)
 {
     const vine_levels *m = a->levels;
-    int qh, i = vine__levels_local(m, 0, a->rank), q = vine__node_lanes(m);
-    const int *mem = vine__levels_members(m, 0, vine__levels_group(m, 0, a->rank), &qh);
-    /* The lane of local index i: local indices i mod q, i mod q + q ... */
-    int lane = i % q, nlane = (qh - lane + q - 1) / q, rc = VINE_OK;
-    int *lane_ranks = NULL;
-    vine_args fold = *a;
-    if (nlane > 1) {
-        lane_ranks = malloc((size_t)nlane * sizeof *lane_ranks);
-        if (!lane_ranks)
-            return VINE_ERR_NO_MEM;
-        for (int k = 0; k < nlane; k++)
-            lane_ranks[k] = mem[lane + k * q];
-        fold.p = nlane;
-        fold.rank = i / q;
-        fold.root = 0;
-        fold.levels = NULL;
-        fold.remap = 0;
-        rc = vine__sub_run(s, lane_fold_in, &fold, lane_ranks, same);
-    }
+    int n, i = vine__levels_local(m, 0, a->rank), q = vine__node_lanes(m);
+    const int *mem = vine__levels_members(m, 0, vine__levels_group(m, 0, a->rank), &n);
+    node_lane l;
+    int rc = lane_of(m, a->rank, q, -1, &l);
+    if (rc != VINE_OK)
+        return rc;
+    vine_args fold = sub_args(a, l.n, l.pos, 0);
+    if (l.n > 1)
+        rc = vine__sub_run(s, lane_fold_in, &fold, l.ranks, same);
     if (rc == VINE_OK && i < q) {
-        vine_args node = *a;
-        node.p = q;
-        node.rank = i;
-        node.root = 0;
-        node.levels = NULL;
-        node.remap = 0;
+        vine_args node = sub_args(a, q, i, 0);
         /* After a fold the lane's partial is in RECV. */
-        node.inplace = a->inplace || nlane > 1;
+        node.inplace = a->inplace || l.n > 1;
         rc = vine__sub_run(s, node_reduce_scatter, &node, mem, same);
         if (rc == VINE_OK)
-            rc = across_nodes(a, s, across, q, i);
+            rc = across_nodes(a, s, across, q, i, i, -1, 0);
         if (rc == VINE_OK)
             rc = vine__sub_run(s, node_allgather, &node, mem, same);
     }
-    if (rc == VINE_OK && nlane > 1)
-        rc = vine__sub_run(s, lane_fold_out, &fold, lane_ranks, same);
-    free(lane_ranks);
+    if (rc == VINE_OK && l.n > 1)
+        rc = vine__sub_run(s, lane_fold_out, &fold, l.ranks, same);
+    free(l.ranks);
+    return rc == VINE_OK ? vine__sched_finish(s) : rc;
+}
+
+/* Binomial scatter of the q blocks of RECV from virtual rank 0. */
+static int node_scatter(const vine_args *a, vine_sched *s)
+{
+    vine__tree_scatter(s, a->p, a->rank, 0, a->count);
+    return vine__sched_finish(s);
+}
+
+int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across)
+{
+    const vine_levels *m = a->levels;
+    int q = vine__node_lanes(m), h = vine__levels_group(m, 0, a->rank);
+    int h_root = vine__levels_group(m, 0, a->root);
+    int j_root = vine__levels_local(m, 0, a->root) % q;
+    node_lane l;
+    int rc = lane_of(m, a->rank, q, a->root, &l);
+    if (rc != VINE_OK)
+        return rc;
+    if (l.pos == 0) {
+        /* Lane j carries block (j - j_root) mod q: the root's lane block 0. */
+        int j = vine__levels_local(m, 0, a->rank) % q, v = vine__mod(j - j_root, q);
+        int *reps = malloc((size_t)q * sizeof *reps);
+        if (!reps)
+            rc = VINE_ERR_NO_MEM;
+        for (int w = 0; reps && w < q; w++)
+            reps[w] = lane_rep(m, h, (w + j_root) % q, a->root, q);
+        vine_args node = sub_args(a, q, v, 0);
+        if (rc == VINE_OK && h == h_root)
+            rc = vine__sub_run(s, node_scatter, &node, reps, same);
+        if (rc == VINE_OK)
+            rc = across_nodes(a, s, across, q, j, v, a->root, h_root);
+        if (rc == VINE_OK)
+            rc = vine__sub_run(s, node_allgather, &node, reps, same);
+        free(reps);
+    }
+    vine_args fold = sub_args(a, l.n, l.pos, 0);
+    if (rc == VINE_OK && l.n > 1)
+        rc = vine__sub_run(s, lane_fold_out, &fold, l.ranks, same);
+    free(l.ranks);
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
 }

@@ -35,4 +35,16 @@ int vine__node_lanes(const vine_levels *m);
  */
 int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across);
 
+/*
+ * The same frame for a broadcast (bcast hier_large) from a->root, in RECV:
+ * the root stands for its lane in its node; (1) it scatters the q blocks
+ * among its node's lane representatives on a binomial tree, lane j getting
+ * block (j - the root's lane) mod q; (2) the representatives of each lane,
+ * one per node, broadcast that block from the root's node with across;
+ * (3) a ring allgather among each node's representatives; (4) each lane
+ * broadcasts the whole buffer from its representative on a binomial tree.
+ * Finishes s; returns VINE_OK, VINE_ERR_NO_MEM or across's status.
+ */
+int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across);
+
 #endif

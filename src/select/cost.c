@@ -488,6 +488,17 @@ static double hier_tree(const ctx *x, int root, double bytes, double red)
     return t;
 }
 
+/* The most ranks of one node in one of q lanes. */
+static int widest_lane(const ctx *x, int q)
+{
+    int widest = 1;
+    for (int g = 0; g < vine__levels_ngroups(x->m, 0); g++) {
+        int w = (vine__levels_size(x->m, 0, g) + q - 1) / q;
+        widest = w > widest ? w : widest;
+    }
+    return widest;
+}
+
 /*
  * Hierarchical allreduce on Q lanes (the smallest node's size): in nodes of
  * more than Q ranks each lane folds the whole vector onto its first rank
@@ -500,17 +511,35 @@ static double hier_tree(const ctx *x, int root, double bytes, double red)
  */
 static double hier_allreduce(const ctx *x, double n, int bine, int large)
 {
-    int q = vine__node_lanes(x->m), widest = 1;
-    for (int g = 0; g < vine__levels_ngroups(x->m, 0); g++) {
-        int w = (vine__levels_size(x->m, 0, g) + q - 1) / q;
-        widest = w > widest ? w : widest;
-    }
+    int q = vine__node_lanes(x->m), widest = widest_lane(x, q);
     const vine_cost_level *lv = vine__cost_level(x->c, 0);
     double fold = ceil_log2(widest);
     double t = fold * (2 * (lv->alpha + n * lv->beta) + n * x->c->gamma);
     t += 2 * (q - 1) * (lv->alpha + n / q * lv->beta) + (q - 1.0) / q * n * x->c->gamma;
     if (vine__levels_ngroups(x->m, 0) > 1)
         t += large ? halving(x, 0, n / q, 1, bine, q) : butterfly(x, 0, bine, n / q, q);
+    return t;
+}
+
+/*
+ * Hierarchical broadcast of large buffers (bcast hier_large) on Q lanes: a
+ * binomial scatter of Q blocks in the root's node, each block broadcast
+ * across the nodes by a scatter + allgather with Q ranks of every node at
+ * once (both priced as a recursive-doubling allgather of its N blocks, the
+ * scatter being the mirror of the allgather's volume), a ring allgather in
+ * every node, and the lanes' binomial broadcast of the whole buffer where
+ * a node has more than Q ranks.
+ */
+static double hier_bcast_large(const ctx *x, double n)
+{
+    int q = vine__node_lanes(x->m), nodes = vine__levels_ngroups(x->m, 0);
+    const vine_cost_level *lv = vine__cost_level(x->c, 0);
+    double m = n / q;
+    double t = ceil_log2(q) * lv->alpha + (q - 1) * m * lv->beta;
+    t += (q - 1) * (lv->alpha + m * lv->beta);
+    t += ceil_log2(widest_lane(x, q)) * (lv->alpha + n * lv->beta);
+    if (nodes > 1)
+        t += 2 * allgather_log(x, 0, m / nodes, q, 0);
     return t;
 }
 
@@ -627,6 +656,12 @@ static double h_bcast(const ctx *x, const vine_args *a, double u)
     return x->m ? hier_tree(x, a->root, u, 0) : -1;
 }
 
+static double h_bcast_large(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return x->m ? hier_bcast_large(x, u) : -1;
+}
+
 static double h_reduce(const ctx *x, const vine_args *a, double u)
 {
     return x->m ? hier_tree(x, a->root, u, u) : -1;
@@ -680,6 +715,7 @@ static const struct formula {
     {VINE_COLL_BCAST, "scatter_allgather_rd", sag_rd},
     {VINE_COLL_BCAST, "scatter_allgather_ring", sag_ring},
     {VINE_COLL_BCAST, "hier", h_bcast},
+    {VINE_COLL_BCAST, "hier_large", h_bcast_large},
     {VINE_COLL_REDUCE, "binomial", binomial_tree},
     {VINE_COLL_REDUCE, "bine", bine_tree},
     {VINE_COLL_REDUCE, "rabenseifner", reduce_rab},

@@ -290,6 +290,33 @@ static void test_allreduce_large(void)
     vine__levels_free(&m);
 }
 
+/*
+ * Bcast of 1 MiB on four nodes of 2 (block:2, p = 8), no contention.  hier:
+ * one binomial step of the whole buffer in the node (1 + 2^20 * 0.1) and
+ * two among the nodes (2 (10 + 2^20)).  hier_large: the scatter in the
+ * root's node (1 + 2^19 * 0.1) and the ring (1 + 2^19 * 0.1); across, the
+ * 2^19-byte block in 4 pieces of 2^17, scatter and allgather priced as two
+ * recursive-doubling allgathers: 2 ((10 + 2^17) + (10 + 2^18)).  auto picks
+ * hier_large.
+ */
+static void test_bcast_large(void)
+{
+    vine_levels m = map_of("block:2", 8);
+    vine_cost c = simple_cost(1, 1, 0.01);
+    vine_args a = args_of(VINE_COLL_BCAST, &m, 8, 0, 1 << 20);
+    double n = 0x1p20, h = n / 2, piece = h / 4;
+    double hier = 1 + n * 0.1 + 2 * (10 + n);
+    double large = 2 * (1 + h * 0.1) + 2 * ((10 + piece) + (10 + 2 * piece));
+    CHECK(near(cost_of(&c, &a, "hier"), hier), "bcast hier %g", cost_of(&c, &a, "hier"));
+    CHECK(near(cost_of(&c, &a, "hier_large"), large), "bcast hier_large %g",
+          cost_of(&c, &a, "hier_large"));
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "hier_large") == 0,
+          "bcast 1 MiB: hier_large, got %s", vine__select_auto(&a, 1)->name);
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
 /* Without a map, or with a flat one, auto keeps MPICH's rules. */
 static void test_flat_unchanged(void)
 {
@@ -458,6 +485,7 @@ int main(void)
     test_allreduce();
     test_allreduce_lanes();
     test_allreduce_large();
+    test_bcast_large();
     test_flat_unchanged();
     test_sweep();
     test_loader(dir);

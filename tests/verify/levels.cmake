@@ -37,6 +37,8 @@ foreach(m "uneven;sizes:1,3,5,7"
   vine_levels_verify(scatter_bine.${name} 1862 0 --coll scatter --algo leader_bine --ranks 3-16
     --levels ${spec})
   vine_levels_verify(bcast.${name} 931 0 --coll bcast --algo hier --ranks 3-16 --levels ${spec})
+  vine_levels_verify(bcast_large.${name} 931 0 --coll bcast --algo hier_large --ranks 3-16
+    --levels ${spec})
   vine_levels_verify(reduce.${name} 1862 0 --coll reduce --algo hier --ranks 3-16 --levels ${spec})
   vine_levels_verify(allgather.${name} 196 0 --coll allgather --algo hier --ranks 3-16
     --levels ${spec})
@@ -67,6 +69,8 @@ foreach(m "random1;random:7:4;1820;42;910;21;182;14"
   endforeach()
   vine_levels_verify(bcast.${name} ${bpass} ${bskip} --coll bcast --algo hier --ranks 3-16
     --levels ${spec})
+  vine_levels_verify(bcast_large.${name} ${bpass} ${bskip} --coll bcast --algo hier_large
+    --ranks 3-16 --levels ${spec})
   vine_levels_verify(allgather.${name} ${apass} ${askip} --coll allgather --algo hier
     --ranks 3-16 --levels ${spec})
 endforeach()
@@ -82,6 +86,8 @@ foreach(m "random;random:5:8,3" "uneven;sizes:1,3,5,7/block:3" "cyclic4;cyclic:4
   vine_levels_verify(scatter.large.${name} 3248 0 --coll scatter --algo leader,leader_bine
     --ranks ${vine_levels_large} --levels ${spec})
   vine_levels_verify(bcast.large.${name} 812 0 --coll bcast --algo hier
+    --ranks ${vine_levels_large} --levels ${spec})
+  vine_levels_verify(bcast_large.large.${name} 812 0 --coll bcast --algo hier_large
     --ranks ${vine_levels_large} --levels ${spec})
   vine_levels_verify(reduce.large.${name} 1624 0 --coll reduce --algo hier
     --ranks ${vine_levels_large} --levels ${spec})
@@ -135,9 +141,9 @@ vine_levels_verify(allreduce.hier_large.seg 378 0 --coll allreduce --algo hier_l
 # ones run beside them as usual); with a non-commutative op the reductions
 # are not remapped and must still pass.  The counts include every algorithm
 # of the four collectives at p = 1-24 and 100.
-vine_levels_verify(remap.random 27670 1339 --coll bcast,reduce,allreduce,barrier --algo all
+vine_levels_verify(remap.random 28853 1356 --coll bcast,reduce,allreduce,barrier --algo all
   --ranks 1-24,100 --levels random:7:8,3 --remap)
-vine_levels_verify(remap.cyclic 27411 1598 --coll bcast,reduce,allreduce,barrier --algo all
+vine_levels_verify(remap.cyclic 28545 1664 --coll bcast,reduce,allreduce,barrier --algo all
   --ranks 1-24,100 --levels cyclic:4 --remap)
 vine_levels_verify(remap.noncommutative 4228 9546 --coll reduce,allreduce --algo all
   --ranks 1-16 --levels cyclic:4 --remap --noncommutative)
