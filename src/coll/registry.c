@@ -164,7 +164,7 @@ const vine_algo vine__algos[] = {
      "binomial broadcast level by level, from the top groups down to the nodes",
      vine__bcast_hier_build},
     {VINE_COLL_BCAST, "hier_large", VINE_ALGO_LEVELS, "level map",
-     "scatter in the root's node, Bine bcast_large of each block across nodes, ring allgather "
+     "scatter in the root's node, bcast bine_large of each block across nodes, ring allgather "
      "in the node",
      vine__bcast_hier_large_build},
     {VINE_COLL_REDUCE, "hier", C | VINE_ALGO_LEVELS, "commutative op, level map",
