@@ -204,6 +204,7 @@ VINE_BUILDER(allreduce, hier_rd);
 VINE_BUILDER(allreduce, hier_large);
 VINE_BUILDER(allreduce, hier_rab);
 VINE_BUILDER(reduce, hier);
+VINE_BUILDER(reduce, hier_large);
 VINE_BUILDER(allgather, hier);
 VINE_BUILDER(gather, leader_bine);
 VINE_BUILDER(scatter, leader_bine);

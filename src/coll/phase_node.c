@@ -221,3 +221,88 @@ int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across)
     free(l.ranks);
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
 }
+
+/*
+ * The reduce frame (reduce hier_large).  Only the root's receive buffer
+ * exists, so every other rank works in scratch: w is where a rank builds its
+ * partial results (RECV at the root, TMP[0, n) elsewhere) and scr the
+ * scratch of the phases after it.
+ */
+typedef struct reduce_bufs {
+    vine_bufpos in, w, scr;
+} reduce_bufs;
+
+/* The root's node: each representative sends its reduced block v to the root. */
+static void reduce_gather(const vine_args *a, vine_sched *s, int q, int v, int root,
+                          const int *reps, vine_bufpos w)
+{
+    vine__sched_fence(s);
+    if (v != 0) {
+        vine__sched_send(s, root, w.buf, w.off + vine__block_off(a->count, q, v),
+                         vine__block_len(a->count, q, v));
+    } else {
+        for (int u = 1; u < q; u++)
+            vine__sched_recv(s, reps[u], w.buf, w.off + vine__block_off(a->count, q, u),
+                             vine__block_len(a->count, q, u));
+    }
+    vine__sched_fence(s);
+}
+
+int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across)
+{
+    const vine_levels *m = a->levels;
+    size_t n = a->count;
+    int q = vine__node_lanes(m), h = vine__levels_group(m, 0, a->rank);
+    int h_root = vine__levels_group(m, 0, a->root), at_root = a->rank == a->root;
+    int j_root = vine__levels_local(m, 0, a->root) % q;
+    reduce_bufs b;
+    b.in = (vine_bufpos){at_root && a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0};
+    b.w = (vine_bufpos){at_root ? VINE_BUF_RECV : VINE_BUF_TMP, 0};
+    b.scr = (vine_bufpos){VINE_BUF_TMP, at_root ? 0 : n};
+    if (!at_root && n)
+        vine__sched_need_tmp(s, n);
+    node_lane l;
+    int rc = lane_of(m, a->rank, q, a->root, &l);
+    if (rc != VINE_OK)
+        return rc;
+    const vine_bufpos io[VINE_BUF_COUNT] = {b.in, b.w, b.scr};
+    vine_args fold = sub_args(a, l.n, l.pos, 0);
+    fold.inplace = b.in.buf == b.w.buf; /* the root's input in place */
+    if (l.n > 1)
+        rc = vine__sub_run(s, lane_fold_in, &fold, l.ranks, io);
+    if (rc == VINE_OK && l.pos == 0) {
+        /* Lane j reduces block (j - j_root) mod q: the root's lane block 0. */
+        int j = vine__levels_local(m, 0, a->rank) % q, v = vine__mod(j - j_root, q);
+        int *reps = malloc((size_t)q * sizeof *reps);
+        if (!reps)
+            rc = VINE_ERR_NO_MEM;
+        for (int u = 0; reps && u < q; u++)
+            reps[u] = lane_rep(m, h, (u + j_root) % q, a->root, q);
+        vine_args node = sub_args(a, q, v, 0);
+        /* After a fold, or in place at the root, the input is in w. */
+        node.inplace = l.n > 1 || b.in.buf == b.w.buf;
+        if (rc == VINE_OK)
+            rc = vine__sub_run(s, node_reduce_scatter, &node, reps, io);
+        if (rc == VINE_OK) {
+            size_t off = vine__block_off(n, q, v);
+            vine_args sub = sub_args(a, vine__levels_ngroups(m, 0), h, h_root);
+            sub.count = vine__block_len(n, q, v);
+            sub.inplace = h == h_root;
+            int *peers = malloc((size_t)sub.p * sizeof *peers);
+            if (!peers)
+                rc = VINE_ERR_NO_MEM;
+            for (int g = 0; peers && g < sub.p; g++)
+                peers[g] = lane_rep(m, g, j, a->root, q);
+            vine_bufpos at[VINE_BUF_COUNT] = {
+                {b.w.buf, b.w.off + off}, {b.w.buf, b.w.off + off}, b.scr};
+            if (rc == VINE_OK)
+                rc = vine__sub_run(s, across, &sub, peers, at);
+            free(peers);
+        }
+        if (rc == VINE_OK && h == h_root)
+            reduce_gather(a, s, q, v, a->root, reps, b.w);
+        free(reps);
+    }
+    free(l.ranks);
+    return rc == VINE_OK ? vine__sched_finish(s) : rc;
+}

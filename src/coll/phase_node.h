@@ -47,4 +47,17 @@ int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across
  */
 int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across);
 
+/*
+ * The same frame for a reduce (reduce hier_large) to a->root, commutative
+ * op: (0) the lanes fold the whole vector into their representatives (the
+ * root stands for its lane); (1) a ring reduce-scatter among each node's
+ * representatives, lane j ending with block (j - the root's lane) mod q;
+ * (2) the representatives of each lane, one per node, reduce that block to
+ * the root's node with across (a reduce builder, in place at its root);
+ * (3) the representatives of the root's node send their blocks to the
+ * root.  Ranks other than the root work in n elements of scratch.
+ * Finishes s; returns VINE_OK, VINE_ERR_NO_MEM or across's status.
+ */
+int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across);
+
 #endif

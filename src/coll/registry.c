@@ -170,6 +170,10 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_REDUCE, "hier", C | VINE_ALGO_LEVELS, "commutative op, level map",
      "binomial reduce level by level, from the nodes up to the top groups",
      vine__reduce_hier_build},
+    {VINE_COLL_REDUCE, "hier_large", C | VINE_ALGO_LEVELS, "commutative op, level map",
+     "ring reduce-scatter in the node, reduce bine_large of each block across nodes, blocks "
+     "to the root",
+     vine__reduce_hier_large_build},
     {VINE_COLL_ALLGATHER, "hier", VINE_ALGO_LEVELS, "level map",
      "gather to the top leaders level by level, Bruck among them, broadcast down the groups",
      vine__allgather_hier_build},

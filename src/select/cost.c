@@ -544,6 +544,26 @@ static double hier_bcast_large(const ctx *x, double n)
 }
 
 /*
+ * Hierarchical reduce of large vectors (reduce hier_large) on Q lanes: the
+ * lanes' binomial fold where a node has more than Q ranks, a ring
+ * reduce-scatter among Q ranks of every node, each block reduced across the
+ * nodes by Bine's reduce-scatter and gather (Q ranks of every node at
+ * once), and the Q - 1 other blocks sent to the root in one step.
+ */
+static double hier_reduce_large(const ctx *x, double n)
+{
+    int q = vine__node_lanes(x->m);
+    const vine_cost_level *lv = vine__cost_level(x->c, 0);
+    double m = n / q, g = x->c->gamma;
+    double t = ceil_log2(widest_lane(x, q)) * (lv->alpha + n * lv->beta + n * g);
+    t += (q - 1) * (lv->alpha + m * lv->beta + m * g);
+    t += lv->alpha + (q - 1) * m * lv->beta;
+    if (vine__levels_ngroups(x->m, 0) > 1)
+        t += halving(x, 0, m, 1, 1, q);
+    return t;
+}
+
+/*
  * Hierarchical allgather: every group's blocks gathered at its leader level
  * by level up to the top leaders, Bruck among the top leaders (each with its
  * top group's blocks), and the whole result broadcast down the groups; the
@@ -691,6 +711,12 @@ static double h_ar_rab(const ctx *x, const vine_args *a, double u)
     return x->m ? hier_allreduce(x, u, 0, 1) : -1;
 }
 
+static double h_reduce_large(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return x->m ? hier_reduce_large(x, u) : -1;
+}
+
 static double h_allgather(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
@@ -720,6 +746,7 @@ static const struct formula {
     {VINE_COLL_REDUCE, "bine", bine_tree},
     {VINE_COLL_REDUCE, "rabenseifner", reduce_rab},
     {VINE_COLL_REDUCE, "hier", h_reduce},
+    {VINE_COLL_REDUCE, "hier_large", h_reduce_large},
     {VINE_COLL_ALLREDUCE, "recursive_doubling", ar_rd},
     {VINE_COLL_ALLREDUCE, "rabenseifner", ar_rab},
     {VINE_COLL_ALLREDUCE, "ring", ar_ring},

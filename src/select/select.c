@@ -239,7 +239,8 @@ static const char *const *candidates(vine_coll coll)
     static const char *const bcast[] = {
         "binomial",   "bine", "scatter_allgather_rd", "scatter_allgather_ring", "hier",
         "hier_large", NULL};
-    static const char *const reduce[] = {"binomial", "bine", "rabenseifner", "hier", NULL};
+    static const char *const reduce[] = {"binomial", "bine",       "rabenseifner",
+                                         "hier",     "hier_large", NULL};
     static const char *const allreduce[] = {
         "recursive_doubling", "rabenseifner", "ring", "bine", "bine_large", "hier", "hier_rd",
         "hier_rab",           "hier_large",   NULL};

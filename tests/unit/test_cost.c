@@ -317,6 +317,30 @@ static void test_bcast_large(void)
     vine__levels_free(&m);
 }
 
+/*
+ * Reduce of 1 MiB to rank 0 on the same map and costs.  hier_large: the ring
+ * in the node (1 + 2^19 * 0.11), the other block to the root (1 + 2^19 *
+ * 0.1); across, Bine's reduce-scatter and gather of the 2^19-byte block, 2^18
+ * then 2^17 bytes each way with the first half reduced: 2 (10 + 2^18) +
+ * 2^18 * 0.01 + 2 (10 + 2^17) + 2^17 * 0.01.
+ */
+static void test_reduce_large(void)
+{
+    vine_levels m = map_of("block:2", 8);
+    vine_cost c = simple_cost(1, 1, 0.01);
+    vine_args a = args_of(VINE_COLL_REDUCE, &m, 8, 0, 1 << 20);
+    double h = 0x1p19;
+    double want = (1 + h * 0.11) + (1 + h * 0.1) + 2 * (10 + h / 2) + h / 2 * 0.01 +
+                  2 * (10 + h / 4) + h / 4 * 0.01;
+    CHECK(near(cost_of(&c, &a, "hier_large"), want), "reduce hier_large %g",
+          cost_of(&c, &a, "hier_large"));
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "hier_large") == 0,
+          "reduce 1 MiB: hier_large, got %s", vine__select_auto(&a, 1)->name);
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
 /* Without a map, or with a flat one, auto keeps MPICH's rules. */
 static void test_flat_unchanged(void)
 {
@@ -486,6 +510,7 @@ int main(void)
     test_allreduce_lanes();
     test_allreduce_large();
     test_bcast_large();
+    test_reduce_large();
     test_flat_unchanged();
     test_sweep();
     test_loader(dir);

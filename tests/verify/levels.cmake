@@ -40,6 +40,8 @@ foreach(m "uneven;sizes:1,3,5,7"
   vine_levels_verify(bcast_large.${name} 931 0 --coll bcast --algo hier_large --ranks 3-16
     --levels ${spec})
   vine_levels_verify(reduce.${name} 1862 0 --coll reduce --algo hier --ranks 3-16 --levels ${spec})
+  vine_levels_verify(reduce_large.${name} 1862 0 --coll reduce --algo hier_large --ranks 3-16
+    --levels ${spec})
   vine_levels_verify(allgather.${name} 196 0 --coll allgather --algo hier --ranks 3-16
     --levels ${spec})
 endforeach()
@@ -60,10 +62,10 @@ foreach(m "random1;random:7:4;1820;42;910;21;182;14"
   list(GET m 6 apass)
   list(GET m 7 askip)
   foreach(ca "gather;leader" "gather_bine;leader_bine" "scatter;leader"
-      "scatter_bine;leader_bine" "reduce;hier")
+      "scatter_bine;leader_bine" "reduce;hier" "reduce_large;hier_large")
     list(GET ca 0 test)
     list(GET ca 1 algo)
-    string(REGEX REPLACE "_bine$" "" coll ${test})
+    string(REGEX REPLACE "_(bine|large)$" "" coll ${test})
     vine_levels_verify(${test}.${name} ${pass} ${skip} --coll ${coll} --algo ${algo} --ranks 3-16
       --levels ${spec})
   endforeach()
@@ -91,14 +93,16 @@ foreach(m "random;random:5:8,3" "uneven;sizes:1,3,5,7/block:3" "cyclic4;cyclic:4
     --ranks ${vine_levels_large} --levels ${spec})
   vine_levels_verify(reduce.large.${name} 1624 0 --coll reduce --algo hier
     --ranks ${vine_levels_large} --levels ${spec})
+  vine_levels_verify(reduce_large.large.${name} 1624 0 --coll reduce --algo hier_large
+    --ranks ${vine_levels_large} --levels ${spec})
   vine_levels_verify(allgather.large.${name} 406 0 --coll allgather --algo hier
     --ranks ${vine_levels_large} --levels ${spec})
 endforeach()
 
-# Reduce hier needs a commutative op: with --noncommutative every case of
-# 3 .. 16 skips (1862).
-vine_levels_verify(reduce.noncommutative 0 1862 --coll reduce --algo hier --ranks 3-16
-  --levels sizes:1,3,5,7/block:2 --noncommutative)
+# Reduce hier and hier_large need a commutative op: with --noncommutative
+# every case of 3 .. 16 skips (1862 each).
+vine_levels_verify(reduce.noncommutative 0 3724 --coll reduce --algo hier,hier_large
+  --ranks 3-16 --levels sizes:1,3,5,7/block:2 --noncommutative)
 
 # allreduce hier (Bine butterfly across nodes), hier_rd (recursive
 # doubling), hier_large (Bine reduce-scatter + allgather) and hier_rab
@@ -141,11 +145,11 @@ vine_levels_verify(allreduce.hier_large.seg 378 0 --coll allreduce --algo hier_l
 # ones run beside them as usual); with a non-commutative op the reductions
 # are not remapped and must still pass.  The counts include every algorithm
 # of the four collectives at p = 1-24 and 100.
-vine_levels_verify(remap.random 28853 1356 --coll bcast,reduce,allreduce,barrier --algo all
+vine_levels_verify(remap.random 31219 1390 --coll bcast,reduce,allreduce,barrier --algo all
   --ranks 1-24,100 --levels random:7:8,3 --remap)
-vine_levels_verify(remap.cyclic 28545 1664 --coll bcast,reduce,allreduce,barrier --algo all
+vine_levels_verify(remap.cyclic 30813 1796 --coll bcast,reduce,allreduce,barrier --algo all
   --ranks 1-24,100 --levels cyclic:4 --remap)
-vine_levels_verify(remap.noncommutative 4228 9546 --coll reduce,allreduce --algo all
+vine_levels_verify(remap.noncommutative 4228 11442 --coll reduce,allreduce --algo all
   --ranks 1-16 --levels cyclic:4 --remap --noncommutative)
 
 # Without --levels, or on a flat map, every hierarchical case is a skip:
