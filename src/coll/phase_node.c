@@ -98,14 +98,23 @@ static vine_args sub_args(const vine_args *a, int p, int rank, int root)
     return sub;
 }
 
+/* Where a frame works: the whole vector, and the scratch of its phases. */
+typedef struct node_bufs {
+    vine_bufpos w, scr;
+} node_bufs;
+
+/* The allreduce and bcast frames work in RECV, their phases' scratch at TMP 0. */
+static const node_bufs in_recv = {{VINE_BUF_RECV, 0}, {VINE_BUF_TMP, 0}};
+
 /*
- * The collective of the rank's block v of q (at its block offset in RECV)
- * among the representatives of its lane j, one per node: across runs in
- * place on a virtual communicator of the nodes rooted at root_node, its
- * scratch at the start of TMP (the node phase's scratch is free by then).
+ * The collective of the rank's block v of q (at its block offset in b->w)
+ * among the representatives of its lane j, one per node: across runs on a
+ * virtual communicator of the nodes rooted at root_node, with that block as
+ * its send and receive buffer (inplace as given), its scratch at b->scr
+ * (the node phase's scratch is free by then).
  */
 static int across_nodes(const vine_args *a, vine_sched *s, vine_build_fn across, int q, int j,
-                        int v, int root, int root_node)
+                        int v, int root, int root_node, const node_bufs *b, int inplace)
 {
     const vine_levels *m = a->levels;
     int nnodes = vine__levels_ngroups(m, 0);
@@ -114,12 +123,11 @@ static int across_nodes(const vine_args *a, vine_sched *s, vine_build_fn across,
         return VINE_ERR_NO_MEM;
     for (int h = 0; h < nnodes; h++)
         peers[h] = lane_rep(m, h, j, root, q);
-    size_t off = vine__block_off(a->count, q, v);
+    size_t off = b->w.off + vine__block_off(a->count, q, v);
     vine_args sub = sub_args(a, nnodes, vine__levels_group(m, 0, a->rank), root_node);
     sub.count = vine__block_len(a->count, q, v);
-    sub.inplace = 1;
-    vine_bufpos at[VINE_BUF_COUNT] = {
-        {VINE_BUF_RECV, off}, {VINE_BUF_RECV, off}, {VINE_BUF_TMP, 0}};
+    sub.inplace = inplace;
+    vine_bufpos at[VINE_BUF_COUNT] = {{b->w.buf, off}, {b->w.buf, off}, b->scr};
     int rc = vine__sub_run(s, across, &sub, peers, at);
     free(peers);
     return rc;
@@ -171,7 +179,7 @@ int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across
         node.inplace = a->inplace || l.n > 1;
         rc = vine__sub_run(s, node_reduce_scatter, &node, mem, same);
         if (rc == VINE_OK)
-            rc = across_nodes(a, s, across, q, i, i, -1, 0);
+            rc = across_nodes(a, s, across, q, i, i, -1, 0, &in_recv, 1);
         if (rc == VINE_OK)
             rc = vine__sub_run(s, node_allgather, &node, mem, same);
     }
@@ -179,6 +187,21 @@ int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across
         rc = vine__sub_run(s, lane_fold_out, &fold, l.ranks, same);
     free(l.ranks);
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
+}
+
+/*
+ * The representatives of node h's q lanes as a virtual communicator of the
+ * rooted frames, rotated so that the root's lane is virtual rank 0 (and
+ * lane j virtual rank (j - the root's lane) mod q); malloc'd, NULL when out
+ * of memory.
+ */
+static int *node_reps(const vine_levels *m, int h, int q, int root)
+{
+    int j_root = vine__levels_local(m, 0, root) % q;
+    int *reps = malloc((size_t)q * sizeof *reps);
+    for (int v = 0; reps && v < q; v++)
+        reps[v] = lane_rep(m, h, (v + j_root) % q, root, q);
+    return reps;
 }
 
 /* Binomial scatter of the q blocks of RECV from virtual rank 0. */
@@ -201,16 +224,14 @@ int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across)
     if (l.pos == 0) {
         /* Lane j carries block (j - j_root) mod q: the root's lane block 0. */
         int j = vine__levels_local(m, 0, a->rank) % q, v = vine__mod(j - j_root, q);
-        int *reps = malloc((size_t)q * sizeof *reps);
+        int *reps = node_reps(m, h, q, a->root);
         if (!reps)
             rc = VINE_ERR_NO_MEM;
-        for (int w = 0; reps && w < q; w++)
-            reps[w] = lane_rep(m, h, (w + j_root) % q, a->root, q);
         vine_args node = sub_args(a, q, v, 0);
         if (rc == VINE_OK && h == h_root)
             rc = vine__sub_run(s, node_scatter, &node, reps, same);
         if (rc == VINE_OK)
-            rc = across_nodes(a, s, across, q, j, v, a->root, h_root);
+            rc = across_nodes(a, s, across, q, j, v, a->root, h_root, &in_recv, 1);
         if (rc == VINE_OK)
             rc = vine__sub_run(s, node_allgather, &node, reps, same);
         free(reps);
@@ -221,16 +242,6 @@ int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across)
     free(l.ranks);
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
 }
-
-/*
- * The reduce frame (reduce hier_large).  Only the root's receive buffer
- * exists, so every other rank works in scratch: w is where a rank builds its
- * partial results (RECV at the root, TMP[0, n) elsewhere) and scr the
- * scratch of the phases after it.
- */
-typedef struct reduce_bufs {
-    vine_bufpos in, w, scr;
-} reduce_bufs;
 
 /* The root's node: each representative sends its reduced block v to the root. */
 static void reduce_gather(const vine_args *a, vine_sched *s, int q, int v, int root,
@@ -255,50 +266,38 @@ int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across)
     int q = vine__node_lanes(m), h = vine__levels_group(m, 0, a->rank);
     int h_root = vine__levels_group(m, 0, a->root), at_root = a->rank == a->root;
     int j_root = vine__levels_local(m, 0, a->root) % q;
-    reduce_bufs b;
-    b.in = (vine_bufpos){at_root && a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0};
-    b.w = (vine_bufpos){at_root ? VINE_BUF_RECV : VINE_BUF_TMP, 0};
-    b.scr = (vine_bufpos){VINE_BUF_TMP, at_root ? 0 : n};
+    /*
+     * Only the root's receive buffer exists, so every other rank works in
+     * scratch: b.w is where a rank builds its partial results (RECV at the
+     * root, TMP[0, n) elsewhere), b.scr the scratch of the phases after it.
+     */
+    vine_bufpos in = {at_root && a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0};
+    node_bufs b = {{at_root ? VINE_BUF_RECV : VINE_BUF_TMP, 0}, {VINE_BUF_TMP, at_root ? 0 : n}};
     if (!at_root && n)
         vine__sched_need_tmp(s, n);
     node_lane l;
     int rc = lane_of(m, a->rank, q, a->root, &l);
     if (rc != VINE_OK)
         return rc;
-    const vine_bufpos io[VINE_BUF_COUNT] = {b.in, b.w, b.scr};
+    const vine_bufpos io[VINE_BUF_COUNT] = {in, b.w, b.scr};
     vine_args fold = sub_args(a, l.n, l.pos, 0);
-    fold.inplace = b.in.buf == b.w.buf; /* the root's input in place */
+    fold.inplace = in.buf == b.w.buf; /* the root's input in place */
     if (l.n > 1)
         rc = vine__sub_run(s, lane_fold_in, &fold, l.ranks, io);
     if (rc == VINE_OK && l.pos == 0) {
         /* Lane j reduces block (j - j_root) mod q: the root's lane block 0. */
         int j = vine__levels_local(m, 0, a->rank) % q, v = vine__mod(j - j_root, q);
-        int *reps = malloc((size_t)q * sizeof *reps);
+        int *reps = node_reps(m, h, q, a->root);
         if (!reps)
             rc = VINE_ERR_NO_MEM;
-        for (int u = 0; reps && u < q; u++)
-            reps[u] = lane_rep(m, h, (u + j_root) % q, a->root, q);
         vine_args node = sub_args(a, q, v, 0);
         /* After a fold, or in place at the root, the input is in w. */
-        node.inplace = l.n > 1 || b.in.buf == b.w.buf;
+        node.inplace = l.n > 1 || in.buf == b.w.buf;
         if (rc == VINE_OK)
             rc = vine__sub_run(s, node_reduce_scatter, &node, reps, io);
-        if (rc == VINE_OK) {
-            size_t off = vine__block_off(n, q, v);
-            vine_args sub = sub_args(a, vine__levels_ngroups(m, 0), h, h_root);
-            sub.count = vine__block_len(n, q, v);
-            sub.inplace = h == h_root;
-            int *peers = malloc((size_t)sub.p * sizeof *peers);
-            if (!peers)
-                rc = VINE_ERR_NO_MEM;
-            for (int g = 0; peers && g < sub.p; g++)
-                peers[g] = lane_rep(m, g, j, a->root, q);
-            vine_bufpos at[VINE_BUF_COUNT] = {
-                {b.w.buf, b.w.off + off}, {b.w.buf, b.w.off + off}, b.scr};
-            if (rc == VINE_OK)
-                rc = vine__sub_run(s, across, &sub, peers, at);
-            free(peers);
-        }
+        /* The reduce across the nodes reads its input in place at its root. */
+        if (rc == VINE_OK)
+            rc = across_nodes(a, s, across, q, j, v, a->root, h_root, &b, h == h_root);
         if (rc == VINE_OK && h == h_root)
             reduce_gather(a, s, q, v, a->root, reps, b.w);
         free(reps);
