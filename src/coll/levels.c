@@ -269,17 +269,6 @@ int vine__levels_flat(const vine_levels *m)
     return vine__levels_dividing(m) == 0;
 }
 
-int vine__levels_uniform(const vine_levels *m, int l)
-{
-    if (!m || !m->idx || l < 0 || l >= m->nlevels)
-        return 0;
-    int n = vine__levels_size(m, l, 0);
-    for (int g = 1; g < m->ngroups[l]; g++)
-        if (vine__levels_size(m, l, g) != n)
-            return 0;
-    return 1;
-}
-
 /* ---- accessors --------------------------------------------------------------- */
 
 int vine__levels_ngroups(const vine_levels *m, int l)

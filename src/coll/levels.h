@@ -93,9 +93,6 @@ int vine__levels_dividing(const vine_levels *m);
 /* 1 when m is non-NULL and finished for p ranks (usable by builders). */
 int vine__levels_ready(const vine_levels *m, int p);
 
-/* 1 when every group at level l (0 <= l < nlevels) has the same size. */
-int vine__levels_uniform(const vine_levels *m, int l);
-
 /*
  * Makes a finished map for p ranks from a synthetic description:
  *
