@@ -94,7 +94,14 @@ enum vine_algo_flags {
     VINE_ALGO_POW2 = 1u << 1,        /* needs p a power of two */
     VINE_ALGO_EVEN = 1u << 2,        /* needs p even */
     VINE_ALGO_GRAPH = 1u << 3,       /* needs VINE_BBS_GRAPH naming a graph of p nodes */
-    VINE_ALGO_LEVELS = 1u << 4       /* needs a level map with locality (vine_args.levels) */
+    VINE_ALGO_LEVELS = 1u << 4,      /* needs a level map with locality (vine_args.levels) */
+    /*
+     * The MPI library's own collective ("mpi"): no schedule and no builder.
+     * The API layer hands the call to PMPI_<Coll>; the verifier, the
+     * simulator and the schedule builders skip it.  Needs every count to fit
+     * in an int (the library's classic interface).
+     */
+    VINE_ALGO_MPI = 1u << 5
 };
 
 typedef struct vine_algo {
@@ -103,8 +110,11 @@ typedef struct vine_algo {
     unsigned flags;           /* enum vine_algo_flags */
     const char *restrictions; /* human-readable, "-" when none */
     const char *desc;         /* one line */
-    vine_build_fn build;
+    vine_build_fn build;      /* NULL for VINE_ALGO_MPI */
 } vine_algo;
+
+/* Why `vine verify`, `vine sim` and `vine dump` have nothing to show of an "mpi" algorithm. */
+#define VINE_ALGO_MPI_WHY "the MPI library's own collective has no vine schedule"
 
 /* The registry: every algorithm once, grouped by collective. */
 extern const vine_algo vine__algos[];

@@ -6,6 +6,7 @@
 #include "coll.h"
 #include "ranks.h"
 
+#include <limits.h>
 #include <string.h>
 
 #define C VINE_ALGO_COMMUTATIVE
@@ -14,6 +15,13 @@
     {                                                                                              \
         VINE_COLL_REDUCE_SCATTER_BLOCK, #name, flags, restr, desc,                                 \
             vine__reduce_scatter_##name##_build                                                    \
+    }
+
+/* The MPI library's collective: served through PMPI_<Coll> by the API layer, no builder. */
+#define MPI_ALGO(coll)                                                                             \
+    {                                                                                              \
+        coll, "mpi", VINE_ALGO_MPI, "counts up to INT_MAX",                                        \
+            "the MPI library's own collective (PMPI), no vine schedule", NULL                      \
     }
 
 const vine_algo vine__algos[] = {
@@ -190,9 +198,22 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_ALLREDUCE, "hier_rab", C | VINE_ALGO_LEVELS, "commutative op, level map",
      "ring reduce-scatter in the node, Rabenseifner across nodes, ring allgather in the node",
      vine__allreduce_hier_rab_build},
+
+    /* The MPI library's own collective of each (docs/selection.md). */
+    MPI_ALGO(VINE_COLL_BCAST),
+    MPI_ALGO(VINE_COLL_REDUCE),
+    MPI_ALGO(VINE_COLL_ALLREDUCE),
+    MPI_ALGO(VINE_COLL_REDUCE_SCATTER),
+    MPI_ALGO(VINE_COLL_REDUCE_SCATTER_BLOCK),
+    MPI_ALGO(VINE_COLL_ALLGATHER),
+    MPI_ALGO(VINE_COLL_ALLTOALL),
+    MPI_ALGO(VINE_COLL_GATHER),
+    MPI_ALGO(VINE_COLL_SCATTER),
+    MPI_ALGO(VINE_COLL_BARRIER),
 };
 #undef C
 #undef RSB
+#undef MPI_ALGO
 
 const int vine__nalgos = (int)(sizeof vine__algos / sizeof vine__algos[0]);
 
@@ -247,6 +268,8 @@ int vine__algo_admits(const vine_algo *algo, const vine_args *a)
         return VINE_ERR_UNSUPPORTED;
     if ((algo->flags & VINE_ALGO_GRAPH) && vine__bbs_env_nodes() != a->p)
         return VINE_ERR_UNSUPPORTED;
+    if ((algo->flags & VINE_ALGO_MPI) && a->count > INT_MAX)
+        return VINE_ERR_UNSUPPORTED;
     if ((algo->flags & VINE_ALGO_LEVELS) &&
         (!vine__levels_ready(a->levels, a->p) || vine__levels_flat(a->levels)))
         return VINE_ERR_UNSUPPORTED;
@@ -258,6 +281,8 @@ static int build(const vine_algo *algo, const vine_args *a, vine_sched *s, int m
     vine__sched_init(s, a->p, a->rank);
     s->msgs_only = msgs_only;
     int rc = vine__algo_admits(algo, a);
+    if (rc == VINE_OK && !algo->build)
+        rc = VINE_ERR_UNSUPPORTED;
     if (rc == VINE_OK)
         rc = vine__remap_applies(algo, a) ? vine__remap_build(algo, a, s) : algo->build(a, s);
     if (rc == VINE_OK && s->err)
