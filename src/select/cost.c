@@ -111,7 +111,7 @@ static int level_from_json(json_t *o, vine_cost_level *lv, const char *path, siz
     return VINE_OK;
 }
 
-static int cost_from_json(json_t *o, vine_cost *c, const char *path, char *err, size_t errlen)
+int vine__cost_from_json(json_t *o, vine_cost *c, const char *path, char *err, size_t errlen)
 {
     static const char *const known[] = {"version", "source", "comment", "gamma", "levels", NULL};
     const char *bad;
@@ -147,7 +147,7 @@ int vine__cost_load(vine_cost *c, const char *path, char *err, size_t errlen)
     if (!o)
         return vine__errmsg(err, errlen, "%s: %s", path, je.text);
     vine_cost x = *c;
-    int rc = cost_from_json(o, &x, path, err, errlen);
+    int rc = vine__cost_from_json(o, &x, path, err, errlen);
     json_decref(o);
     if (rc == VINE_OK)
         *c = x;
@@ -165,17 +165,38 @@ static json_t *level_to_json(const vine_cost_level *lv, const char *note)
     return o;
 }
 
-int vine__cost_save(const vine_cost *c, const char *path, const char *source,
-                    const char *const *notes, char *err, size_t errlen)
+/* Sets "gamma" and "levels" of o from *c. */
+static void cost_fill_json(json_t *o, const vine_cost *c, const char *const *notes)
 {
-    json_t *o = json_object(), *levels = json_array();
-    json_object_set_new(o, "version", json_integer(1));
-    if (source)
-        json_object_set_new(o, "source", json_string(source));
+    json_t *levels = json_array();
     json_object_set_new(o, "gamma", json_real(c->gamma));
     for (int i = 0; i < c->nclasses; i++)
         json_array_append_new(levels, level_to_json(&c->cls[i], notes ? notes[i] : NULL));
     json_object_set_new(o, "levels", levels);
+}
+
+json_t *vine__cost_to_json(const vine_cost *c)
+{
+    for (int i = 0; i < c->nclasses; i++)
+        if (!isfinite(c->cls[i].alpha) || !isfinite(c->cls[i].beta) ||
+            !isfinite(c->cls[i].contention))
+            return NULL;
+    if (!isfinite(c->gamma) || c->nclasses < 1 || c->nclasses > VINE_COST_CLASSES)
+        return NULL;
+    json_t *o = json_object();
+    if (o)
+        cost_fill_json(o, c, NULL);
+    return o;
+}
+
+int vine__cost_save(const vine_cost *c, const char *path, const char *source,
+                    const char *const *notes, char *err, size_t errlen)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "version", json_integer(1));
+    if (source)
+        json_object_set_new(o, "source", json_string(source));
+    cost_fill_json(o, c, notes);
     int rc = json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
     json_decref(o);
     if (rc)

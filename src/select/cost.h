@@ -69,6 +69,25 @@ int vine__cost_load(vine_cost *c, const char *path, char *err, size_t errlen);
 int vine__cost_save(const vine_cost *c, const char *path, const char *source,
                     const char *const *notes, char *err, size_t errlen);
 
+/* jansson's value type (jansson.h), kept opaque here. */
+struct json_t;
+
+/*
+ * Reads the parameters of a decoded JSON object o (the file's format) into
+ * *c, which holds the defaults for keys that are optional.  VINE_OK, or
+ * VINE_ERR_UNSUPPORTED with "WHERE: problem" in err (vine__cost_load's
+ * messages with where in place of the file name); *c may then be changed.
+ */
+int vine__cost_from_json(struct json_t *o, vine_cost *c, const char *where, char *err,
+                         size_t errlen);
+
+/*
+ * A new JSON object with "gamma" and "levels" (the file's format, without
+ * "version"), or NULL when a parameter is not finite, nclasses is out of
+ * range or memory runs out.  The caller owns the reference.
+ */
+struct json_t *vine__cost_to_json(const vine_cost *c);
+
 /* The parameters of message class cls (clamped to the entries given). */
 const vine_cost_level *vine__cost_level(const vine_cost *c, int cls);
 

@@ -21,12 +21,17 @@
 #define VINE_TUNING_VERSION 1
 /* Text fields of the file's header (longer values are refused). */
 #define VINE_TUNING_TEXT_MAX 256
+/* Limits of the schema (docs/tuning.md): larger files are refused. */
+#define VINE_TUNING_RULES_MAX 4096      /* rules in a table */
+#define VINE_TUNING_RANGES_MAX 4096     /* ranges in a rule */
+#define VINE_TUNING_HOSTS_MAX (1 << 20) /* machine.hosts entries */
+#define VINE_TUNING_RANKS_MAX (1 << 24) /* a rule's ranks and the machine's counts */
 
 /* Which calls a rule serves: the op's commutativity (reductions only). */
 enum vine_tune_ops {
-    VINE_TUNE_OPS_ANY = 0,         /* "any": every op (and the collectives without one) */
-    VINE_TUNE_OPS_COMMUTATIVE,     /* "commutative" */
-    VINE_TUNE_OPS_NONCOMMUTATIVE   /* "noncommutative" */
+    VINE_TUNE_OPS_ANY = 0,       /* "any": every op (and the collectives without one) */
+    VINE_TUNE_OPS_COMMUTATIVE,   /* "commutative" */
+    VINE_TUNE_OPS_NONCOMMUTATIVE /* "noncommutative" */
 };
 
 /* Which calls a rule serves: MPI_IN_PLACE or not. */
@@ -72,11 +77,11 @@ typedef struct vine_tuning {
     char mpi_library[VINE_TUNING_TEXT_MAX]; /* first line of MPI_Get_library_version */
     char date[VINE_TUNING_TEXT_MAX];        /* ISO 8601 */
     char vine_version[VINE_TUNING_TEXT_MAX];
-    int ranks;           /* ranks of the tuning run; 0 when not given */
-    int ranks_per_node;  /* 0 when not given */
-    int cores;           /* cores per node; 0 when not given */
+    int ranks;          /* ranks of the tuning run; 0 when not given */
+    int ranks_per_node; /* 0 when not given */
+    int cores;          /* cores per node; 0 when not given */
     int nhosts;
-    char **hosts;        /* distinct host names */
+    char **hosts; /* distinct host names */
     vine_tune_model model;
     int nrules;
     vine_tune_rule *rules;

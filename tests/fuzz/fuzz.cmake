@@ -6,13 +6,14 @@
 if(NOT VINE_SMPI)
   set(vine_fuzz_data ${CMAKE_SOURCE_DIR}/tests/data)
   set(vine_fuzz_names topo_spec topo_edges topo_slurm topo_ibnet topo_sg hostgroups levels cost
-      results traffic graph place hostlist sched)
+      results traffic graph place hostlist sched tuning)
   set(vine_fuzz_seeds_topo_edges ${vine_fuzz_data}/topo/edges.txt ${vine_fuzz_data}/bbs)
   set(vine_fuzz_seeds_topo_slurm ${vine_fuzz_data}/topo/slurm-tree.conf)
   set(vine_fuzz_seeds_topo_ibnet ${vine_fuzz_data}/topo/ibnet-fattree.txt
       ${vine_fuzz_data}/topo/ibnet-dfplus.txt)
   set(vine_fuzz_seeds_topo_sg ${vine_fuzz_data}/topo/simgrid-dragonfly.xml
       ${vine_fuzz_data}/topo/simgrid-fattree.xml ${vine_fuzz_data}/topo/simgrid-torus.xml)
+  set(vine_fuzz_seeds_tuning ${vine_fuzz_data}/tuning)
   set(vine_fuzz_seeds_results ${vine_fuzz_data}/bench/results_p2.json
       ${vine_fuzz_data}/bench/results_p4.csv)
   add_executable(fuzz_replay ${CMAKE_CURRENT_LIST_DIR}/replay.c

@@ -11,6 +11,7 @@
  *               byte picks map:/slurm:/ibnet: of a file or regex:/block:
  *   levels      vine__levels_parse (--levels SPEC), p from the first 2 bytes
  *   cost        vine__cost_load (VINE_COST_FILE, JSON)
+ *   tuning      vine__tuning_parse (VINE_TUNING_FILE, JSON), the input as the text
  *   results     vine__bench_read (vine-bench result files, JSON or CSV)
  *   traffic     vine_bench_read_csv and vine_bench_read_mtx (vine-bench
  *               pattern csv:/mtx:), p from the first byte
@@ -33,6 +34,7 @@
 #include "bench/results.h"
 #include "coll/levels.h"
 #include "select/cost.h"
+#include "select/tuning.h"
 #include "topo/hostgroups.h"
 #include "topo/topo.h"
 #include "topo/topo_read.h"
@@ -165,6 +167,16 @@ static int cost(const uint8_t *data, size_t size)
     return 0;
 }
 
+static int tuning(const uint8_t *data, size_t size)
+{
+    char err[256];
+    vine_tuning t;
+    vine__tuning_init(&t);
+    vine__tuning_parse(&t, (const char *)data, size, "fuzz", err, sizeof err);
+    vine__tuning_free(&t); /* empty after a failure, the table after a success */
+    return 0;
+}
+
 static int results(const uint8_t *data, size_t size)
 {
     char err[256];
@@ -262,7 +274,8 @@ static const struct {
                {"levels", levels},         {"cost", cost},
                {"results", results},       {"traffic", traffic},
                {"graph", graph},           {"place", place},
-               {"hostlist", hostlist},     {"sched", vine_fuzz_sched}};
+               {"hostlist", hostlist},     {"sched", vine_fuzz_sched},
+               {"tuning", tuning}};
 
 vine_fuzz_fn *vine_fuzz_find(const char *name)
 {

@@ -50,7 +50,7 @@ done
 wait
 
 names="topo_spec topo_edges topo_slurm topo_ibnet topo_sg hostgroups levels cost results traffic graph
-place hostlist sched"
+place hostlist tuning sched"
 seeds() { # name: the seed files of its kind
     case $1 in
     topo_edges | graph) echo tests/data/topo/edges.txt tests/data/bbs/*.txt ;;
@@ -60,6 +60,7 @@ seeds() { # name: the seed files of its kind
     hostgroups) echo tests/data/levels/* ;;
     results) echo tests/data/bench/*.json tests/data/bench/results_p4.csv ;;
     traffic) echo tests/data/bench/*.mtx tests/data/bench/*.csv ;;
+    tuning) echo tests/data/tuning/*.json ;;
     esac
 }
 
