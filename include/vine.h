@@ -110,6 +110,22 @@ MPI_Count vine_get_segment_size(void);
  */
 int vine_topology_info(MPI_Comm comm, int *nlevels, char *msg, int msglen);
 
+/*
+ * The tuning file auto follows (docs/tuning.md), for the whole process:
+ * read once, by the first collective call, from VINE_TUNING_FILE, or from
+ * $XDG_CONFIG_HOME/vine/tuning.json (~/.config/vine/tuning.json) when the
+ * variable is unset; an empty VINE_TUNING_FILE means none.  A file that
+ * cannot be used makes every collective return MPI_ERR_OTHER before it
+ * sends anything.  vine_set_tuning_file replaces it (NULL or "": none) and
+ * returns MPI_SUCCESS or MPI_ERR_OTHER; vine_tuning_info gives the number of
+ * rules in use (may be NULL) and one line saying which file, or why it
+ * cannot be used ("FILE:LINE: problem"), and returns MPI_SUCCESS,
+ * MPI_ERR_ARG for msglen < 0, or MPI_ERR_OTHER for an unusable file.
+ * Neither is collective.
+ */
+int vine_set_tuning_file(const char *path);
+int vine_tuning_info(int *nrules, char *msg, int msglen);
+
 /* The number of algorithms of coll, and the name of the i-th (NULL past the end). */
 int vine_algorithm_count(vine_coll coll);
 const char *vine_algorithm_name(vine_coll coll, int i);

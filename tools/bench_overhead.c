@@ -7,7 +7,14 @@
  * after the first call), and a hand-written loop of the same algorithm
  * (MPI_Irecv, MPI_Isend, MPI_Waitall, MPI_Reduce_local on a private
  * communicator).  The difference between the last two is what vine adds.
- * The hand-written loop needs a power-of-two number of ranks.
+ * The hand-written loop needs a power-of-two number of ranks.  A fourth
+ * variant, vine_allreduce served by "mpi", is what vine adds where a tuning
+ * file hands a call to the MPI library.
+ *
+ * Then, without MPI, the cost of auto's lookup in a tuning table (the rule
+ * for the communicator size, the range for the size): paid once per
+ * schedule built, not per call, but measured on its own so that a large
+ * table can be seen not to matter.
  */
 #include "bench_overhead.h"
 
@@ -15,7 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "select/select.h"
 #include "vine.h"
+
+#include <time.h>
 
 /* Recursive doubling for a power-of-two p: the schedule vine builds. */
 static void hand_allreduce(const double *in, double *out, double *tmp, MPI_Comm comm, int p,
@@ -52,12 +62,14 @@ static int cmp_double(const void *a, const void *b)
 static double batch(int k, int iters, MPI_Comm dup, int p, int rank)
 {
     double in = rank + 1, out = 0, tmp = 0, dt, slowest;
+    if (k == 1 || k == 3) /* the first call of the batch finds the cached schedule again */
+        vine_set_algorithm(VINE_COLL_ALLREDUCE, k == 1 ? "recursive_doubling" : "mpi");
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     for (int i = 0; i < iters; i++) {
         if (k == 0)
             MPI_Allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        else if (k == 1)
+        else if (k == 1 || k == 3)
             vine_allreduce(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         else
             hand_allreduce(&in, &out, &tmp, dup, p, rank);
@@ -77,10 +89,60 @@ static int parse_count(const char *s, int *out)
     return 0;
 }
 
-static void print_result(double *t[3], int batches, int iters, int p, int hand)
+enum { VARIANTS = 4 };
+
+/*
+ * ns per auto choice with a tuning table of every collective on 2, 4 ...
+ * 1024 ranks and 24 size ranges each, and the number of rules; -1 when out
+ * of memory.  The choices are made for sizes and ranks spread over the table.
+ */
+static double lookup_ns(int *nrules)
 {
-    double m[3];
-    for (int k = 0; k < 3; k++) {
+    vine_tuning t;
+    vine__tuning_init(&t);
+    vine_tune_range g[24];
+    for (int c = 0; c < VINE_COLL_COUNT; c++)
+        for (int p = 2; p <= 1024; p *= 2) {
+            for (int i = 0; i < 24; i++)
+                g[i] = (vine_tune_range){(size_t)1 << i,
+                                         ((size_t)2 << i) - 1,
+                                         vine__algo_find((vine_coll)c, "mpi"),
+                                         0,
+                                         0,
+                                         NULL,
+                                         0,
+                                         0};
+            vine_tune_rule r = {
+                (vine_coll)c, p, VINE_TUNE_OPS_ANY, VINE_TUNE_INPLACE_ANY, 24, g, 0};
+            if (vine__tuning_add_rule(&t, &r, NULL, 0) != VINE_OK) {
+                vine__tuning_free(&t);
+                return -1;
+            }
+        }
+    *nrules = t.nrules;
+    vine__select_set_tuning(&t);
+    const int n = 1 << 20;
+    unsigned long sum = 0;
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (int i = 0; i < n; i++) {
+        vine_args x = {.coll = (vine_coll)(i % VINE_COLL_BARRIER),
+                       .p = 2 + (i * 7) % 1000,
+                       .count = (size_t)1 << (i % 24),
+                       .commutative = 1};
+        sum += (unsigned long)(uintptr_t)vine__select_auto(&x, 1);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    vine__select_set_tuning(NULL);
+    vine__tuning_free(&t);
+    double ns = ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec)) / n;
+    return sum ? ns : -1;
+}
+
+static void print_result(double *t[VARIANTS], int batches, int iters, int p, int hand)
+{
+    double m[VARIANTS];
+    for (int k = 0; k < VARIANTS; k++) {
         qsort(t[k], (size_t)batches, sizeof(double), cmp_double);
         m[k] = t[k][batches / 2];
     }
@@ -96,6 +158,13 @@ static void print_result(double *t[3], int batches, int iters, int p, int hand)
     } else {
         printf("(hand-written loop skipped: it needs a power-of-two number of ranks)\n");
     }
+    printf("%-30s %10.3f %14.3f\n", "vine_allreduce (mpi)", m[3], m[3] / m[0]);
+    printf("vine overhead over MPI_Allreduce when mpi serves: %+.3f us per call\n", m[3] - m[0]);
+    int nrules = 0;
+    double ns = lookup_ns(&nrules);
+    if (ns >= 0)
+        printf("tuning lookup (auto's choice, %d rules of 24 ranges): %.1f ns per choice\n", nrules,
+               ns);
 }
 
 int vine__bench_overhead(int argc, char **argv)
@@ -116,19 +185,20 @@ int vine__bench_overhead(int argc, char **argv)
     int hand = (p & (p - 1)) == 0;
     MPI_Comm dup;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
-    vine_set_algorithm(VINE_COLL_ALLREDUCE, "recursive_doubling");
-    double *t[3];
-    for (int k = 0; k < 3; k++)
+    double *t[VARIANTS];
+    for (int k = 0; k < VARIANTS; k++)
         t[k] = calloc((size_t)batches, sizeof(double));
     for (int b = -5; b < batches; b++)
-        for (int k = 0; k < (hand ? 3 : 2); k++) {
+        for (int k = 0; k < VARIANTS; k++) {
+            if (k == 2 && !hand)
+                continue;
             double v = batch(k, iters, dup, p, rank);
             if (b >= 0)
                 t[k][b] = v;
         }
     if (rank == 0)
         print_result(t, batches, iters, p, hand);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < VARIANTS; k++)
         free(t[k]);
     vine_set_algorithm(VINE_COLL_ALLREDUCE, "auto");
     MPI_Comm_free(&dup);

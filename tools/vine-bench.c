@@ -843,12 +843,23 @@ static int wanted(const options *o, const char *name)
     return 0;
 }
 
+/*
+ * Row i of coll after the mpi row: auto (i = -1), then the registry's
+ * algorithms; NULL when not wanted.  The registry's own "mpi" (vine handing
+ * the call to the MPI library) is the mpi row already.
+ */
+static const char *vine_row(const options *o, vine_coll coll, int i)
+{
+    const char *algo = i < 0 ? "auto" : vine_algorithm_name(coll, i);
+    return strcmp(algo, "mpi") != 0 && wanted(o, algo) ? algo : NULL;
+}
+
 /* The rows of one collective at one size: mpi, then auto and every wanted algorithm. */
 static int rows_of(const options *o, vine_coll coll)
 {
     int n = 1;
     for (int i = -1; i < vine_algorithm_count(coll); i++)
-        n += wanted(o, i < 0 ? "auto" : vine_algorithm_name(coll, i));
+        n += vine_row(o, coll, i) != NULL;
     return n;
 }
 
@@ -917,8 +928,8 @@ static int bench_size(const options *o, vine_coll coll, int s, progress *pr,
     failures += one_row(&b, o, s, "mpi", -1, &mpi, pr, res, nomem);
     double mpi_median = rank0 && mpi.err == MPI_SUCCESS ? mpi.st.median : 0;
     for (int i = -1; i < vine_algorithm_count(coll); i++) {
-        const char *algo = i < 0 ? "auto" : vine_algorithm_name(coll, i);
-        if (wanted(o, algo))
+        const char *algo = vine_row(o, coll, i);
+        if (algo)
             failures += one_row(&b, o, s, algo, mpi_median, NULL, pr, res, nomem);
     }
     vine_set_algorithm(coll, "auto");

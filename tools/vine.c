@@ -535,9 +535,18 @@ static int run_sweep(sweep *w)
         vine_coll_info info;
         vine__verify_coll_info(c, &info);
         const vine_algo *algo;
-        for (int i = 0; !rc && (algo = vine__algo_nth(c, i)) != NULL; i++)
-            for (size_t j = 0; !rc && algo_selected(w, algo) && j < ranks.n; j++)
+        for (int i = 0; !rc && (algo = vine__algo_nth(c, i)) != NULL; i++) {
+            if (!algo_selected(w, algo))
+                continue;
+            /* Not a case: nothing to count.  Named alone or with -v, it says why. */
+            if (algo->flags & VINE_ALGO_MPI) {
+                if (w->verbose || !w->algos_all.all)
+                    printf("skip  %s %s: %s\n", vine__coll_name(c), algo->name, VINE_ALGO_MPI_WHY);
+                continue;
+            }
+            for (size_t j = 0; !rc && j < ranks.n; j++)
                 rc = run_size(w, algo, (int)ranks.v[j], &info);
+        }
     }
     free(ranks.v);
     return rc;
@@ -655,7 +664,10 @@ static int dump_case(const vine_algo *algo, vine_args *a, long long only)
         if (rc == VINE_OK)
             vine__sched_free(&s);
     }
-    if (rc == VINE_ERR_UNSUPPORTED)
+    if (rc == VINE_ERR_UNSUPPORTED && (algo->flags & VINE_ALGO_MPI))
+        fprintf(stderr, "%s: %s %s: %s\n", prog, vine__coll_name(algo->coll), algo->name,
+                VINE_ALGO_MPI_WHY);
+    else if (rc == VINE_ERR_UNSUPPORTED)
         fprintf(stderr, "%s: %s %s does not build this case (restrictions: %s)\n", prog,
                 vine__coll_name(algo->coll), algo->name, algo->restrictions);
     else if (rc != VINE_OK)

@@ -142,6 +142,14 @@ size_t vine__choose_seg_count(size_t type_size);
  */
 int vine__choose_build(const vine_args *a, const vine_algo *req, size_t type_size, vine_sched *s,
                        const vine_algo **served);
+/*
+ * Reads the tuning file on the first call (VINE_TUNING_FILE, else the
+ * default location; docs/tuning.md); MPI_ERR_OTHER on every call when it is
+ * unusable, MPI_SUCCESS otherwise (also when there is none).
+ */
+int vine__choose_tuning_check(void);
+/* Under VINE_VERBOSE: warns when the tuning file's ranks per node differ from node_ranks. */
+void vine__choose_tuning_node(int node_ranks);
 /* Records the algorithm that served the latest call of coll. */
 void vine__choose_note(vine_coll coll, const vine_algo *served);
 
@@ -186,7 +194,22 @@ int vine__call_check_op(vine_call *c, MPI_Op op);
 int vine__call_check_request(vine_call *c);
 /* vine's state for the communicator, created by the first call that communicates. */
 int vine__call_attach(vine_call *c);
-/* Runs the call (after vine__call_attach) with the cached schedule. */
+/*
+ * Finds or builds the call's cached schedule (after vine__call_attach) and
+ * sets c->e; then either vine__call_exec runs it, or, when vine__call_to_mpi
+ * says the MPI library's collective serves the call, the caller hands the
+ * user's own arguments to PMPI (coll_mpi.c) and passes the result to
+ * vine__call_mpi_done.
+ */
+int vine__call_plan(vine_call *c);
+int vine__call_exec(vine_call *c);
+static inline int vine__call_to_mpi(const vine_call *c)
+{
+    return (c->e->served->flags & VINE_ALGO_MPI) != 0;
+}
+/* Records (and says under VINE_VERBOSE) that "mpi" served c when rc is MPI_SUCCESS; returns rc. */
+int vine__call_mpi_done(const vine_call *c, int rc);
+/* vine__call_plan, then vine__call_exec (for collectives that never reach the MPI one here). */
 int vine__call_run(vine_call *c);
 /*
  * After a successful vine__call_run: remembers c on its communicator when it
@@ -206,6 +229,16 @@ static inline int vine__call_memo_hit(const vine_comm_state *st, vine_coll coll,
 }
 /* Runs the remembered call of st on new buffers (NULL where the call has none). */
 int vine__call_memo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf);
+
+/*
+ * The remembered call of st (see vine_memo) by the MPI library's collective:
+ * bcast, reduce or allreduce with the memo's datatype, op, count and root on
+ * the user's communicator (coll_mpi.c).
+ */
+int vine__mpi_memo(const vine_comm_state *st, const void *sendbuf, void *recvbuf);
+/* PMPI_Reduce_scatter with the int counts ic, or counts (p entries) made ints. */
+int vine__mpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int *ic,
+                             const size_t *counts, MPI_Datatype dt, MPI_Op op, MPI_Comm comm);
 
 /* A call with nothing to move: says so under VINE_VERBOSE and succeeds. */
 int vine__call_none(const vine_call *c);

@@ -140,6 +140,8 @@ int vine__call_check_op(vine_call *c, MPI_Op op)
 int vine__call_check_request(vine_call *c)
 {
     int rc = vine__choose_seg_env();
+    if (rc == MPI_SUCCESS)
+        rc = vine__choose_tuning_check();
     return rc ? rc : vine__choose_requested(c->a.coll, &c->req);
 }
 
@@ -174,6 +176,11 @@ static int schedule(vine_call *c, vine_cache_entry **out)
         vine__cache_drop(e);
         return rc;
     }
+    /* The MPI library's collective runs no schedule. */
+    if (e->served->flags & VINE_ALGO_MPI) {
+        *out = e;
+        return MPI_SUCCESS;
+    }
     e->max_reqs = vine__exec_max_requests(&e->sched);
     /* Without a plan (no memory, or a message above INT_MAX elements) the
      * schedule runs op by op. */
@@ -182,28 +189,47 @@ static int schedule(vine_call *c, vine_cache_entry **out)
     return MPI_SUCCESS;
 }
 
-int vine__call_run(vine_call *c)
+int vine__call_plan(vine_call *c)
 {
-    vine_cache_entry *e;
     c->a.seg_count = vine__choose_seg_count((size_t)c->t.size);
     c->a.levels = &c->st->levels;
     c->a.remap = vine__choose_remap();
-    int rc = schedule(c, &e);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    return schedule(c, &c->e);
+}
+
+/* Records and (VINE_VERBOSE) says which algorithm served c. */
+static void served(const vine_call *c)
+{
+    vine__choose_note(c->a.coll, c->e->served);
+    if (vine__verbose())
+        vine__say_served(c->comm, c->a.rank, c->a.p, c->a.coll, c->e->served->name);
+}
+
+int vine__call_exec(vine_call *c)
+{
+    vine_cache_entry *e = c->e;
     vine_exec_call x = {&e->sched,   e->has_plan ? &e->plan : NULL,
                         e->max_reqs, c->sendbuf,
                         c->recvbuf,  &c->t,
                         c->op,       c->a.commutative,
                         c->st->comm};
-    rc = vine__exec_run(&x, &c->st->scr);
-    c->e = e;
-    if (rc == MPI_SUCCESS) {
-        vine__choose_note(c->a.coll, e->served);
-        if (vine__verbose())
-            vine__say_served(c->comm, c->a.rank, c->a.p, c->a.coll, e->served->name);
-    }
+    int rc = vine__exec_run(&x, &c->st->scr);
+    if (rc == MPI_SUCCESS)
+        served(c);
     return rc;
+}
+
+int vine__call_mpi_done(const vine_call *c, int rc)
+{
+    if (rc == MPI_SUCCESS)
+        served(c);
+    return rc;
+}
+
+int vine__call_run(vine_call *c)
+{
+    int rc = vine__call_plan(c);
+    return rc ? rc : vine__call_exec(c);
 }
 
 void vine__call_memo_keep(const vine_call *c, const vine_exec_type *user_t, size_t count, int root,
@@ -222,6 +248,12 @@ int vine__call_memo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf)
 {
     const vine_memo *m = &st->memo;
     const vine_cache_entry *e = m->e;
+    if (e->served->flags & VINE_ALGO_MPI) {
+        int rc = vine__mpi_memo(st, sendbuf, recvbuf);
+        if (rc == MPI_SUCCESS)
+            vine__choose_note(m->coll, e->served);
+        return rc;
+    }
     vine_exec_call x = {&e->sched,   e->has_plan ? &e->plan : NULL,
                         e->max_reqs, sendbuf,
                         recvbuf,     &m->xt,

@@ -1,6 +1,7 @@
 /*
  * Algorithm choice: vine_set_algorithm(), then VINE_<COLL>_ALGORITHM (read
- * once per collective), then the auto selector; the introspection functions
+ * once per collective), then the auto selector, which follows the tuning
+ * file (VINE_TUNING_FILE, read once) before its cost model and rules; the introspection functions
  * of vine.h; and the fallback chain used when a schedule is built.
  *
  * The process-wide settings here are plain statics: like the rest of vine,
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ENV_NAME_MAX 64
 
@@ -276,12 +278,185 @@ static void load_cost_file(int rank)
     say_cost_file(rank, err);
 }
 
+/* ---- the tuning file (VINE_TUNING_FILE, docs/tuning.md) ------------------ */
+
+#define TUNING_MSG_MAX 640
+
+static struct {
+    int state;       /* 0: not read; 1: read, usable or none; 2: unusable */
+    int has;         /* a table is in use */
+    vine_tuning table;
+    char msg[TUNING_MSG_MAX];
+} tune;
+
+/* The default location: $XDG_CONFIG_HOME/vine/tuning.json, else ~/.config/vine/tuning.json. */
+static int default_tuning_path(char *buf, size_t len)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    int n;
+    if (xdg && *xdg)
+        n = snprintf(buf, len, "%s/vine/tuning.json", xdg);
+    else if (home && *home)
+        n = snprintf(buf, len, "%s/.config/vine/tuning.json", home);
+    else
+        return -1;
+    return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+/* The first line of the MPI library's version string. */
+static void mpi_library_line(char *buf, size_t len)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0;
+    buf[0] = '\0';
+    if (PMPI_Get_library_version(v, &n) != MPI_SUCCESS)
+        return;
+    v[n < 0 ? 0 : (n < (int)sizeof v ? n : (int)sizeof v - 1)] = '\0';
+    v[strcspn(v, "\r\n")] = '\0';
+    snprintf(buf, len, "%s", v);
+}
+
+/*
+ * Under VINE_VERBOSE, rank 0 of MPI_COMM_WORLD says which table auto follows,
+ * or why it cannot; nothing when there is none.
+ */
+static void say_tuning(const char *path)
+{
+    int w = 0;
+    if (!vine__verbose() || (!tune.has && tune.state != 2) ||
+        PMPI_Comm_rank(MPI_COMM_WORLD, &w) != MPI_SUCCESS || w != 0)
+        return;
+    if (tune.state == 2) {
+        fprintf(stderr, "vine: tuning file unusable, every collective fails: %s\n", tune.msg);
+        return;
+    }
+    fprintf(stderr, "vine: %s\n", tune.msg);
+    char lib[VINE_TUNING_TEXT_MAX];
+    mpi_library_line(lib, sizeof lib);
+    if (tune.has && tune.table.mpi_library[0] && strcmp(lib, tune.table.mpi_library) != 0)
+        fprintf(stderr,
+                "vine: warning: %s was measured with \"%s\", this run uses \"%s\": its "
+                "choices may not fit\n",
+                path, tune.table.mpi_library, lib);
+}
+
+/* Loads path as the table (state 1) or records why it cannot be used (state 2). */
+static void load_tuning_path(const char *path)
+{
+    char err[TUNING_MSG_MAX - 64];
+    int rc = vine__tuning_load(&tune.table, path, err, sizeof err);
+    if (rc == VINE_OK) {
+        tune.state = 1;
+        tune.has = 1;
+        snprintf(tune.msg, sizeof tune.msg, "tuning file %s: %d rules", path, tune.table.nrules);
+        vine__select_set_tuning(&tune.table);
+    } else {
+        tune.state = 2;
+        snprintf(tune.msg, sizeof tune.msg, "%s",
+                 rc == VINE_ERR_NO_MEM ? "out of memory reading the tuning file" : err);
+    }
+}
+
+/* Drops the table in use. */
+static void tuning_none(const char *why)
+{
+    vine__select_set_tuning(NULL);
+    vine__tuning_free(&tune.table);
+    tune.has = 0;
+    tune.state = 1;
+    snprintf(tune.msg, sizeof tune.msg, "%s", why);
+}
+
+/* Reads VINE_TUNING_FILE (or the default location) once. */
+static void read_tuning_env(void)
+{
+    const char *path = getenv("VINE_TUNING_FILE");
+    char def[4096];
+    if (path && !*path) {
+        tuning_none("no tuning file (VINE_TUNING_FILE is empty)");
+    } else if (path) {
+        load_tuning_path(path);
+    } else if (default_tuning_path(def, sizeof def) == 0 && access(def, F_OK) == 0) {
+        path = def;
+        load_tuning_path(def);
+    } else {
+        tuning_none("no tuning file (VINE_TUNING_FILE unset, none at the default location)");
+    }
+    say_tuning(path ? path : "");
+}
+
+int vine__choose_tuning_check(void)
+{
+    if (!tune.state)
+        read_tuning_env();
+    return tune.state == 2 ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+int vine_set_tuning_file(const char *path)
+{
+    vine__select_set_tuning(NULL);
+    vine__tuning_free(&tune.table);
+    tune.has = 0;
+    vine__choice_gen++;
+    if (!path || !*path) {
+        tuning_none("no tuning file (vine_set_tuning_file)");
+        return MPI_SUCCESS;
+    }
+    load_tuning_path(path);
+    say_tuning(path);
+    return tune.state == 2 ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+int vine_tuning_info(int *nrules, char *msg, int msglen)
+{
+    if (msglen < 0)
+        return MPI_ERR_ARG;
+    int rc = vine__choose_tuning_check();
+    if (nrules)
+        *nrules = tune.has ? tune.table.nrules : 0;
+    if (msg && msglen > 0)
+        snprintf(msg, (size_t)msglen, "%s", tune.msg);
+    return rc;
+}
+
+void vine__choose_tuning_node(int node_ranks)
+{
+    int w = 0;
+    if (!tune.has || tune.table.ranks_per_node <= 0 || node_ranks == tune.table.ranks_per_node ||
+        !vine__verbose() || PMPI_Comm_rank(MPI_COMM_WORLD, &w) != MPI_SUCCESS || w != 0)
+        return;
+    fprintf(stderr,
+            "vine: warning: the tuning file was measured with %d ranks per node, this "
+            "communicator has %d on its first node: its choices may not fit\n",
+            tune.table.ranks_per_node, node_ranks);
+}
+
+/*
+ * Builds algo for a into s; the MPI library's collective ("mpi") has no
+ * schedule, so its entry keeps an empty one and the API layer hands the call
+ * to PMPI (vine__call_to_mpi).
+ */
+static int build_one(const vine_algo *algo, const vine_args *a, vine_sched *s)
+{
+    if (!(algo->flags & VINE_ALGO_MPI))
+        return vine__algo_build(algo, a, s);
+    if (vine__algo_admits(algo, a) != VINE_OK)
+        return VINE_ERR_UNSUPPORTED;
+    vine__sched_init(s, a->p, a->rank);
+    return VINE_OK;
+}
+
 int vine__choose_build(const vine_args *a, const vine_algo *req, size_t type_size, vine_sched *s,
                        const vine_algo **served)
 {
     load_cost_file(a->rank);
-    const vine_algo *tries[3] = {NULL, vine__select_auto(a, type_size),
+    size_t seg = 0;
+    const vine_algo *tries[3] = {NULL, vine__select_auto_seg(a, type_size, &seg),
                                  vine__select_default(a->coll)};
+    /* A tuning range's segment size applies to its own choice, unless one is set. */
+    vine_args tuned = *a;
+    if (seg && !a->seg_count && type_size)
+        tuned.seg_count = seg >= type_size ? seg / type_size : 1;
     const char *why = WHY_EXCLUDED;
     int rc = VINE_ERR_UNSUPPORTED;
     if (req && vine__algo_admits(req, a) == VINE_OK)
@@ -289,7 +464,7 @@ int vine__choose_build(const vine_args *a, const vine_algo *req, size_t type_siz
     for (int i = 0; i < 3; i++) {
         if (!tries[i] || (i > 0 && tries[i] == tries[i - 1]) || (i == 2 && tries[2] == tries[0]))
             continue;
-        rc = vine__algo_build(tries[i], a, s);
+        rc = build_one(tries[i], i == 1 ? &tuned : a, s);
         if (rc == VINE_OK) {
             *served = tries[i];
             if (req && tries[i] != req)

@@ -60,12 +60,22 @@ static int output_bytes(vine_call *c, const vine_side *s, char **out)
     return vine__pack_scratch(c->st, VINE_PACK_OUT, s->bytes, out);
 }
 
-/* Runs c on bytes (block = bytes of one rank's block), then unpacks out if needed. */
-static int run_bytes(vine_call *c, size_t block, const vine_side *out, const char *out_mem)
+/*
+ * Plans c on bytes (block = bytes of one rank's block): after it,
+ * vine__call_to_mpi(c) says whether the MPI library's collective serves the
+ * call, which then takes the user's own arguments and needs no packing.
+ */
+static int plan_bytes(vine_call *c, size_t block)
 {
     c->t = *vine__byte_type();
     c->a.count = block;
-    int rc = vine__call_run(c);
+    return vine__call_plan(c);
+}
+
+/* Runs the planned schedule of c, then unpacks out if needed. */
+static int run_bytes(vine_call *c, const vine_side *out, const char *out_mem)
+{
+    int rc = vine__call_exec(c);
     if (rc == MPI_SUCCESS && out && !out->raw)
         rc = vine__side_unpack(out, out_mem, c->st->comm);
     return rc;
@@ -92,17 +102,23 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, 
         return rc;
     if (bytes == 0)
         return vine__call_none(&c);
-    if ((rc = vine__call_attach(&c)))
+    c.a.root = root;
+    if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, bytes)))
         return rc;
+    if (vine__call_to_mpi(&c)) {
+        if ((rc = vine__call_mpi_done(&c, PMPI_Bcast(buffer, (int)count, dt, root, comm))))
+            return rc;
+        vine__call_memo_keep(&c, &t, (size_t)count, root, 0);
+        return MPI_SUCCESS;
+    }
     vine_side s;
     char *mem;
     vine__side_init(&s, buffer, (size_t)count, &t);
     int at_root = c.a.rank == root;
     if ((rc = at_root ? input_bytes(&c, &s, VINE_PACK_OUT, &mem) : output_bytes(&c, &s, &mem)))
         return rc;
-    c.a.root = root;
     c.recvbuf = mem;
-    if ((rc = run_bytes(&c, bytes, at_root ? NULL : &s, mem)))
+    if ((rc = run_bytes(&c, at_root ? NULL : &s, mem)))
         return rc;
     /* Only a datatype used in place can be repeated on new buffers as is. */
     if (s.raw)
@@ -130,8 +146,12 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
         return rc;
     if (block == 0)
         return vine__call_none(&c);
-    if ((rc = vine__call_attach(&c)))
+    c.a.inplace = inplace;
+    if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, block)))
         return rc;
+    if (vine__call_to_mpi(&c))
+        return vine__call_mpi_done(&c, PMPI_Allgather(sendbuf, (int)sendcount, sendtype, recvbuf,
+                                                      (int)recvcount, recvtype, comm));
     vine_side rs, ss;
     char *rmem, *smem;
     vine__side_init(&rs, recvbuf, (size_t)recvcount * (size_t)c.a.p, &rt);
@@ -149,9 +169,8 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
             return rc;
         c.sendbuf = smem;
     }
-    c.a.inplace = inplace;
     c.recvbuf = rmem;
-    return run_bytes(&c, block, &rs, rmem);
+    return run_bytes(&c, &rs, rmem);
 }
 
 static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -174,8 +193,11 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
         return rc;
     if (block == 0)
         return vine__call_none(&c);
-    if ((rc = vine__call_attach(&c)))
+    if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, block)))
         return rc;
+    if (vine__call_to_mpi(&c))
+        return vine__call_mpi_done(&c, PMPI_Alltoall(sendbuf, (int)sendcount, sendtype, recvbuf,
+                                                     (int)recvcount, recvtype, comm));
     vine_side rs, ss;
     char *rmem, *smem;
     size_t n = (size_t)c.a.p;
@@ -194,7 +216,7 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
         return rc;
     c.sendbuf = smem;
     c.recvbuf = rmem;
-    return run_bytes(&c, block, &rs, rmem);
+    return run_bytes(&c, &rs, rmem);
 }
 
 /*
@@ -202,7 +224,8 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
  * root's side holds all p blocks (gather's receive, scatter's send
  * arguments, ignored off the root), every rank's own side one block (it is
  * MPI_IN_PLACE at the root for an in-place call).  Sets *block to the bytes
- * of one block and *go to 0 when the call completed without moving anything.
+ * of one block and *go to 0 when the call completed without moving anything;
+ * with *go 1 the call is planned (plan_bytes).
  */
 static int rooted_start(vine_call *c, vine_coll coll, int root, MPI_Comm comm, const void *rootbuf,
                         MPI_Count rootcount, MPI_Datatype roottype, vine_exec_type *rt,
@@ -232,10 +255,10 @@ static int rooted_start(vine_call *c, vine_coll coll, int root, MPI_Comm comm, c
         return rc;
     if (*block == 0)
         return vine__call_none(c);
-    if ((rc = vine__call_attach(c)))
-        return rc;
     c->a.root = root;
     c->a.inplace = inplace;
+    if ((rc = vine__call_attach(c)) || (rc = plan_bytes(c, *block)))
+        return rc;
     *go = 1;
     return MPI_SUCCESS;
 }
@@ -251,6 +274,9 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                               sendbuf, sendcount, sendtype, &st, &block, &go);
     if (rc || !go)
         return rc;
+    if (vine__call_to_mpi(&c))
+        return vine__call_mpi_done(&c, PMPI_Gather(sendbuf, (int)sendcount, sendtype, recvbuf,
+                                                   (int)recvcount, recvtype, root, comm));
     int at_root = c.a.rank == root, inplace = c.a.inplace;
     vine_side rs, ss;
     char *rmem = NULL, *smem;
@@ -272,7 +298,7 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
         c.sendbuf = smem;
     }
     c.recvbuf = rmem;
-    return run_bytes(&c, block, at_root ? &rs : NULL, rmem);
+    return run_bytes(&c, at_root ? &rs : NULL, rmem);
 }
 
 static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -286,6 +312,9 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                               recvbuf, recvcount, recvtype, &rt, &block, &go);
     if (rc || !go)
         return rc;
+    if (vine__call_to_mpi(&c))
+        return vine__call_mpi_done(&c, PMPI_Scatter(sendbuf, (int)sendcount, sendtype, recvbuf,
+                                                    (int)recvcount, recvtype, root, comm));
     int at_root = c.a.rank == root, inplace = c.a.inplace;
     vine_side rs, ss;
     char *rmem = NULL, *smem;
@@ -301,7 +330,7 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
             return rc;
     }
     c.recvbuf = rmem;
-    return run_bytes(&c, block, inplace ? NULL : &rs, rmem);
+    return run_bytes(&c, inplace ? NULL : &rs, rmem);
 }
 
 int vine_barrier(MPI_Comm comm)
@@ -312,9 +341,11 @@ int vine_barrier(MPI_Comm comm)
         return rc;
     if (c.a.p == 1)
         return vine__call_none(&c);
-    if ((rc = vine__call_attach(&c)))
+    if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, 0)))
         return rc;
-    return run_bytes(&c, 0, NULL, NULL);
+    if (vine__call_to_mpi(&c))
+        return vine__call_mpi_done(&c, PMPI_Barrier(comm));
+    return run_bytes(&c, NULL, NULL);
 }
 
 int vine_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)

@@ -52,10 +52,16 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
     c.a.inplace = inplace;
     c.sendbuf = inplace ? NULL : sendbuf;
     c.recvbuf = at_root ? recvbuf : NULL;
-    if ((rc = vine__call_attach(&c)) || (rc = vine__call_run(&c)))
+    if ((rc = vine__call_attach(&c)) || (rc = vine__call_plan(&c)))
         return rc;
-    vine__call_memo_keep(&c, &c.t, c.a.count, root, inplace);
-    return MPI_SUCCESS;
+    if (vine__call_to_mpi(&c))
+        rc = vine__call_mpi_done(
+            &c, PMPI_Reduce(sendbuf, recvbuf, (int)count, dt, op, root, comm));
+    else
+        rc = vine__call_exec(&c);
+    if (rc == MPI_SUCCESS)
+        vine__call_memo_keep(&c, &c.t, c.a.count, root, inplace);
+    return rc;
 }
 
 static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt,
@@ -82,10 +88,15 @@ static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, M
     c.a.inplace = inplace;
     c.sendbuf = inplace ? NULL : sendbuf;
     c.recvbuf = recvbuf;
-    if ((rc = vine__call_attach(&c)) || (rc = vine__call_run(&c)))
+    if ((rc = vine__call_attach(&c)) || (rc = vine__call_plan(&c)))
         return rc;
-    vine__call_memo_keep(&c, &c.t, c.a.count, 0, inplace);
-    return MPI_SUCCESS;
+    if (vine__call_to_mpi(&c))
+        rc = vine__call_mpi_done(&c, PMPI_Allreduce(sendbuf, recvbuf, (int)count, dt, op, comm));
+    else
+        rc = vine__call_exec(&c);
+    if (rc == MPI_SUCCESS)
+        vine__call_memo_keep(&c, &c.t, c.a.count, 0, inplace);
+    return rc;
 }
 
 /* The buffer checks of both reduce-scatters; total is the full input vector's length. */
@@ -127,7 +138,12 @@ static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Cou
     st->displs[st->p] = total;
     c.a.counts = st->counts;
     c.a.displs = st->displs;
-    return vine__call_run(&c);
+    if ((rc = vine__call_plan(&c)))
+        return rc;
+    if (vine__call_to_mpi(&c))
+        return vine__call_mpi_done(
+            &c, PMPI_Reduce_scatter_block(sendbuf, recvbuf, (int)recvcount, dt, op, comm));
+    return vine__call_exec(&c);
 }
 
 /* Entry i of recvcounts given as ints (ic) or MPI_Counts (cc). */
@@ -170,7 +186,12 @@ static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, const int *ic
     c.a.count = total;
     c.a.counts = st->counts;
     c.a.displs = st->displs;
-    return vine__call_run(&c);
+    if ((rc = vine__call_plan(&c)))
+        return rc;
+    if (vine__call_to_mpi(&c))
+        return vine__call_mpi_done(&c, vine__mpi_reduce_scatter(sendbuf, recvbuf, ic, st->counts,
+                                                                dt, op, comm));
+    return vine__call_exec(&c);
 }
 
 int vine_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,

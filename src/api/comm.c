@@ -140,6 +140,11 @@ static void discover(vine_comm_state *st)
     fprintf(stderr, "vine: levels of %s (p=%d): %s%s\n", name, st->p,
             st->levels_rc == MPI_SUCCESS ? "" : "error, every collective on it fails: ",
             st->levels_msg);
+    /* Only a map with nodes in it says how many ranks share one. */
+    if (st->levels_rc == MPI_SUCCESS && vine__levels_ready(&st->levels, st->p) &&
+        !vine__levels_flat(&st->levels))
+        vine__choose_tuning_node(
+            vine__levels_size(&st->levels, 0, vine__levels_group(&st->levels, 0, 0)));
 }
 
 /*

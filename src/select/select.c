@@ -7,7 +7,8 @@
  * function of (collective, p, payload bytes, commutativity), so every rank of
  * a communicator makes the same one.  On a level map with locality the
  * cheapest candidate by the cost model (cost.h) is taken instead; that
- * choice reads the map and the root but never the caller's rank.
+ * choice reads the map and the root but never the caller's rank.  A tuning
+ * table (tuning.h, measured by vine-tune) outranks both where it has a rule.
  */
 #include "select.h"
 
@@ -289,10 +290,41 @@ static const vine_algo *cheapest(const vine_select_why *why)
     return best < 0 ? NULL : why->cand[best].algo;
 }
 
+/* ---- the tuning table's choice (tuning.h) -------------------------------- */
+
+static const vine_tuning *tuning;
+
+void vine__select_set_tuning(const vine_tuning *t)
+{
+    tuning = t;
+}
+
+const vine_tuning *vine__select_get_tuning(void)
+{
+    return tuning;
+}
+
+/* The range of the tuning table that decides a, when its algorithm admits a; else NULL. */
+static const vine_tune_range *tuned_range(const vine_args *a, size_t type_size)
+{
+    if (!tuning)
+        return NULL;
+    /* Only the root of reduce, gather and scatter may be in place: every rank
+     * looks the call up as not in place, so that all of them choose alike. */
+    int rooted = a->coll == VINE_COLL_REDUCE || a->coll == VINE_COLL_GATHER ||
+                 a->coll == VINE_COLL_SCATTER;
+    const vine_tune_rule *r =
+        vine__tuning_rule(tuning, a->coll, a->p, a->commutative, rooted ? 0 : a->inplace);
+    const vine_tune_range *g = r ? vine__tuning_range(r, vine__tuning_bytes(a, type_size)) : NULL;
+    return g && vine__algo_admits(g->algo, a) == VINE_OK ? g : NULL;
+}
+
 const vine_algo *vine__select_explain(const vine_args *a, size_t type_size, vine_select_why *why)
 {
     memset(why, 0, sizeof *why);
     price(a, type_size, why);
+    if ((why->tuned = tuned_range(a, type_size)))
+        return why->chosen = why->tuned->algo;
     const vine_algo *algo = NULL;
     if (vine__levels_ready(a->levels, a->p) && !vine__levels_flat(a->levels))
         algo = cheapest(why);
@@ -301,11 +333,21 @@ const vine_algo *vine__select_explain(const vine_args *a, size_t type_size, vine
     return why->chosen;
 }
 
-const vine_algo *vine__select_auto(const vine_args *a, size_t type_size)
+const vine_algo *vine__select_auto_seg(const vine_args *a, size_t type_size, size_t *segment)
 {
+    const vine_tune_range *g = tuned_range(a, type_size);
+    if (segment)
+        *segment = g ? g->segment : 0;
+    if (g)
+        return g->algo;
     /* Without locality the rules decide alone, and nothing is priced. */
     if (!vine__levels_ready(a->levels, a->p) || vine__levels_flat(a->levels))
         return rules_choice(a, type_size);
     vine_select_why why;
     return vine__select_explain(a, type_size, &why);
+}
+
+const vine_algo *vine__select_auto(const vine_args *a, size_t type_size)
+{
+    return vine__select_auto_seg(a, type_size, NULL);
 }

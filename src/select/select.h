@@ -19,6 +19,7 @@
 
 #include "../coll/coll.h"
 #include "cost.h"
+#include "tuning.h"
 
 #include <stddef.h>
 
@@ -65,6 +66,20 @@ const vine_algo *vine__select_default(vine_coll coll);
 const vine_algo *vine__select_auto(const vine_args *a, size_t type_size);
 
 /*
+ * The tuning table auto consults before the cost model and the rules (not
+ * copied: it must outlive every later choice); NULL: none.
+ */
+void vine__select_set_tuning(const vine_tuning *t);
+const vine_tuning *vine__select_get_tuning(void);
+
+/*
+ * auto's choice as vine__select_auto makes it, and *segment (may be NULL):
+ * the segment size in bytes of the tuning range that chose it, 0 when no
+ * range did or the range names none.
+ */
+const vine_algo *vine__select_auto_seg(const vine_args *a, size_t type_size, size_t *segment);
+
+/*
  * Sets the cost model's parameters for every later choice (copied); NULL
  * restores the built-in defaults (vine__cost_defaults).
  */
@@ -76,7 +91,9 @@ const vine_cost *vine__select_get_cost(void);
 
 /* Why auto chose what it chose: every candidate the model looked at. */
 typedef struct vine_select_why {
-    int by_model; /* 1: the cost model chose; 0: the MPICH rules did */
+    int by_model; /* 1: the cost model chose; 0: the MPICH rules (or the tuning table) did */
+    /* The tuning range that chose (by_model 0 then), or NULL. */
+    const vine_tune_range *tuned;
     int n;        /* candidates (registered algorithms the model covers) */
     struct {
         const vine_algo *algo;

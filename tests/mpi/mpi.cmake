@@ -84,3 +84,14 @@ vine_mpi_test(segment_env_bad_sign PROGRAM segment NPS 2 ENV VINE_SEGMENT_SIZE=-
 vine_mpi_test(segment_env_bad_unit PROGRAM segment NPS 3 ENV VINE_SEGMENT_SIZE=64kb VINE_TEST_SEG_BAD=1)
 vine_mpi_test(segment_env_bad_big PROGRAM segment NPS 1
   ENV VINE_SEGMENT_SIZE=99999999999999g VINE_TEST_SEG_BAD=1)
+
+# auto follows a tuning file (docs/tuning.md): one written by the test and
+# loaded with vine_set_tuning_file, VINE_TUNING_FILE naming a file of the
+# source tree, and one that cannot be read.
+vine_mpi_test(tuning NPS 1 2 3 4)
+vine_mpi_test(tuning_env PROGRAM tuning NPS 1 3 4
+  ENV VINE_TEST_TUNING_MODE=env
+      VINE_TUNING_FILE=${CMAKE_SOURCE_DIR}/tests/data/tuning/mpi-env.json)
+vine_mpi_test(tuning_unusable PROGRAM tuning NPS 2
+  ENV VINE_TEST_TUNING_MODE=unusable
+      VINE_TUNING_FILE=${CMAKE_SOURCE_DIR}/tests/data/tuning/no-such-file.json)

@@ -500,3 +500,61 @@ int mt_counts(long *out)
     long want[] = {0, 1, 7, mt_size - 1, mt_size + 1, 1000, 1031};
     return mt_unique(want, (int)(sizeof want / sizeof want[0]), out);
 }
+
+int mt_call_int(vine_coll coll, int use_vine, MPI_Comm w, int n, const int *in, int *out, int *rc)
+{
+    int p, me, counts[64];
+    MPI_Comm_size(w, &p);
+    MPI_Comm_rank(w, &me);
+    for (int i = 0; i < p && i < 64; i++)
+        counts[i] = n;
+    if (coll == VINE_COLL_BCAST) {
+        memcpy(out, in, sizeof(int) * n);
+        *rc =
+            use_vine ? vine_bcast(out, n, MPI_INT, p - 1, w) : MPI_Bcast(out, n, MPI_INT, p - 1, w);
+        return n;
+    }
+    if (coll == VINE_COLL_REDUCE) {
+        *rc = use_vine ? vine_reduce(in, out, n, MPI_INT, MPI_SUM, 0, w)
+                       : MPI_Reduce(in, out, n, MPI_INT, MPI_SUM, 0, w);
+        return me == 0 ? n : 0;
+    }
+    if (coll == VINE_COLL_ALLREDUCE) {
+        *rc = use_vine ? vine_allreduce(in, out, n, MPI_INT, MPI_SUM, w)
+                       : MPI_Allreduce(in, out, n, MPI_INT, MPI_SUM, w);
+        return n;
+    }
+    if (coll == VINE_COLL_ALLGATHER) {
+        *rc = use_vine ? vine_allgather(in, n, MPI_INT, out, n, MPI_INT, w)
+                       : MPI_Allgather(in, n, MPI_INT, out, n, MPI_INT, w);
+        return n * p;
+    }
+    if (coll == VINE_COLL_ALLTOALL) {
+        *rc = use_vine ? vine_alltoall(in, n, MPI_INT, out, n, MPI_INT, w)
+                       : MPI_Alltoall(in, n, MPI_INT, out, n, MPI_INT, w);
+        return n * p;
+    }
+    if (coll == VINE_COLL_GATHER) {
+        *rc = use_vine ? vine_gather(in, n, MPI_INT, out, n, MPI_INT, p - 1, w)
+                       : MPI_Gather(in, n, MPI_INT, out, n, MPI_INT, p - 1, w);
+        return me == p - 1 ? n * p : 0;
+    }
+    if (coll == VINE_COLL_SCATTER) {
+        *rc = use_vine ? vine_scatter(in, n, MPI_INT, out, n, MPI_INT, 0, w)
+                       : MPI_Scatter(in, n, MPI_INT, out, n, MPI_INT, 0, w);
+        return n;
+    }
+    if (coll == VINE_COLL_BARRIER) {
+        /* Nothing to compare: the call must succeed, served by the right algorithm. */
+        *rc = use_vine ? vine_barrier(w) : MPI_Barrier(w);
+        return 0;
+    }
+    if (coll == VINE_COLL_REDUCE_SCATTER) {
+        *rc = use_vine ? vine_reduce_scatter(in, out, counts, MPI_INT, MPI_SUM, w)
+                       : MPI_Reduce_scatter(in, out, counts, MPI_INT, MPI_SUM, w);
+        return n;
+    }
+    *rc = use_vine ? vine_reduce_scatter_block(in, out, n, MPI_INT, MPI_SUM, w)
+                   : MPI_Reduce_scatter_block(in, out, n, MPI_INT, MPI_SUM, w);
+    return n;
+}

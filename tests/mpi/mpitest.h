@@ -116,6 +116,16 @@ void mt_check_unchanged(const void *now, const void *before, size_t bytes);
  */
 void mt_check_served(vine_coll coll, const char *algo, int commutative, size_t total);
 /* Collective: fails unless n bytes at buf hash the same on every rank. */
+/*
+ * One int/MPI_SUM call of coll on comm (at most 64 ranks) through vine
+ * (use_vine) or MPI, n elements per block (roots: bcast and gather p - 1,
+ * reduce and scatter 0); *rc gets the call's return code.  Returns the
+ * length of the result on this rank.  in holds n * p elements, out room for
+ * as many.
+ */
+int mt_call_int(vine_coll coll, int use_vine, MPI_Comm comm, int n, const int *in, int *out,
+                int *rc);
+
 void mt_check_same_everywhere(const void *buf, size_t bytes);
 
 /* The distinct counts of the sweep for p ranks: 0, 1, 7, p-1, p+1, 1000, 1031. */

@@ -30,68 +30,6 @@ static const char *env_algo(vine_coll coll)
     return getenv(var);
 }
 
-/*
- * One int/MPI_SUM call of coll through vine (use_vine) or MPI (5 elements per
- * block; roots: bcast and gather p - 1, reduce and scatter 0); returns the
- * length of the result on this rank.
- */
-static int call(vine_coll coll, int use_vine, const int *in, int *out, int *rc)
-{
-    MPI_Comm w = MPI_COMM_WORLD;
-    int p = mt_size, counts[64];
-    for (int i = 0; i < p && i < 64; i++)
-        counts[i] = N;
-    if (coll == VINE_COLL_BCAST) {
-        memcpy(out, in, sizeof(int) * N);
-        *rc =
-            use_vine ? vine_bcast(out, N, MPI_INT, p - 1, w) : MPI_Bcast(out, N, MPI_INT, p - 1, w);
-        return N;
-    }
-    if (coll == VINE_COLL_REDUCE) {
-        *rc = use_vine ? vine_reduce(in, out, N, MPI_INT, MPI_SUM, 0, w)
-                       : MPI_Reduce(in, out, N, MPI_INT, MPI_SUM, 0, w);
-        return mt_rank == 0 ? N : 0;
-    }
-    if (coll == VINE_COLL_ALLREDUCE) {
-        *rc = use_vine ? vine_allreduce(in, out, N, MPI_INT, MPI_SUM, w)
-                       : MPI_Allreduce(in, out, N, MPI_INT, MPI_SUM, w);
-        return N;
-    }
-    if (coll == VINE_COLL_ALLGATHER) {
-        *rc = use_vine ? vine_allgather(in, N, MPI_INT, out, N, MPI_INT, w)
-                       : MPI_Allgather(in, N, MPI_INT, out, N, MPI_INT, w);
-        return N * p;
-    }
-    if (coll == VINE_COLL_ALLTOALL) {
-        *rc = use_vine ? vine_alltoall(in, N, MPI_INT, out, N, MPI_INT, w)
-                       : MPI_Alltoall(in, N, MPI_INT, out, N, MPI_INT, w);
-        return N * p;
-    }
-    if (coll == VINE_COLL_GATHER) {
-        *rc = use_vine ? vine_gather(in, N, MPI_INT, out, N, MPI_INT, p - 1, w)
-                       : MPI_Gather(in, N, MPI_INT, out, N, MPI_INT, p - 1, w);
-        return mt_rank == p - 1 ? N * p : 0;
-    }
-    if (coll == VINE_COLL_SCATTER) {
-        *rc = use_vine ? vine_scatter(in, N, MPI_INT, out, N, MPI_INT, 0, w)
-                       : MPI_Scatter(in, N, MPI_INT, out, N, MPI_INT, 0, w);
-        return N;
-    }
-    if (coll == VINE_COLL_BARRIER) {
-        /* Nothing to compare: the call must succeed, served by the right algorithm. */
-        *rc = use_vine ? vine_barrier(w) : MPI_Barrier(w);
-        return 0;
-    }
-    if (coll == VINE_COLL_REDUCE_SCATTER) {
-        *rc = use_vine ? vine_reduce_scatter(in, out, counts, MPI_INT, MPI_SUM, w)
-                       : MPI_Reduce_scatter(in, out, counts, MPI_INT, MPI_SUM, w);
-        return N;
-    }
-    *rc = use_vine ? vine_reduce_scatter_block(in, out, N, MPI_INT, MPI_SUM, w)
-                   : MPI_Reduce_scatter_block(in, out, N, MPI_INT, MPI_SUM, w);
-    return N;
-}
-
 /* A call that must succeed and match MPI; algo is what must serve it ("auto": anything). */
 static void check_call(vine_coll coll, const char *algo)
 {
@@ -101,8 +39,8 @@ static void check_call(vine_coll coll, const char *algo)
     int *out = calloc(N * (size_t)p, sizeof(int)), *ref = calloc(N * (size_t)p, sizeof(int));
     for (int i = 0; i < N * p; i++)
         in[i] = mt_rank * 100 + i;
-    int rc, n = call(coll, 0, in, ref, &rc);
-    call(coll, 1, in, out, &rc);
+    int rc, n = mt_call_int(coll, 0, MPI_COMM_WORLD, N, in, ref, &rc);
+    mt_call_int(coll, 1, MPI_COMM_WORLD, N, in, out, &rc);
     if (mt_check_rc(rc, vine_coll_name(coll))) {
         mt_check_equal(mt_type_int(), out, ref, (size_t)n, "result");
         /* A barrier on one rank has no one to wait for and runs no algorithm. */
@@ -122,7 +60,7 @@ static void check_rejected(vine_coll coll, const char *name)
     int p = mt_size, *in = calloc(N * (size_t)p, sizeof(int)),
         *out = calloc(N * (size_t)p, sizeof(int));
     int rc, cls;
-    call(coll, 1, in, out, &rc);
+    mt_call_int(coll, 1, MPI_COMM_WORLD, N, in, out, &rc);
     if (MPI_Error_class(rc, &cls) != MPI_SUCCESS || cls != MPI_ERR_ARG)
         mt_fail("an unknown algorithm in the environment gave %d (%s), not MPI_ERR_ARG", rc,
                 vine_error_string(rc));
