@@ -126,3 +126,193 @@ int vine__bench_parse_size(const char *s, size_t max, size_t *out)
         }
     return -1;
 }
+
+/* A pooled sample of the U test: its value and whether it came from x. */
+typedef struct ranked {
+    double v;
+    int from_x;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    return cmp_double(&((const ranked *)a)->v, &((const ranked *)b)->v);
+}
+
+/*
+ * Ranks the n pooled samples v (sorted here) from 1, ties the mean of their
+ * ranks; returns the rank sum of x's samples and adds sum(t^3 - t) to *ties.
+ */
+static double rank_sum_x(ranked *v, int n, double *ties)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_ranked);
+    double sum = 0;
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j < n && v[j].v == v[i].v)
+            j++;
+        double t = j - i, rank = (i + 1 + j) / 2.0; /* the mean of ranks i+1 .. j */
+        *ties += t * t * t - t;
+        for (int k = i; k < j; k++)
+            sum += v[k].from_x ? rank : 0;
+        i = j;
+    }
+    return sum;
+}
+
+int vine__bench_mann_whitney(const double *x, int nx, const double *y, int ny, double *u, double *p)
+{
+    if (!x || !y || nx < 1 || ny < 1)
+        return VINE_ERR_UNSUPPORTED;
+    int n = nx + ny;
+    ranked *v = malloc(sizeof *v * (size_t)n);
+    if (!v)
+        return VINE_ERR_NO_MEM;
+    int finite = 1;
+    for (int i = 0; i < n; i++) {
+        v[i].v = i < nx ? x[i] : y[i - nx];
+        v[i].from_x = i < nx;
+        finite &= isfinite(v[i].v) != 0;
+    }
+    if (!finite) {
+        free(v);
+        return VINE_ERR_UNSUPPORTED;
+    }
+    double ties = 0, N = n, mx = nx, my = ny;
+    double ux = rank_sum_x(v, n, &ties) - mx * (mx + 1) / 2;
+    free(v);
+    double var = mx * my / 12 * ((N + 1) - ties / (N * (N - 1)));
+    double z = var > 0 ? (fabs(ux - mx * my / 2) - 0.5) / sqrt(var) : 0;
+    if (u)
+        *u = ux;
+    *p = z > 0 ? erfc(z / sqrt(2.0)) : 1;
+    return VINE_OK;
+}
+
+/* Solves the k-by-k system g x = h in place by Gaussian elimination; -1 when singular. */
+static int solve_small(double *g, double *h, int k)
+{
+    for (int c = 0; c < k; c++) {
+        int piv = c;
+        for (int r = c + 1; r < k; r++)
+            if (fabs(g[r * k + c]) > fabs(g[piv * k + c]))
+                piv = r;
+        /* The columns have unit length, so the pivots compare with 1. */
+        if (fabs(g[piv * k + c]) < 1e-10)
+            return -1;
+        for (int j = 0; j < k; j++) {
+            double t = g[c * k + j];
+            g[c * k + j] = g[piv * k + j];
+            g[piv * k + j] = t;
+        }
+        double t = h[c];
+        h[c] = h[piv];
+        h[piv] = t;
+        for (int r = c + 1; r < k; r++) {
+            double f = g[r * k + c] / g[c * k + c];
+            for (int j = c; j < k; j++)
+                g[r * k + j] -= f * g[c * k + j];
+            h[r] -= f * h[c];
+        }
+    }
+    for (int c = k - 1; c >= 0; c--) {
+        for (int j = c + 1; j < k; j++)
+            h[c] -= g[c * k + j] * h[j];
+        h[c] /= g[c * k + c];
+    }
+    return 0;
+}
+
+/* |A x - b|^2 for the columns of a scaled by 1 / norm. */
+static double residual(const double *a, const double *b, int m, int n, const double *norm,
+                       const double *x)
+{
+    double r = 0;
+    for (int i = 0; i < m; i++) {
+        double e = -b[i];
+        for (int j = 0; j < n; j++)
+            e += norm[j] > 0 ? a[i * n + j] / norm[j] * x[j] : 0;
+        r += e * e;
+    }
+    return r;
+}
+
+/*
+ * The least-squares solution on the columns of mask (scaled: g is the Gram
+ * matrix of the unit columns, h their products with b) into x, the others 0;
+ * -1 when the subset is singular or its solution has a negative unknown.
+ */
+static int subset_solve(const double *g, const double *h, int n, unsigned mask, double *x)
+{
+    int idx[VINE_BENCH_NNLS_MAX], k = 0;
+    double gs[VINE_BENCH_NNLS_MAX * VINE_BENCH_NNLS_MAX], hs[VINE_BENCH_NNLS_MAX];
+    for (int j = 0; j < n; j++)
+        if (mask & (1u << j))
+            idx[k++] = j;
+    for (int r = 0; r < k; r++) {
+        hs[r] = h[idx[r]];
+        for (int c = 0; c < k; c++)
+            gs[r * k + c] = g[idx[r] * n + idx[c]];
+    }
+    if (solve_small(gs, hs, k) != 0)
+        return -1;
+    for (int j = 0; j < n; j++)
+        x[j] = 0;
+    for (int r = 0; r < k; r++) {
+        if (!(hs[r] >= 0))
+            return -1;
+        x[idx[r]] = hs[r];
+    }
+    return 0;
+}
+
+/* The column norms of a, its unit columns' Gram matrix g and products h with b. */
+static void normal_equations(const double *a, const double *b, int m, int n, double *norm,
+                             double *g, double *h)
+{
+    for (int j = 0; j < n; j++) {
+        norm[j] = 0;
+        for (int i = 0; i < m; i++)
+            norm[j] += a[i * n + j] * a[i * n + j];
+        norm[j] = sqrt(norm[j]);
+    }
+    for (int r = 0; r < n; r++) {
+        h[r] = 0;
+        for (int i = 0; i < m && norm[r] > 0; i++)
+            h[r] += a[i * n + r] / norm[r] * b[i];
+        for (int c = 0; c < n; c++) {
+            g[r * n + c] = 0;
+            for (int i = 0; i < m && norm[r] > 0 && norm[c] > 0; i++)
+                g[r * n + c] += a[i * n + r] / norm[r] * (a[i * n + c] / norm[c]);
+        }
+    }
+}
+
+int vine__bench_nnls(const double *a, const double *b, int m, int n, double *x, double *resid)
+{
+    if (!a || !b || !x || m < 1 || n < 1 || n > VINE_BENCH_NNLS_MAX)
+        return VINE_ERR_UNSUPPORTED;
+    for (int i = 0; i < m * n; i++)
+        if (!isfinite(a[i]))
+            return VINE_ERR_UNSUPPORTED;
+    for (int i = 0; i < m; i++)
+        if (!isfinite(b[i]))
+            return VINE_ERR_UNSUPPORTED;
+    double norm[VINE_BENCH_NNLS_MAX], g[VINE_BENCH_NNLS_MAX * VINE_BENCH_NNLS_MAX];
+    double h[VINE_BENCH_NNLS_MAX], best[VINE_BENCH_NNLS_MAX] = {0}, cur[VINE_BENCH_NNLS_MAX];
+    normal_equations(a, b, m, n, norm, g, h);
+    double best_r = residual(a, b, m, n, norm, best);
+    for (unsigned mask = 1; mask < (1u << n); mask++) {
+        if (subset_solve(g, h, n, mask, cur) != 0)
+            continue;
+        double r = residual(a, b, m, n, norm, cur);
+        if (r < best_r) {
+            best_r = r;
+            memcpy(best, cur, sizeof best);
+        }
+    }
+    for (int j = 0; j < n; j++)
+        x[j] = norm[j] > 0 ? best[j] / norm[j] : 0;
+    if (resid)
+        *resid = best_r;
+    return VINE_OK;
+}

@@ -72,4 +72,39 @@ int vine__bench_bandwidth(vine_coll coll, int p, size_t size, double time_us, do
  */
 int vine__bench_parse_size(const char *s, size_t max, size_t *out);
 
+/*
+ * The two-sided Mann-Whitney U test (Wilcoxon rank-sum) of samples x[0..nx-1]
+ * against y[0..ny-1]: do they come from one distribution?  The samples are
+ * ranked together, ties getting the mean of their ranks; U = R_x - nx (nx +
+ * 1) / 2 with R_x the rank sum of x.  The p-value is the normal
+ * approximation with the tie correction and a continuity correction of 1/2:
+ * z = (|U - nx ny / 2| - 1/2) / sigma (0 when negative), sigma^2 = nx ny / 12
+ * ((N + 1) - sum(t^3 - t) / (N (N - 1))) with N = nx + ny and t the size of
+ * each group of ties, and p = erfc(z / sqrt 2), as scipy's mannwhitneyu
+ * with method="asymptotic" computes it.  p is 1 when every sample ties.
+ * Returns VINE_OK with *u (may be NULL) and *p, VINE_ERR_UNSUPPORTED when a
+ * sample set is empty or a sample is not a finite number, VINE_ERR_NO_MEM.
+ */
+int vine__bench_mann_whitney(const double *x, int nx, const double *y, int ny, double *u,
+                             double *p);
+
+/* The most unknowns vine__bench_nnls solves for. */
+#define VINE_BENCH_NNLS_MAX 8
+
+/*
+ * Non-negative least squares: the x >= 0 that minimises |A x - b|^2, with A
+ * an m-by-n matrix in row-major order and n <= VINE_BENCH_NNLS_MAX.  Every
+ * non-empty subset of the columns is solved by its normal equations (the
+ * columns scaled to unit length first, the other unknowns held at 0), and
+ * the non-negative solution with the smallest residual wins: the optimum
+ * is one of them, since at the optimum the unknowns above 0 solve the
+ * unconstrained problem on their columns.  A subset whose columns are
+ * linearly dependent (or a column of zeros) is skipped; its unknowns stay 0.
+ * Returns VINE_OK with x[0..n-1] and *resid (the sum of squares; may be
+ * NULL), x all 0 when no subset gives a non-negative solution, or
+ * VINE_ERR_UNSUPPORTED for n out of range, m < 1 or a value that is not
+ * finite.
+ */
+int vine__bench_nnls(const double *a, const double *b, int m, int n, double *x, double *resid);
+
 #endif

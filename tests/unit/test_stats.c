@@ -2,7 +2,8 @@
  * Unit test of vine-bench's statistics (src/bench/stats.h, no MPI) on
  * synthetic timings whose results are computed by hand in the comments:
  * the 20% warm-up drop, median of odd and even counts, the nearest-rank
- * 99th percentile, mean, min, max, and nccl-tests' algbw and busbw.
+ * 99th percentile, mean, min, max, nccl-tests' algbw and busbw, vine-tune's
+ * Mann-Whitney U test and its non-negative least squares.
  * Prints "stats: N checks, M failed".
  */
 #include "bench/stats.h"
@@ -165,6 +166,94 @@ static void test_bandwidth(void)
     CHECK(vine__bench_bandwidth(VINE_COLL_BCAST, 4, 0, 1, &a, &b) == 0 && a == 0, "size 0");
 }
 
+static void test_mann_whitney(void)
+{
+    double u, p;
+    /* No ties: x = 1..5 below y = 6..10.  R_x = 15, U = 15 - 15 = 0, mean 12.5,
+     * sigma^2 = 25 / 12 * 11 = 22.917, z = (12.5 - 0.5) / 4.7871 = 2.5067,
+     * p = erfc(z / sqrt 2) = 0.0121858 (scipy's mannwhitneyu, asymptotic: 0.01219). */
+    double a[] = {1, 2, 3, 4, 5}, b[] = {6, 7, 8, 9, 10};
+    CHECK(vine__bench_mann_whitney(a, 5, b, 5, &u, &p) == VINE_OK, "mw: rc");
+    CHECK(u == 0 && fabs(p - 0.012185780355344818) < 1e-12, "mw: u %g p %.15g", u, p);
+    /* Symmetric: U of y is nx ny - U of x = 25, the same p. */
+    CHECK(vine__bench_mann_whitney(b, 5, a, 5, &u, &p) == VINE_OK && u == 25 &&
+              fabs(p - 0.012185780355344818) < 1e-12,
+          "mw swapped: u %g p %g", u, p);
+    /* Ties: x = {1, 2, 2, 3}, y = {2, 3, 3, 4, 5}.  Pooled ranks: 1 -> 1, the three 2s
+     * -> 3, the three 3s -> 6, 4 -> 8, 5 -> 9; R_x = 1 + 3 + 3 + 6 = 13, U = 13 - 10 = 3,
+     * mean 10; ties sum(t^3 - t) = 24 + 24 = 48, sigma^2 = 20 / 12 * (10 - 48 / 72)
+     * = 15.556, z = (7 - 0.5) / 3.944 = 1.6481, p = 0.0993422. */
+    double c[] = {1, 2, 2, 3}, d[] = {2, 3, 3, 4, 5};
+    CHECK(vine__bench_mann_whitney(c, 4, d, 5, &u, &p) == VINE_OK, "mw ties: rc");
+    CHECK(u == 3 && fabs(p - 0.09934224785346527) < 1e-12, "mw ties: u %g p %.15g", u, p);
+    /* Unequal sizes, one tie across the groups (10): x = 10..17, y = 1..10: R_x = 9.5 +
+     * (11 + ... + 17) = 115.5, U = 115.5 - 36 = 79.5, mean 40, ties 6, sigma^2 = 80 / 12
+     * * (19 - 6 / 306) = 126.536, z = (39.5 - 0.5) / 11.249 = 3.4670, p = 0.000526242. */
+    double e[] = {10, 11, 12, 13, 14, 15, 16, 17}, f[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    CHECK(vine__bench_mann_whitney(e, 8, f, 10, &u, &p) == VINE_OK && u == 79.5 &&
+              fabs(p - 0.0005262424287850589) < 1e-12,
+          "mw sizes: u %g p %.15g", u, p);
+    /* The same samples, and every sample tied: no evidence, p = 1. */
+    CHECK(vine__bench_mann_whitney(a, 5, a, 5, &u, &p) == VINE_OK && u == 12.5 && p == 1,
+          "mw same: u %g p %g", u, p);
+    double g[] = {4, 4, 4}, h[] = {4, 4};
+    CHECK(vine__bench_mann_whitney(g, 3, h, 2, NULL, &p) == VINE_OK && p == 1, "mw ties: p %g", p);
+    /* One sample each, different: U = 0, sigma^2 = 1 / 12 * 3, z = (0.5 - 0.5) / .. = 0. */
+    CHECK(vine__bench_mann_whitney(a, 1, b, 1, &u, &p) == VINE_OK && u == 0 && p == 1,
+          "mw 1+1: u %g p %g", u, p);
+    double bad[] = {1, NAN};
+    CHECK(vine__bench_mann_whitney(a, 0, b, 5, &u, &p) == VINE_ERR_UNSUPPORTED, "mw: nx 0");
+    CHECK(vine__bench_mann_whitney(a, 5, b, 0, &u, &p) == VINE_ERR_UNSUPPORTED, "mw: ny 0");
+    CHECK(vine__bench_mann_whitney(bad, 2, b, 5, &u, &p) == VINE_ERR_UNSUPPORTED, "mw: NAN");
+}
+
+static void test_nnls(void)
+{
+    double x[VINE_BENCH_NNLS_MAX], r;
+    /* An exact fit: b = A (2, 3). */
+    double a1[] = {1, 0, 0, 1, 1, 1}, b1[] = {2, 3, 5};
+    CHECK(vine__bench_nnls(a1, b1, 3, 2, x, &r) == VINE_OK, "nnls exact: rc");
+    CHECK(near(x[0], 2) && near(x[1], 3) && r < 1e-20, "nnls exact: %g %g r %g", x[0], x[1], r);
+    /* The bound: b = (1, -1) on the identity: x = (1, 0), residual 1. */
+    double a2[] = {1, 0, 0, 1}, b2[] = {1, -1};
+    CHECK(vine__bench_nnls(a2, b2, 2, 2, x, &r) == VINE_OK && near(x[0], 1) && x[1] == 0 &&
+              near(r, 1),
+          "nnls bound: %g %g r %g", x[0], x[1], r);
+    /* Least squares with the bound: rows (1, 1), (1, 2), (1, 3), b = (3, 2, 1): the free
+     * solution is (4, -1); with x1 >= 0 the best is x = (2, 0), residual 1 + 0 + 1 = 2. */
+    double a3[] = {1, 1, 1, 2, 1, 3}, b3[] = {3, 2, 1};
+    CHECK(vine__bench_nnls(a3, b3, 3, 2, x, &r) == VINE_OK && near(x[0], 2) && x[1] == 0 &&
+              near(r, 2),
+          "nnls ls: %g %g r %g", x[0], x[1], r);
+    /* Columns 8 orders of magnitude apart, as (steps, bytes, bytes reduced) against
+     * (alpha, beta, gamma): b = 1e-6 steps + 1e-10 bytes + 3e-11 reduced, exactly. */
+    double a4[5 * 3], b4[5];
+    for (int i = 0; i < 5; i++) {
+        a4[i * 3] = 2 + i;
+        a4[i * 3 + 1] = 1e3 * (1 << (4 * i));
+        a4[i * 3 + 2] = i % 2 ? 0 : 5e2 * (1 << (3 * i));
+        b4[i] = 1e-6 * a4[i * 3] + 1e-10 * a4[i * 3 + 1] + 3e-11 * a4[i * 3 + 2];
+    }
+    CHECK(vine__bench_nnls(a4, b4, 5, 3, x, &r) == VINE_OK, "nnls scaled: rc");
+    CHECK(fabs(x[0] / 1e-6 - 1) < 1e-9 && fabs(x[1] / 1e-10 - 1) < 1e-9 &&
+              fabs(x[2] / 3e-11 - 1) < 1e-9,
+          "nnls scaled: %g %g %g", x[0], x[1], x[2]);
+    /* A column of zeros stays 0; so does everything when b is negative. */
+    double a5[] = {1, 0, 2, 0}, b5[] = {1, 2};
+    CHECK(vine__bench_nnls(a5, b5, 2, 2, x, &r) == VINE_OK && near(x[0], 1) && x[1] == 0,
+          "nnls zero column: %g %g", x[0], x[1]);
+    double a6[] = {1}, b6[] = {-1};
+    CHECK(vine__bench_nnls(a6, b6, 1, 1, x, &r) == VINE_OK && x[0] == 0 && near(r, 1),
+          "nnls negative: %g r %g", x[0], r);
+    /* Bad input. */
+    double nan_b[] = {NAN, 1};
+    CHECK(vine__bench_nnls(a2, b2, 2, 0, x, &r) == VINE_ERR_UNSUPPORTED, "nnls: n 0");
+    CHECK(vine__bench_nnls(a2, b2, 2, VINE_BENCH_NNLS_MAX + 1, x, &r) == VINE_ERR_UNSUPPORTED,
+          "nnls: n too large");
+    CHECK(vine__bench_nnls(a2, b2, 0, 2, x, &r) == VINE_ERR_UNSUPPORTED, "nnls: m 0");
+    CHECK(vine__bench_nnls(a2, nan_b, 2, 2, x, &r) == VINE_ERR_UNSUPPORTED, "nnls: NAN");
+}
+
 int main(void)
 {
     test_drop();
@@ -173,6 +262,8 @@ int main(void)
     test_percentile();
     test_errors();
     test_bandwidth();
+    test_mann_whitney();
+    test_nnls();
     printf("stats: %ld checks, %ld failed\n", checks, failures);
     return failures != 0;
 }

@@ -1,0 +1,201 @@
+/*
+ * vine-tune: the cost model (src/select/cost.h) fitted to the run's medians.
+ *
+ * A flat call (no level map) is priced with every message alike: with one
+ * parameter class and a contention factor of 1 the model's time of an
+ * algorithm is linear in alpha, beta and gamma, t = A alpha + B beta + G
+ * gamma, so pricing it with the unit parameter sets (1, 0, 0), (0, 1, 0) and
+ * (0, 0, 1) gives its terms A, B and G; a fourth pricing with other values
+ * checks the linearity on every sample.  The parameters are then the
+ * non-negative least-squares fit of the relative error, each sample's row
+ * divided by its measured median (vine__bench_nnls), so that a 10 us case
+ * weighs as much as a 10 ms one.  The report compares, per case, the
+ * model's cheapest algorithm with the measured fastest among the algorithms
+ * the model prices, and the model's time for the measured fastest with its
+ * median: both on the medians the fit was made from.
+ */
+#include "bench/stats.h"
+#include "tune.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FIT_ALPHA, FIT_BETA, FIT_GAMMA, FIT_N };
+
+/* The samples of the fit: rows of terms over the median, and the right-hand side 1. */
+typedef struct fit {
+    double *a, *b;
+    int m, cap;
+    int nonlinear;      /* samples left out: the model was not linear there */
+    int present[FIT_N]; /* some sample has a term of this parameter */
+} fit;
+
+/* One class, contention 1, every parameter 0 except which (-1: none) set to 1. */
+static void unit_cost(vine_cost *c, int which)
+{
+    memset(c, 0, sizeof *c);
+    c->nclasses = 1;
+    c->cls[0].contention = 1;
+    if (which == FIT_ALPHA)
+        c->cls[0].alpha = 1;
+    else if (which == FIT_BETA)
+        c->cls[0].beta = 1;
+    else if (which == FIT_GAMMA)
+        c->gamma = 1;
+}
+
+/* The model's time in seconds of candidate k on case r as a flat call; -1 when unpriced. */
+static int price(const vine_cost *c, const tune_result *r, const tune_cand *k, double *t)
+{
+    if (k->mpi || k->segment || !vine__cost_known(r->coll, k->algo->name))
+        return -1; /* the model knows neither the library's algorithms nor segments */
+    size_t tsize;
+    tune_type(r->coll, &tsize);
+    vine_args a;
+    memset(&a, 0, sizeof a);
+    a.coll = r->coll;
+    a.p = r->q;
+    a.count = r->bytes / tsize;
+    a.commutative = 1;
+    return vine__cost_algo(c, k->algo, &a, tsize, t) == VINE_OK ? 0 : -1;
+}
+
+/* The terms of alpha, beta and gamma in k's time on r; -1 when unpriced or not linear. */
+static int terms(const tune_result *r, const tune_cand *k, double *co, int *nonlinear)
+{
+    vine_cost c;
+    for (int u = 0; u < FIT_N; u++) {
+        unit_cost(&c, u);
+        if (price(&c, r, k, &co[u]) != 0)
+            return -1;
+    }
+    unit_cost(&c, -1);
+    c.cls[0].alpha = 1.3e-6;
+    c.cls[0].beta = 0.7e-9;
+    c.gamma = 0.3e-9;
+    double direct = 0,
+           lin = 1.3e-6 * co[FIT_ALPHA] + 0.7e-9 * co[FIT_BETA] + 0.3e-9 * co[FIT_GAMMA];
+    if (price(&c, r, k, &direct) != 0 || fabs(direct - lin) > 1e-9 * fabs(direct) + 1e-18) {
+        ++*nonlinear;
+        return -1;
+    }
+    return 0;
+}
+
+/* The rows of the fit: every priced candidate of every case; -1 without memory. */
+static int collect(const tune_run *t, fit *f)
+{
+    memset(f, 0, sizeof *f);
+    for (int i = 0; i < t->nres; i++)
+        f->cap += t->res[i].ncand;
+    f->a = malloc(sizeof(double) * FIT_N * (size_t)(f->cap + 1));
+    f->b = malloc(sizeof(double) * (size_t)(f->cap + 1));
+    if (!f->a || !f->b)
+        return -1;
+    for (int i = 0; i < t->nres; i++)
+        for (int k = 0; k < t->res[i].ncand; k++) {
+            const tune_result *r = &t->res[i];
+            double co[FIT_N], y = r->cand[k].median_us * 1e-6;
+            if (!(y > 0) || !isfinite(y) || terms(r, &r->cand[k], co, &f->nonlinear) != 0)
+                continue;
+            for (int u = 0; u < FIT_N; u++) {
+                f->a[f->m * FIT_N + u] = co[u] / y;
+                f->present[u] |= co[u] != 0;
+            }
+            f->b[f->m++] = 1;
+        }
+    return 0;
+}
+
+/*
+ * The fitted parameters into c (one class); a parameter whose terms never
+ * appear in the samples (gamma without a reduction) keeps its built-in value.
+ */
+static void fitted_cost(const fit *f, const double *x, vine_cost *c)
+{
+    vine_cost def;
+    vine__cost_defaults(&def);
+    unit_cost(c, -1);
+    /* Class 1 is the built-in price of a message between two ranks of a flat call. */
+    c->cls[0].alpha = f->present[FIT_ALPHA] ? x[FIT_ALPHA] : def.cls[1].alpha;
+    c->cls[0].beta = f->present[FIT_BETA] ? x[FIT_BETA] : def.cls[1].beta;
+    c->gamma = f->present[FIT_GAMMA] ? x[FIT_GAMMA] : def.gamma;
+}
+
+/*
+ * Per case with two or more priced candidates: does the model's cheapest
+ * equal the measured fastest, and its relative error on that one.  Fills
+ * m->cases, agreement and median_error; err holds room for t->nres errors.
+ */
+static void evaluate(const tune_run *t, vine_tune_model *m, double *err)
+{
+    int agree = 0;
+    m->cases = 0;
+    for (int i = 0; i < t->nres; i++) {
+        const tune_result *r = &t->res[i];
+        int fast = -1, cheap = -1, priced = 0;
+        double tm[TUNE_MAX_CANDS];
+        for (int k = 0; k < r->ncand; k++) {
+            if (price(&m->cost, r, &r->cand[k], &tm[k]) != 0 || !(r->cand[k].median_us > 0))
+                continue;
+            priced++;
+            if (fast < 0 || r->cand[k].median_us < r->cand[fast].median_us)
+                fast = k;
+            if (cheap < 0 || tm[k] < tm[cheap])
+                cheap = k;
+        }
+        if (priced < 2)
+            continue;
+        double meas = r->cand[fast].median_us * 1e-6;
+        agree += cheap == fast;
+        err[m->cases++] = fabs(tm[fast] - meas) / meas;
+    }
+    vine_bench_stats st;
+    m->agreement = m->cases ? (double)agree / m->cases : NAN;
+    m->median_error =
+        m->cases && vine__bench_stats(err, m->cases, 0, &st) == VINE_OK ? st.median : NAN;
+}
+
+static void report(const fit *f, const vine_tune_model *m)
+{
+    const char *names[FIT_N] = {"alpha", "beta", "gamma"};
+    printf("# model: alpha %.3f us, beta %.4f ns/B, gamma %.4f ns/B: one level, every message "
+           "priced alike;\n# fitted to %d medians (least squares of the relative error, "
+           "parameters >= 0)",
+           m->cost.cls[0].alpha * 1e6, m->cost.cls[0].beta * 1e9, m->cost.gamma * 1e9, f->m);
+    for (int u = 0; u < FIT_N; u++)
+        if (!f->present[u])
+            printf("; %s not in any priced term: the built-in value", names[u]);
+    if (f->nonlinear)
+        printf("; %d medians left out where the model was not linear", f->nonlinear);
+    printf("\n");
+    if (m->cases)
+        printf("# model: its cheapest algorithm was the measured fastest in %.0f%% of %d cases; "
+               "median error of its time for the fastest %.0f%%\n",
+               100 * m->agreement, m->cases, 100 * m->median_error);
+    else
+        printf("# model: no case with two algorithms it prices: agreement not measured\n");
+}
+
+void tune_fit_model(const tune_run *t, vine_tune_model *m)
+{
+    fit f;
+    double x[VINE_BENCH_NNLS_MAX] = {0};
+    memset(m, 0, sizeof *m);
+    double *err = malloc(sizeof(double) * (size_t)(t->nres + 1));
+    if (collect(t, &f) != 0 || !err) {
+        fprintf(stderr, "vine-tune: out of memory for the model fit\n");
+    } else if (f.m == 0) {
+        printf("# model: no measured algorithm that the cost model prices: nothing to fit\n");
+    } else if (vine__bench_nnls(f.a, f.b, f.m, FIT_N, x, NULL) == VINE_OK) {
+        fitted_cost(&f, x, &m->cost);
+        m->present = 1;
+        evaluate(t, m, err);
+        report(&f, m);
+    }
+    free(f.a);
+    free(f.b);
+    free(err);
+}
