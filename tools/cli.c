@@ -62,6 +62,62 @@ void vine_cli_size_label(char *buf, size_t cap, long long s)
         snprintf(buf, cap, "%lldB", s);
 }
 
+/* The scanner of vine_cli_is_tuning: where it is in the text and what it last saw. */
+typedef struct sniff {
+    int depth, in_str, escape, after_colon, long_str;
+    size_t n;
+    char str[16], key[16]; /* the string being read and the last key at depth 1 */
+} sniff;
+
+/* Feeds one character of a string to s; returns 1 when the string ends and is
+ * "vine-tuning", the value of "schema" at depth 1.  Escapes are kept as written. */
+static int sniff_string(sniff *s, int ch)
+{
+    if (s->escape || ch != '"') {
+        s->escape = !s->escape && ch == '\\';
+        s->long_str |= s->n + 1 >= sizeof s->str;
+        if (!s->long_str)
+            s->str[s->n++] = (char)ch;
+        return 0;
+    }
+    s->in_str = 0;
+    s->str[s->n] = '\0';
+    if (s->long_str || s->depth != 1)
+        s->str[0] = '\0';
+    if (!s->after_colon)
+        memcpy(s->key, s->str, sizeof s->key);
+    return s->after_colon && !strcmp(s->key, "schema") && !strcmp(s->str, "vine-tuning");
+}
+
+int vine_cli_is_tuning(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    sniff s;
+    memset(&s, 0, sizeof s);
+    int ch, found = 0;
+    while (!found && (ch = getc(f)) != EOF) {
+        if (s.in_str) {
+            found = sniff_string(&s, ch);
+            continue;
+        }
+        if (ch == '"') {
+            s.in_str = 1;
+            s.n = 0;
+            s.long_str = 0;
+        } else if (ch == '{' || ch == '[') {
+            s.depth++;
+        } else if (ch == '}' || ch == ']') {
+            s.depth--;
+        }
+        if (s.depth == 1 && (ch == ':' || ch == ','))
+            s.after_colon = ch == ':';
+    }
+    fclose(f);
+    return found;
+}
+
 static int cmp_ll(const void *a, const void *b)
 {
     long long x = *(const long long *)a, y = *(const long long *)b;

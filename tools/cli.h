@@ -35,6 +35,15 @@ int vine_cli_usage_error(const char *tool, const char *cmd, const char *fmt, ...
  * (the largest binary unit that divides it). */
 void vine_cli_size_label(char *buf, size_t cap, long long s);
 
+/*
+ * Is path a tuning file (docs/tuning.md): does its top-level JSON object
+ * hold "schema": "vine-tuning"?  A scan of the text, not a parse, so that a
+ * truncated or otherwise broken tuning file is still recognised and gets the
+ * tuning loader's message rather than the result loader's.  0 when the file
+ * cannot be read.
+ */
+int vine_cli_is_tuning(const char *path);
+
 /* Sorts v[0..n-1] ascending and keeps each value once; returns how many are kept. */
 size_t vine_cli_unique_ll(long long *v, size_t n);
 

@@ -39,8 +39,11 @@ static void usage_main(FILE *f)
             "  sim traffic|allocations ...\n"
             "                        replay algorithms on a network model (no MPI)\n"
             "  bbs table|plot ...    the BBS broadcast step model (no MPI)\n"
-            "  plot time|heatmap ... draw vine-bench result files as SVG (gnuplot)\n"
-            "  table best|pairs ...  Markdown tables of ratios from vine-bench result files\n"
+            "  plot time|heatmap ... draw vine-bench result files (heatmap: tuning files\n"
+            "                        too) as SVG (gnuplot)\n"
+            "  table best|pairs|tuning ...\n"
+            "                        Markdown tables of vine-bench result files (ratios)\n"
+            "                        and of tuning files (docs/bench.md)\n"
             "Run '%s verify --help' for the verifier's options.\n",
             prog, prog);
 }

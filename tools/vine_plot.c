@@ -13,14 +13,19 @@
  *       runner-up, after Fig. 8(a) of the Bine trees paper
  *       (../shared/papers/bine-trees.txt, section 5.1.2), from one file per
  *       rank count
+ *   vine plot heatmap --in TUNING.json --out OUT.svg [--coll C] [--script FILE]
+ *       the same grid from a tuning file (docs/tuning.md, told apart by its
+ *       "schema"): per (rule, power-of-two size) the algorithm the file
+ *       chooses and the margin of its runner-up
  *
  * The heatmap's table is also printed on stdout.  Exit status: 0, 1 when
  * there is nothing to plot or gnuplot is missing or fails, 2 for bad options
- * or an unreadable result file.  docs/bench.md describes the plots.
+ * or an unreadable result or tuning file.  docs/bench.md describes the plots.
  */
 #include "vine_plot.h"
 #include "bench/results.h"
 #include "cli.h"
+#include "select/tuning.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -58,6 +63,7 @@ static void usage(FILE *f)
                "                 [--metric M] [--script FILE]\n"
                "       vine plot heatmap --in FILE [--in FILE ...] --out OUT.svg [--coll C]\n"
                "                 [--metric M] [--exclude A,...] [--script FILE]\n"
+               "       vine plot heatmap --in TUNING --out OUT.svg [--coll C] [--script FILE]\n"
                "  FILE      a result file of 'vine-bench coll --json FILE' or '--csv FILE'\n"
                "  time      M against size, a line per algorithm, a panel per collective\n"
                "            (barrier, which has no size, is left out); default: every\n"
@@ -67,6 +73,11 @@ static void usage(FILE *f)
                "            one file per rank count; --coll is needed when the files hold\n"
                "            more than one collective; --exclude names algorithms left out\n"
                "            (default: auto, which repeats another algorithm's row)\n"
+               "  TUNING    a tuning file of vine-tune (told apart by its \"schema\"): the\n"
+               "            heatmap has a row per rule of the collective (--coll; default:\n"
+               "            the first rule's), a column per power of two, and in a cell the\n"
+               "            algorithm the file chooses there and its runner-up's median over\n"
+               "            its own\n"
                "  --metric  median (default), min, mean, p99, max; for 'time' also algbw and\n"
                "            busbw\n"
                "  --script FILE  also write the gnuplot script there\n"
@@ -127,7 +138,8 @@ typedef struct plot_opts {
     const char *files[MAX_FILES]; /* --in: one for the time plot */
     int nfiles;
     const char *out, *coll, *algo, *metric, *exclude, *keep;
-    int m; /* the metric */
+    int m;           /* the metric */
+    int result_opts; /* --metric or --exclude given, which only result files take */
 } plot_opts;
 
 /*
@@ -142,8 +154,6 @@ static int parse_opts(const char *cmd, int argc, char **argv, plot_opts *o)
     char who[32];
     snprintf(who, sizeof who, "vine plot %.16s", cmd);
     memset(o, 0, sizeof *o);
-    o->metric = "median";
-    o->exclude = "auto";
     static const char *const opts[] = {"--out", "--coll", "--metric", "--script"};
     const char **slots[] = {&o->out, &o->coll, &o->metric, &o->keep};
     for (int i = 1; i < argc; i++) {
@@ -177,6 +187,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, plot_opts *o)
         usage(stderr);
         return vine_cli_usage_error("vine plot", cmd, "--in and --out are required");
     }
+    /* The defaults come after the options, so that a tuning heatmap can refuse those given. */
+    o->result_opts = o->metric || o->exclude;
+    o->metric = o->metric ? o->metric : "median";
+    o->exclude = o->exclude ? o->exclude : "auto";
     o->m = parse_metric(o->metric, !heatmap);
     if (o->m < 0)
         return vine_cli_usage_error("vine plot", cmd,
@@ -303,6 +317,11 @@ static int cmd_time(int argc, char **argv)
     if (vine__bench_read(&r, in, err, sizeof err) != 0) {
         free(colls.store);
         free(algos.store);
+        /* The result loader's message would not say what the file is. */
+        if (vine_cli_is_tuning(in))
+            return vine_cli_usage_error("vine plot", "time",
+                                        "%s is a tuning file: 'vine plot heatmap --in %s' draws it",
+                                        in, in);
         return vine_cli_usage_error("vine plot", "time", "%s", err);
     }
     /* Default: every collective of the file with a usable row, in the file's order. */
@@ -339,6 +358,205 @@ static int cmd_time(int argc, char **argv)
 
 /* ---- vine plot heatmap -------------------------------------------------- */
 
+/*
+ * The heatmap is drawn from a grid of cells whichever input fed it, result
+ * files (the measured winner of each (ranks, size)) or a tuning file (the
+ * algorithm its rules choose there), so that both look and print alike.
+ */
+
+/* One cell of the heatmap: the winner and the runner-up at (row, size). */
+typedef struct cell {
+    const char *best, *second;    /* best NULL: nothing there; second NULL: no runner-up */
+    double vbest, vsecond, ratio; /* NAN when not known; ratio = vsecond / vbest */
+} cell;
+
+/* A row's label: its rank count, and for a tuning file its rule's class. */
+typedef char row_label[64];
+
+/* What the heatmap shows: nr x ns cells, the letters of the nw winners. */
+typedef struct heatmap_plot {
+    const char *out;
+    char title[256];   /* the first line of the plot's title */
+    char heading[512]; /* the line above the printed table */
+    const char *vname; /* what the values are, in the table's header */
+    cell *cells;
+    row_label *rows;
+    long long *sizes;
+    size_t nr, ns;
+    const char **winners;
+    int nw;
+} heatmap_plot;
+
+static void heatmap_free(heatmap_plot *hp)
+{
+    free(hp->cells);
+    free(hp->rows);
+    free(hp->sizes);
+    free(hp->winners);
+}
+
+/* Allocates the cells, row labels and winners of hp (nr and ns set); 0, or 1 after a message. */
+static int grid_alloc(heatmap_plot *hp)
+{
+    hp->cells = calloc(hp->nr * hp->ns + 1, sizeof *hp->cells);
+    hp->rows = calloc(hp->nr + 1, sizeof *hp->rows);
+    hp->winners = malloc((hp->nr * hp->ns + 1) * sizeof *hp->winners);
+    if (hp->cells && hp->rows && hp->winners)
+        return 0;
+    fprintf(stderr, "vine plot heatmap: out of memory\n");
+    return 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The letter of algorithm k of the key: A..Z, then a..z. */
+static char letter(int k)
+{
+    return (char)(k < 26 ? 'A' + k : 'a' + (k - 26) % 26);
+}
+
+static int letter_of(const char **winners, int nw, const char *algo)
+{
+    for (int k = 0; k < nw; k++)
+        if (strcmp(winners[k], algo) == 0)
+            return k;
+    return 0;
+}
+
+/* The winners of the cells, each once and sorted by name, so that the letters follow names. */
+static void find_winners(heatmap_plot *hp)
+{
+    hp->nw = 0;
+    for (size_t i = 0; i < hp->nr * hp->ns; i++) {
+        const char *b = hp->cells[i].best;
+        int known = 0;
+        for (int k = 0; b && k < hp->nw && !known; k++)
+            known = strcmp(hp->winners[k], b) == 0;
+        if (b && !known)
+            hp->winners[hp->nw++] = b;
+    }
+    qsort(hp->winners, (size_t)hp->nw, sizeof *hp->winners, cmp_str);
+}
+
+/* A value of the printed table: dec decimals, "-" when not known. */
+static void put_value(double v, int width, int dec)
+{
+    if (isfinite(v))
+        printf("%*.*f", width, dec, v);
+    else
+        printf("%*s", width, "-");
+}
+
+/* Prints the cells as a table on stdout, a line per cell with a winner. */
+static void print_cells(const heatmap_plot *hp)
+{
+    int w = 6;
+    for (size_t y = 0; y < hp->nr; y++)
+        w = (int)strlen(hp->rows[y]) > w ? (int)strlen(hp->rows[y]) : w;
+    printf("%s\n", hp->heading);
+    printf("%*s %8s %-24s %12s %-24s %12s %7s\n", w, "ranks", "size", "best", hp->vname,
+           "runner-up", hp->vname, "ratio");
+    for (size_t y = 0; y < hp->nr; y++)
+        for (size_t x = 0; x < hp->ns; x++) {
+            const cell *c = &hp->cells[y * hp->ns + x];
+            char lab[32];
+            if (!c->best)
+                continue;
+            vine_cli_size_label(lab, sizeof lab, hp->sizes[x]);
+            printf("%*s %8s %c %-22s ", w, hp->rows[y], lab,
+                   letter(letter_of(hp->winners, hp->nw, c->best)), c->best);
+            put_value(c->vbest, 12, 3);
+            printf(" %-24s ", c->second ? c->second : "-");
+            put_value(c->second ? c->vsecond : NAN, 12, 3);
+            printf(" ");
+            put_value(c->ratio, 7, 2);
+            printf("\n");
+        }
+}
+
+/* The axes and colours of the heatmap's script. */
+static void heatmap_axes(FILE *f, const heatmap_plot *hp)
+{
+    double top = 1.05;
+    for (size_t i = 0; i < hp->nr * hp->ns; i++)
+        if (isfinite(hp->cells[i].ratio) && hp->cells[i].ratio > top)
+            top = hp->cells[i].ratio;
+    fprintf(f, "\nset xlabel 'size'\nset ylabel 'ranks'\nset cblabel 'runner-up / best'\n");
+    fprintf(f, "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n", hp->ns - 1, hp->nr - 1);
+    fprintf(f, "set xtics rotate by -45 (");
+    for (size_t x = 0; x < hp->ns; x++) {
+        char lab[32];
+        vine_cli_size_label(lab, sizeof lab, hp->sizes[x]);
+        fprintf(f, "%s'%s' %zu", x ? ", " : "", lab, x);
+    }
+    fprintf(f, ")\nset ytics (");
+    for (size_t y = 0; y < hp->nr; y++) {
+        fprintf(f, "%s", y ? ", " : "");
+        vine_cli_gp_str(f, hp->rows[y]);
+        fprintf(f, " %zu", y);
+    }
+    fprintf(f, ")\nset cbrange [1:%.6g]\n", top);
+    fprintf(f, "set palette defined (0 '#ffffff', 0.5 '#fdae6b', 1 '#d94801')\n");
+    fprintf(f, "set key outside right top vertical Left reverse samplen 0 font ',9'\n");
+    fprintf(f, "set tics nomirror\n");
+}
+
+/* The gnuplot script of the heatmap (a vine_cli_gp_script). */
+static void heatmap_script(FILE *f, const void *arg)
+{
+    const heatmap_plot *hp = arg;
+    size_t nr = hp->nr, ns = hp->ns;
+    int w = 300 + 46 * (int)ns, h = 180 + 40 * (int)nr;
+    fprintf(f, "set terminal svg size %d,%d noenhanced font 'sans,10' background rgb 'white'\n",
+            w < 560 ? 560 : w, h < 320 ? 320 : h);
+    fprintf(f, "set output ");
+    vine_cli_gp_str(f, hp->out);
+    fprintf(f, "\nset title ");
+    vine_cli_gp_str(f, hp->title);
+    fprintf(f, " . \"\\nand the runner-up's time / its time (number, colour)\"");
+    heatmap_axes(f, hp);
+    fprintf(f, "$cells << EOD\n");
+    for (size_t y = 0; y < nr; y++)
+        for (size_t x = 0; x < ns; x++) {
+            const cell *c = &hp->cells[y * ns + x];
+            if (!c->best)
+                continue;
+            char num[32] = "-";
+            if (isfinite(c->ratio))
+                snprintf(num, sizeof num, "%.2f", c->ratio);
+            fprintf(f, "%zu %zu %.6g \"%c\" \"%s\"\n", x, y, isfinite(c->ratio) ? c->ratio : 1.0,
+                    letter(letter_of(hp->winners, hp->nw, c->best)), num);
+        }
+    fprintf(f, "EOD\n");
+    fprintf(f, "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder "
+               "fc palette notitle, \\\n"
+               "  $cells using 1:($2+0.17):4 with labels font ',10' notitle, \\\n"
+               "  $cells using 1:($2-0.2):5 with labels font ',8' notitle");
+    for (int k = 0; k < hp->nw; k++) {
+        char key[128];
+        snprintf(key, sizeof key, "%c  %s", letter(k), hp->winners[k]);
+        fprintf(f, ", \\\n  keyentry title ");
+        vine_cli_gp_str(f, key);
+    }
+    fprintf(f, "\n");
+}
+
+/* Prints the table of the cells and draws them; the exit status. */
+static int draw_heatmap(heatmap_plot *hp, const char *keep)
+{
+    find_winners(hp);
+    print_cells(hp);
+    int status = vine_cli_need_gnuplot("vine plot heatmap", NULL);
+    if (!status)
+        status = vine_cli_gnuplot("vine plot heatmap", hp->out, keep, heatmap_script, hp);
+    return status;
+}
+
+/* ---- the heatmap of result files ---------------------------------------- */
+
 /* One measured value: an algorithm at (ranks, size). */
 typedef struct point {
     long long ranks, size;
@@ -347,15 +565,8 @@ typedef struct point {
     double v;
 } point;
 
-/* One cell of the heatmap. */
-typedef struct cell {
-    long long ranks, size;
-    const char *best, *second; /* second NULL when only one algorithm was measured */
-    double vbest, vsecond, ratio;
-} cell;
-
 /* Collects the points of coll from every file; returns 0, or 2 after a message. */
-static int collect(vine_bench_results *res, const char **files, int nfiles, const char *coll,
+static int collect(vine_bench_results *res, const char *const *files, int nfiles, const char *coll,
                    const names *exclude, int m, point **pts, size_t *npts)
 {
     size_t cap = 0;
@@ -390,20 +601,17 @@ static int collect(vine_bench_results *res, const char **files, int nfiles, cons
     return 0;
 }
 
-/* The cells of the grid ranks x sizes (NULL best where nothing was measured). */
-static void make_cells(const point *pts, size_t npts, const long long *ranks, size_t nr,
-                       const long long *sizes, size_t ns, cell *cells)
+/* The cells of the grid ranks x hp->sizes: the best point and the runner-up of each. */
+static void make_cells(const point *pts, size_t npts, const long long *ranks, heatmap_plot *hp)
 {
-    for (size_t y = 0; y < nr; y++)
-        for (size_t x = 0; x < ns; x++) {
-            cell *c = &cells[y * ns + x];
+    for (size_t y = 0; y < hp->nr; y++)
+        for (size_t x = 0; x < hp->ns; x++) {
+            cell *c = &hp->cells[y * hp->ns + x];
             memset(c, 0, sizeof *c);
-            c->ranks = ranks[y];
-            c->size = sizes[x];
             c->ratio = NAN;
             for (size_t i = 0; i < npts; i++) {
                 const point *p = &pts[i];
-                if (p->ranks != ranks[y] || p->size != sizes[x])
+                if (p->ranks != ranks[y] || p->size != hp->sizes[x])
                     continue;
                 /* Ties keep the earlier row, so that the order of the files decides. */
                 if (!c->best || p->v < c->vbest) {
@@ -421,100 +629,272 @@ static void make_cells(const point *pts, size_t npts, const long long *ranks, si
         }
 }
 
-static int cmp_str(const void *a, const void *b)
+/* The grid of the points: a row per rank count, a column per size; 0, or 1 after a message. */
+static int results_grid(const point *pts, size_t npts, heatmap_plot *hp)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    long long *ranks = malloc(npts * sizeof *ranks);
+    hp->sizes = malloc(npts * sizeof *hp->sizes);
+    int status = ranks && hp->sizes ? 0 : 1;
+    if (status)
+        fprintf(stderr, "vine plot heatmap: out of memory\n");
+    for (size_t i = 0; !status && i < npts; i++) {
+        ranks[i] = pts[i].ranks;
+        hp->sizes[i] = pts[i].size;
+    }
+    if (!status) {
+        hp->nr = vine_cli_unique_ll(ranks, npts);
+        hp->ns = vine_cli_unique_ll(hp->sizes, npts);
+        status = grid_alloc(hp);
+    }
+    for (size_t y = 0; !status && y < hp->nr; y++)
+        snprintf(hp->rows[y], sizeof hp->rows[y], "%lld", ranks[y]);
+    if (!status)
+        make_cells(pts, npts, ranks, hp);
+    free(ranks);
+    return status;
 }
 
-/* The letter of algorithm k of the key: A..Z, then a..z. */
-static char letter(int k)
+/* Reads the result files into res, counting them in *nread; 0, or 2 after a message. */
+static int read_results(const plot_opts *o, vine_bench_results *res, int *nread)
 {
-    return (char)(k < 26 ? 'A' + k : 'a' + (k - 26) % 26);
-}
-
-static int letter_of(const char **winners, int nw, const char *algo)
-{
-    for (int k = 0; k < nw; k++)
-        if (strcmp(winners[k], algo) == 0)
-            return k;
+    for (; *nread < o->nfiles; (*nread)++) {
+        char err[512];
+        if (vine__bench_read(&res[*nread], o->files[*nread], err, sizeof err) != 0)
+            return vine_cli_usage_error("vine plot", "heatmap", "%s", err);
+    }
     return 0;
 }
 
-/* What the heatmap shows: nr x ns cells, the letters of the nw winners. */
-typedef struct heatmap_plot {
-    const char *out, *coll;
-    int m;
-    const cell *cells;
-    const long long *ranks, *sizes;
-    size_t nr, ns;
-    const char **winners;
-    int nw;
-} heatmap_plot;
-
-/* The gnuplot script of the heatmap (a vine_cli_gp_script). */
-static void heatmap_script(FILE *f, const void *arg)
+/* The collective: --coll, or the only one with measured rows; 0, or 2 after a message. */
+static int pick_coll(const plot_opts *o, const vine_bench_results *res, const char **coll)
 {
-    const heatmap_plot *hp = arg;
-    const cell *cells = hp->cells;
-    const long long *ranks = hp->ranks, *sizes = hp->sizes;
-    size_t nr = hp->nr, ns = hp->ns;
-    const char **winners = hp->winners;
-    int nw = hp->nw, m = hp->m;
-    const char *out = hp->out, *coll = hp->coll;
-    double top = 1.05;
-    for (size_t i = 0; i < nr * ns; i++)
-        if (isfinite(cells[i].ratio) && cells[i].ratio > top)
-            top = cells[i].ratio;
-    int w = 300 + 46 * (int)ns, h = 180 + 40 * (int)nr;
-    fprintf(f, "set terminal svg size %d,%d noenhanced font 'sans,10' background rgb 'white'\n",
-            w < 560 ? 560 : w, h < 320 ? 320 : h);
-    fprintf(f, "set output ");
-    vine_cli_gp_str(f, out);
-    char title[256];
-    snprintf(title, sizeof title, "%s: the fastest algorithm by %s time (letter)", coll,
-             metric_name[m]);
-    fprintf(f, "\nset title ");
-    vine_cli_gp_str(f, title);
-    fprintf(f, " . \"\\nand the runner-up's time / its time (number, colour)\"");
-    fprintf(f, "\nset xlabel 'size'\nset ylabel 'ranks'\nset cblabel 'runner-up / best'\n");
-    fprintf(f, "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n", ns - 1, nr - 1);
-    fprintf(f, "set xtics rotate by -45 (");
-    for (size_t x = 0; x < ns; x++) {
-        char lab[32];
-        vine_cli_size_label(lab, sizeof lab, sizes[x]);
-        fprintf(f, "%s'%s' %zu", x ? ", " : "", lab, x);
-    }
-    fprintf(f, ")\nset ytics (");
-    for (size_t y = 0; y < nr; y++)
-        fprintf(f, "%s'%lld' %zu", y ? ", " : "", ranks[y], y);
-    fprintf(f, ")\nset cbrange [1:%.6g]\n", top);
-    fprintf(f, "set palette defined (0 '#ffffff', 0.5 '#fdae6b', 1 '#d94801')\n");
-    fprintf(f, "set key outside right top vertical Left reverse samplen 0 font ',9'\n");
-    fprintf(f, "set tics nomirror\n");
-    fprintf(f, "$cells << EOD\n");
-    for (size_t y = 0; y < nr; y++)
-        for (size_t x = 0; x < ns; x++) {
-            const cell *c = &cells[y * ns + x];
-            if (!c->best)
+    *coll = o->coll;
+    for (int k = 0; !o->coll && k < o->nfiles; k++)
+        for (size_t i = 0; i < res[k].nrows; i++) {
+            const vine_bench_row *x = &res[k].rows[i];
+            if (!usable(x, o->m))
                 continue;
-            char num[32] = "-";
-            if (isfinite(c->ratio))
-                snprintf(num, sizeof num, "%.2f", c->ratio);
-            fprintf(f, "%zu %zu %.6g \"%c\" \"%s\"\n", x, y, isfinite(c->ratio) ? c->ratio : 1.0,
-                    letter(letter_of(winners, nw, c->best)), num);
+            if (*coll && strcmp(*coll, x->coll) != 0)
+                return vine_cli_usage_error("vine plot", "heatmap",
+                                            "the files hold %s and %s: choose one with --coll",
+                                            *coll, x->coll);
+            *coll = x->coll;
         }
-    fprintf(f, "EOD\n");
-    fprintf(f, "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder "
-               "fc palette notitle, \\\n"
-               "  $cells using 1:($2+0.17):4 with labels font ',10' notitle, \\\n"
-               "  $cells using 1:($2-0.2):5 with labels font ',8' notitle");
-    for (int k = 0; k < nw; k++) {
-        char key[96];
-        snprintf(key, sizeof key, "%c  %s", letter(k), winners[k]);
-        fprintf(f, ", \\\n  keyentry title ");
-        vine_cli_gp_str(f, key);
+    return 0;
+}
+
+/* The heatmap of result files: per (ranks, size) the measured winner. */
+static int results_heatmap(const plot_opts *o)
+{
+    names exclude = {{0}, 0, NULL};
+    if (split_names(&exclude, o->exclude))
+        return vine_cli_usage_error("vine plot", "heatmap", "too many names in --exclude");
+    vine_bench_results *res = calloc((size_t)o->nfiles, sizeof *res);
+    int nread = 0, status = res ? read_results(o, res, &nread) : 1;
+    const char *coll = NULL;
+    if (!status)
+        status = pick_coll(o, res, &coll);
+    point *pts = NULL;
+    size_t npts = 0;
+    if (!status && coll)
+        status = collect(res, o->files, o->nfiles, coll, &exclude, o->m, &pts, &npts);
+    if (!status && npts == 0) {
+        fprintf(stderr, "vine plot heatmap: no measured %s rows in the files\n", coll ? coll : "");
+        status = 1;
     }
-    fprintf(f, "\n");
+    heatmap_plot hp;
+    memset(&hp, 0, sizeof hp);
+    if (!status)
+        status = results_grid(pts, npts, &hp);
+    if (!status) {
+        hp.out = o->out;
+        hp.vname = metric_name[o->m];
+        snprintf(hp.title, sizeof hp.title, "%s: the fastest algorithm by %s time (letter)", coll,
+                 metric_name[o->m]);
+        snprintf(hp.heading, sizeof hp.heading,
+                 "# %s: per (ranks, size) the best algorithm by %s and the runner-up; "
+                 "ratio = runner-up / best",
+                 coll, metric_name[o->m]);
+        status = draw_heatmap(&hp, o->keep);
+    }
+    heatmap_free(&hp);
+    free(pts);
+    for (int k = 0; k < nread; k++)
+        vine__bench_results_free(&res[k]);
+    free(res);
+    free(exclude.store);
+    return status;
+}
+
+/* ---- the heatmap of a tuning file ---------------------------------------- */
+
+/* A cell's algorithm with its segment size ("ring seg 64KiB"): the key's names. */
+typedef char algo_label[96];
+
+/* The rows of a tuning heatmap: by ranks, then by class. */
+static int cmp_rule(const void *a, const void *b)
+{
+    const vine_tune_rule *x = *(const vine_tune_rule *const *)a;
+    const vine_tune_rule *y = *(const vine_tune_rule *const *)b;
+    const int kx[3] = {x->p, x->ops, x->inplace}, ky[3] = {y->p, y->ops, y->inplace};
+    for (int k = 0; k < 3; k++)
+        if (kx[k] != ky[k])
+            return kx[k] < ky[k] ? -1 : 1;
+    return 0;
+}
+
+/* A row's label: "16", or with the rule's class when not "any", "16 (ops commutative)". */
+static void rule_label(row_label lab, const vine_tune_rule *r)
+{
+    int ops = r->ops != VINE_TUNE_OPS_ANY, inplace = r->inplace != VINE_TUNE_INPLACE_ANY;
+    snprintf(lab, sizeof(row_label), "%d%s%s%s%s%s%s", r->p, ops || inplace ? " (" : "",
+             ops ? "ops " : "", ops ? vine__tuning_ops_name(r->ops) : "",
+             ops && inplace ? ", " : "", inplace ? "inplace " : "",
+             inplace ? vine__tuning_inplace_name(r->inplace) : "");
+    if (ops || inplace)
+        strncat(lab, ")", sizeof(row_label) - strlen(lab) - 1);
+}
+
+/*
+ * The columns: the powers of two from the smallest min of the rules' ranges
+ * to the largest max, or that min alone when no power of two lies between
+ * (barrier's 0 bytes).  0, or 1 after a message.
+ */
+static int tuning_sizes(heatmap_plot *hp, const vine_tune_rule *const *rules)
+{
+    long long lo = -1, hi = 0;
+    for (size_t y = 0; y < hp->nr; y++)
+        for (int j = 0; j < rules[y]->nranges; j++) {
+            const vine_tune_range *g = &rules[y]->ranges[j];
+            lo = lo < 0 || (long long)g->min < lo ? (long long)g->min : lo;
+            hi = (long long)g->max > hi ? (long long)g->max : hi;
+        }
+    hp->sizes = malloc(64 * sizeof *hp->sizes);
+    if (!hp->sizes) {
+        fprintf(stderr, "vine plot heatmap: out of memory\n");
+        return 1;
+    }
+    hp->ns = 0;
+    for (int k = 0; k < 63 && (1LL << k) <= hi; k++)
+        if ((1LL << k) >= lo)
+            hp->sizes[hp->ns++] = 1LL << k;
+    if (!hp->ns)
+        hp->sizes[hp->ns++] = lo;
+    return 0;
+}
+
+/*
+ * The cells: per rule and size the range that auto's lookup finds there
+ * (vine__tuning_range, which also serves sizes in gaps and outside the
+ * ranges), its winner with the segment, and the medians the file gives.
+ */
+static void tuning_cells(heatmap_plot *hp, const vine_tune_rule *const *rules, algo_label *labels)
+{
+    for (size_t y = 0; y < hp->nr; y++)
+        for (size_t x = 0; x < hp->ns; x++) {
+            size_t i = y * hp->ns + x;
+            const vine_tune_range *g = vine__tuning_range(rules[y], (size_t)hp->sizes[x]);
+            char seg[32];
+            vine_cli_size_label(seg, sizeof seg, (long long)g->segment);
+            snprintf(labels[i], sizeof labels[i], "%s%s%s", g->algo->name,
+                     g->segment ? " seg " : "", g->segment ? seg : "");
+            cell *c = &hp->cells[i];
+            c->best = labels[i];
+            c->second = g->runner_up ? g->runner_up->name : NULL;
+            c->vbest = g->median_us;
+            c->vsecond = g->runner_up_us;
+            c->ratio = isfinite(g->median_us) && isfinite(g->runner_up_us) && g->median_us > 0
+                           ? g->runner_up_us / g->median_us
+                           : NAN;
+        }
+}
+
+/* The collective of a tuning heatmap: --coll, or that of the file's first rule; -1 after a
+ * message (exit status 2). */
+static int tuning_coll(const plot_opts *o, const vine_tuning *t)
+{
+    int c = o->coll ? vine__coll_parse(o->coll) : t->nrules ? (int)t->rules[0].coll : -1;
+    if (o->coll && c < 0)
+        vine_cli_usage_error("vine plot", "heatmap", "--coll %s: not a collective", o->coll);
+    return c;
+}
+
+/* The grid of coll's rules in t; 0, or 1 after a message. */
+static int tuning_grid(const plot_opts *o, const vine_tuning *t, int coll, heatmap_plot *hp,
+                       algo_label **labels)
+{
+    const vine_tune_rule **rules = malloc(((size_t)t->nrules + 1) * sizeof *rules);
+    int status = rules ? 0 : 1;
+    if (status)
+        fprintf(stderr, "vine plot heatmap: out of memory\n");
+    for (int i = 0; rules && i < t->nrules; i++)
+        if ((int)t->rules[i].coll == coll)
+            rules[hp->nr++] = &t->rules[i];
+    if (rules && !hp->nr) {
+        fprintf(stderr, "vine plot heatmap: %s has no rules for %s\n", o->files[0],
+                coll >= 0 ? vine__coll_name((vine_coll)coll) : "any collective");
+        status = 1;
+    }
+    if (!status) {
+        qsort(rules, hp->nr, sizeof *rules, cmp_rule);
+        status = tuning_sizes(hp, rules);
+    }
+    if (!status)
+        status = grid_alloc(hp);
+    if (!status && !(*labels = calloc(hp->nr * hp->ns, sizeof **labels))) {
+        fprintf(stderr, "vine plot heatmap: out of memory\n");
+        status = 1;
+    }
+    for (size_t y = 0; !status && y < hp->nr; y++)
+        rule_label(hp->rows[y], rules[y]);
+    if (!status)
+        tuning_cells(hp, rules, *labels);
+    free(rules);
+    return status;
+}
+
+/* The heatmap of a tuning file: per (rule, size) the algorithm the file chooses. */
+static int tuning_heatmap(const plot_opts *o)
+{
+    const char *file = o->files[0];
+    /* The tuning file holds one median per range: there is no metric or row to leave out. */
+    if (o->result_opts)
+        return vine_cli_usage_error("vine plot", "heatmap",
+                                    "--metric and --exclude do not apply to a tuning file (%s)",
+                                    file);
+    vine_tuning t;
+    vine__tuning_init(&t);
+    char err[512] = "";
+    int status = 0, coll = -1;
+    if (vine__tuning_load(&t, file, err, sizeof err) != VINE_OK) {
+        /* Only running out of memory leaves no message. */
+        status = *err ? vine_cli_usage_error("vine plot", "heatmap", "%s", err) : 1;
+        if (status == 1)
+            fprintf(stderr, "vine plot heatmap: out of memory\n");
+    }
+    if (!status && (coll = tuning_coll(o, &t)) < 0 && o->coll)
+        status = 2;
+    heatmap_plot hp;
+    memset(&hp, 0, sizeof hp);
+    algo_label *labels = NULL;
+    if (!status)
+        status = tuning_grid(o, &t, coll, &hp, &labels);
+    if (!status) {
+        const char *name = vine__coll_name((vine_coll)coll), *base = strrchr(file, '/');
+        hp.out = o->out;
+        hp.vname = "median";
+        snprintf(hp.title, sizeof hp.title, "%s: the algorithm of %s (letter)", name,
+                 base ? base + 1 : file);
+        snprintf(hp.heading, sizeof hp.heading,
+                 "# %s: per (ranks, size) the algorithm of the tuning file %s and the runner-up, "
+                 "with the medians of the range that serves the size; ratio = runner-up / best",
+                 name, file);
+        status = draw_heatmap(&hp, o->keep);
+    }
+    heatmap_free(&hp);
+    free(labels);
+    vine__tuning_free(&t);
+    return status;
 }
 
 static int cmd_heatmap(int argc, char **argv)
@@ -523,110 +903,15 @@ static int cmd_heatmap(int argc, char **argv)
     int rc = parse_opts("heatmap", argc, argv, &o);
     if (rc >= 0)
         return rc;
-    const char **files = o.files, *out = o.out, *coll = o.coll, *excludev = o.exclude,
-               *keep = o.keep;
-    int nfiles = o.nfiles, m = o.m;
-    names exclude = {{0}, 0, NULL};
-    if (split_names(&exclude, excludev))
-        return vine_cli_usage_error("vine plot", "heatmap", "too many names in --exclude");
-    vine_bench_results *res = calloc((size_t)nfiles, sizeof *res);
-    int status = res ? 0 : 1, nread = 0;
-    for (; !status && nread < nfiles; nread++) {
-        char err[512];
-        if (vine__bench_read(&res[nread], files[nread], err, sizeof err) != 0)
-            status = vine_cli_usage_error("vine plot", "heatmap", "%s", err);
-    }
-    /* The collective: --coll, or the only one with measured rows. */
-    const char *only = NULL;
-    for (int k = 0; !status && !coll && k < nfiles; k++)
-        for (size_t i = 0; i < res[k].nrows && !status; i++) {
-            const vine_bench_row *x = &res[k].rows[i];
-            if (!usable(x, m))
-                continue;
-            if (only && strcmp(only, x->coll) != 0)
-                status = vine_cli_usage_error("vine plot", "heatmap",
-                                              "the files hold %s and %s: choose one with "
-                                              "--coll",
-                                              only, x->coll);
-            only = x->coll;
-        }
-    if (!coll)
-        coll = only;
-    point *pts = NULL;
-    size_t npts = 0;
-    if (!status && coll)
-        status = collect(res, files, nfiles, coll, &exclude, m, &pts, &npts);
-    if (!status && npts == 0) {
-        fprintf(stderr, "vine plot heatmap: no measured %s rows in the files\n", coll ? coll : "");
-        status = 1;
-    }
-    long long *ranks = NULL, *sizes = NULL;
-    cell *cells = NULL;
-    const char **winners = NULL;
-    size_t nr = 0, ns = 0;
-    int nw = 0;
-    if (!status) {
-        ranks = malloc(npts * sizeof *ranks);
-        sizes = malloc(npts * sizeof *sizes);
-        winners = malloc(npts * sizeof *winners);
-        status = ranks && sizes && winners ? 0 : 1;
-    }
-    if (!status) {
-        for (size_t i = 0; i < npts; i++) {
-            ranks[i] = pts[i].ranks;
-            sizes[i] = pts[i].size;
-        }
-        nr = vine_cli_unique_ll(ranks, npts);
-        ns = vine_cli_unique_ll(sizes, npts);
-        cells = malloc(nr * ns * sizeof *cells);
-        status = cells ? 0 : 1;
-    }
-    if (!status) {
-        make_cells(pts, npts, ranks, nr, sizes, ns, cells);
-        for (size_t i = 0; i < nr * ns; i++) {
-            int known = 0;
-            for (int k = 0; cells[i].best && k < nw; k++)
-                known |= strcmp(winners[k], cells[i].best) == 0;
-            if (cells[i].best && !known)
-                winners[nw++] = cells[i].best;
-        }
-        qsort(winners, (size_t)nw, sizeof *winners, cmp_str);
-        printf("# %s: per (ranks, size) the best algorithm by %s and the runner-up; "
-               "ratio = runner-up / best\n",
-               coll, metric_name[m]);
-        printf("%6s %8s %-24s %12s %-24s %12s %7s\n", "ranks", "size", "best", metric_name[m],
-               "runner-up", metric_name[m], "ratio");
-        for (size_t y = 0; y < nr; y++)
-            for (size_t x = 0; x < ns; x++) {
-                const cell *c = &cells[y * ns + x];
-                char lab[32];
-                vine_cli_size_label(lab, sizeof lab, c->size);
-                if (!c->best)
-                    continue;
-                printf("%6lld %8s %c %-22s %12.3f %-24s ", c->ranks, lab,
-                       letter(letter_of(winners, nw, c->best)), c->best, c->vbest,
-                       c->second ? c->second : "-");
-                if (c->second)
-                    printf("%12.3f %7.2f\n", c->vsecond, c->ratio);
-                else
-                    printf("%12s %7s\n", "-", "-");
-            }
-        status = vine_cli_need_gnuplot("vine plot heatmap", NULL);
-    }
-    if (!status) {
-        heatmap_plot hp = {out, coll, m, cells, ranks, sizes, nr, ns, winners, nw};
-        status = vine_cli_gnuplot("vine plot heatmap", out, keep, heatmap_script, &hp);
-    }
-    free(cells);
-    free(winners);
-    free(ranks);
-    free(sizes);
-    free(pts);
-    for (int k = 0; k < nread; k++)
-        vine__bench_results_free(&res[k]);
-    free(res);
-    free(exclude.store);
-    return status;
+    /* A tuning file is told apart by its "schema" even when broken, for the loader's message. */
+    for (int k = 0; k < o.nfiles; k++)
+        if (vine_cli_is_tuning(o.files[k]))
+            return o.nfiles == 1 ? tuning_heatmap(&o)
+                                 : vine_cli_usage_error("vine plot", "heatmap",
+                                                        "%s is a tuning file, which is drawn "
+                                                        "alone (one --in)",
+                                                        o.files[k]);
+    return results_heatmap(&o);
 }
 
 int vine_cmd_plot(int argc, char **argv)

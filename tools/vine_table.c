@@ -11,17 +11,22 @@
  *   vine table pairs --in FILE [--in FILE ...] --pair COLL:ALGO/REF [--pair ...]
  *                   [--metric M] [--mark R]
  *       a row per pair, a column per size: ALGO's metric over REF's
+ *   vine table tuning --in FILE [--coll C,...]
+ *       a table per collective and class of a tuning file (docs/tuning.md):
+ *       a row per (ranks, size range) with the chosen algorithm, the
+ *       runner-up and the margin between their medians
  *
  * A ratio is always taken between two rows of one file, measured side by
  * side in one run; the files are repeated runs, or runs of other collectives,
  * sizes or rank counts, and a cell gives the range of the ratios over the
  * files that hold both rows.  Exit status: 0, 1 when there is nothing to
- * tabulate, 2 for bad options or an unreadable result file.  docs/bench.md
+ * tabulate, 2 for bad options or an unreadable result or tuning file.  docs/bench.md
  * describes the tables.
  */
 #include "vine_table.h"
 #include "bench/results.h"
 #include "cli.h"
+#include "select/tuning.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -54,6 +59,7 @@ static void usage(FILE *f)
                "                 [--exclude A,...] [--mark R]\n"
                "       vine table pairs --in FILE [--in FILE ...] --pair COLL:ALGO/REF\n"
                "                 [--pair ...] [--metric M] [--mark R]\n"
+               "       vine table tuning --in FILE [--coll C,...]\n"
                "  FILE      a result file of 'vine-bench coll --json FILE' or '--csv FILE'; a\n"
                "            ratio is taken between two rows of one file, and a cell gives its\n"
                "            range (min-max) over the files that hold both rows\n"
@@ -63,6 +69,9 @@ static void usage(FILE *f)
                "            that choice (default: auto)\n"
                "  pairs     a row per pair (--pair repeated or comma-separated), a column per\n"
                "            size: ALGO's M / REF's M\n"
+               "  tuning    FILE is a tuning file of vine-tune: a table per collective (--coll\n"
+               "            chooses) and class, a row per (ranks, size range): the algorithm,\n"
+               "            its median, the runner-up's and the margin runner-up / chosen\n"
                "  --metric  median (default), min, mean, p99, max\n"
                "  --mark R  write ratios above R in bold\n"
                "Exits 0, 1 when there is nothing to tabulate, 2 for bad options or an\n"
@@ -232,8 +241,15 @@ static int load(const char *cmd, table *t)
 {
     for (; t->nread < t->nfiles; t->nread++) {
         char err[512] = "";
-        if (vine__bench_read(&t->res[t->nread], t->files[t->nread], err, sizeof err) != 0)
-            return *err ? vine_cli_usage_error("vine table", cmd, "%s", err) : out_of_memory(cmd);
+        const char *file = t->files[t->nread];
+        if (vine__bench_read(&t->res[t->nread], file, err, sizeof err) == 0)
+            continue;
+        /* The result loader's message would not say what the file is. */
+        if (*err && vine_cli_is_tuning(file))
+            return vine_cli_usage_error("vine table", cmd,
+                                        "%s is a tuning file: see 'vine table tuning --in %s'",
+                                        file, file);
+        return *err ? vine_cli_usage_error("vine table", cmd, "%s", err) : out_of_memory(cmd);
     }
     for (int k = 0; k < t->nfiles; k++) {
         t->ranks[k] = t->res[k].ranks;
@@ -472,6 +488,207 @@ static int run_pairs(const table *t)
     return !any;
 }
 
+/* ---- vine table tuning -------------------------------------------------- */
+
+/* The options and the file of `vine table tuning`. */
+typedef struct tuning_table {
+    const char *file, *colls; /* --in; --coll, NULL for every collective */
+    vine_tuning t;
+    const vine_tune_rule **rules; /* the rules shown, in the order of the tables */
+    int n;
+} tuning_table;
+
+/* Checks that every item of the --coll list names a collective; 0 or 2 after a message. */
+static int check_colls(const char *list)
+{
+    for (const char *s = list;; s++) {
+        size_t len = strcspn(s, ",");
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), s);
+        if (len == 0 || len >= sizeof name || vine__coll_parse(name) < 0)
+            return vine_cli_usage_error("vine table", "tuning",
+                                        "--coll %s: '%.*s' is not a collective", list, (int)len, s);
+        s += len;
+        if (!*s)
+            return 0;
+    }
+}
+
+/*
+ * Reads the options of `vine table tuning` into tt.  Returns -1 when the
+ * command goes on, else its exit status: 0 after --help, 2 after a message.
+ */
+static int parse_tuning_opts(int argc, char **argv, tuning_table *tt)
+{
+    const char *who = "vine table tuning", *in = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        int r = vine_cli_take(who, argv[i], "--in", &i, argc, argv, &in);
+        if (r > 0 && tt->file)
+            return vine_cli_usage_error("vine table", "tuning", "more than one --in file");
+        if (r > 0)
+            tt->file = in;
+        if (!r)
+            r = vine_cli_take(who, argv[i], "--coll", &i, argc, argv, &tt->colls);
+        if (r < 0)
+            return 2;
+        if (!r) {
+            usage(stderr);
+            return vine_cli_usage_error("vine table", "tuning", "unknown argument '%s'", argv[i]);
+        }
+    }
+    if (!tt->file) {
+        usage(stderr);
+        return vine_cli_usage_error("vine table", "tuning", "--in is required");
+    }
+    return tt->colls ? (check_colls(tt->colls) ? 2 : -1) : -1;
+}
+
+/* The order of the tables: collective, ops class, inplace class, then ranks. */
+static int cmp_rule(const void *a, const void *b)
+{
+    const vine_tune_rule *x = *(const vine_tune_rule *const *)a;
+    const vine_tune_rule *y = *(const vine_tune_rule *const *)b;
+    const int kx[4] = {(int)x->coll, x->ops, x->inplace, x->p};
+    const int ky[4] = {(int)y->coll, y->ops, y->inplace, y->p};
+    for (int k = 0; k < 4; k++)
+        if (kx[k] != ky[k])
+            return kx[k] < ky[k] ? -1 : 1;
+    return 0;
+}
+
+/* The line above the tables: where the file was measured, the parts it gives. */
+static void tuning_caption(const tuning_table *tt)
+{
+    const vine_tuning *t = &tt->t;
+    printf("%s", tt->file);
+    if (*t->mpi_library)
+        printf("; %s", t->mpi_library);
+    if (*t->date)
+        printf("; %s", t->date);
+    if (t->ranks)
+        printf("; %d ranks", t->ranks);
+    if (t->ranks_per_node)
+        printf("%s%d per node", t->ranks ? ", " : "; ", t->ranks_per_node);
+    if (t->cores)
+        printf("%s%d cores per node", t->ranks || t->ranks_per_node ? ", " : "; ", t->cores);
+    for (int h = 0; h < t->nhosts && h < 4; h++)
+        printf("%s%s", h ? ", " : "; hosts ", t->hosts[h]);
+    if (t->nhosts > 4)
+        printf(", ... (%d)", t->nhosts);
+    if (*t->vine_version)
+        printf("; vine %s", t->vine_version);
+    printf("\n");
+}
+
+/* The size range of g: "8B - 2KiB", one label when min is max, "-" for barrier. */
+static void range_label(char *buf, size_t cap, const vine_tune_rule *r, const vine_tune_range *g)
+{
+    char lo[32], hi[32];
+    vine_cli_size_label(lo, sizeof lo, (long long)g->min);
+    vine_cli_size_label(hi, sizeof hi, (long long)g->max);
+    if (r->coll == VINE_COLL_BARRIER)
+        snprintf(buf, cap, "-");
+    else if (g->min == g->max)
+        snprintf(buf, cap, "%s", lo);
+    else
+        snprintf(buf, cap, "%s - %s", lo, hi);
+}
+
+/* A median in us as put_number writes times, or "-" when the file gives none. */
+static void median_label(char *buf, size_t cap, double us)
+{
+    if (isfinite(us))
+        put_number(buf, cap, us, 0);
+    else
+        snprintf(buf, cap, "-");
+}
+
+/* One row of a table: a range of rule r. */
+static void tuning_row(const vine_tune_rule *r, const vine_tune_range *g)
+{
+    char size[80], algo[128], med[32], ru_med[32], margin[32] = "-";
+    range_label(size, sizeof size, r, g);
+    if (g->segment) {
+        char seg[32];
+        vine_cli_size_label(seg, sizeof seg, (long long)g->segment);
+        snprintf(algo, sizeof algo, "%s, seg %s", g->algo->name, seg);
+    } else {
+        snprintf(algo, sizeof algo, "%s", g->algo->name);
+    }
+    median_label(med, sizeof med, g->median_us);
+    median_label(ru_med, sizeof ru_med, g->runner_up_us);
+    /* The margin needs both medians; a winner of 0 us would divide by zero. */
+    if (isfinite(g->median_us) && isfinite(g->runner_up_us) && g->median_us > 0)
+        snprintf(margin, sizeof margin, "%.2fx", g->runner_up_us / g->median_us);
+    printf("| %d | %s | %s | %s | %s | %s | %s |\n", r->p, size, algo, med,
+           g->runner_up ? g->runner_up->name : "-", ru_med, margin);
+}
+
+/* The caption of the table of rule r's collective and class: the class when not "any". */
+static void class_caption(const vine_tune_rule *r)
+{
+    printf("\n%s", vine__coll_name(r->coll));
+    if (r->ops != VINE_TUNE_OPS_ANY || r->inplace != VINE_TUNE_INPLACE_ANY)
+        printf(" (");
+    if (r->ops != VINE_TUNE_OPS_ANY)
+        printf("ops %s%s", vine__tuning_ops_name(r->ops),
+               r->inplace != VINE_TUNE_INPLACE_ANY ? ", " : ")");
+    if (r->inplace != VINE_TUNE_INPLACE_ANY)
+        printf("inplace %s)", vine__tuning_inplace_name(r->inplace));
+    printf("\n\n| ranks | size | algorithm | median (us) | runner-up | median (us) | margin |\n");
+    printf("| ---: | --- | --- | ---: | --- | ---: | ---: |\n");
+}
+
+/* Prints the tables of the rules chosen; 0, or 1 when there are none. */
+static int print_tuning(tuning_table *tt)
+{
+    const vine_tuning *t = &tt->t;
+    tt->rules = malloc(((size_t)t->nrules + 1) * sizeof *tt->rules);
+    if (!tt->rules)
+        return out_of_memory("tuning");
+    for (int i = 0; i < t->nrules; i++)
+        if (!tt->colls || in_list(tt->colls, vine__coll_name(t->rules[i].coll)))
+            tt->rules[tt->n++] = &t->rules[i];
+    if (!tt->n) {
+        fprintf(stderr, "vine table tuning: %s has no rules%s%s\n", tt->file,
+                tt->colls ? " for " : "", tt->colls ? tt->colls : "");
+        return 1;
+    }
+    qsort(tt->rules, (size_t)tt->n, sizeof *tt->rules, cmp_rule);
+    tuning_caption(tt);
+    for (int i = 0; i < tt->n; i++) {
+        const vine_tune_rule *r = tt->rules[i];
+        if (i == 0 || r->coll != tt->rules[i - 1]->coll || r->ops != tt->rules[i - 1]->ops ||
+            r->inplace != tt->rules[i - 1]->inplace)
+            class_caption(r);
+        for (int j = 0; j < r->nranges; j++)
+            tuning_row(r, &r->ranges[j]);
+    }
+    return 0;
+}
+
+/* `vine table tuning`: argv[0] is "tuning". */
+static int cmd_tuning(int argc, char **argv)
+{
+    tuning_table tt;
+    memset(&tt, 0, sizeof tt);
+    vine__tuning_init(&tt.t);
+    int status = parse_tuning_opts(argc, argv, &tt);
+    char err[512] = "";
+    if (status < 0 && vine__tuning_load(&tt.t, tt.file, err, sizeof err) != VINE_OK)
+        status = *err ? vine_cli_usage_error("vine table", "tuning", "%s", err)
+                      : out_of_memory("tuning");
+    if (status < 0)
+        status = print_tuning(&tt);
+    free(tt.rules);
+    vine__tuning_free(&tt.t);
+    return status;
+}
+
 int vine_cmd_table(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -479,9 +696,12 @@ int vine_cmd_table(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "tuning") == 0)
+        return cmd_tuning(argc - 1, argv + 1);
     if (strcmp(cmd, "best") != 0 && strcmp(cmd, "pairs") != 0) {
         usage(stderr);
-        return vine_cli_usage_error("vine table", NULL, "unknown table '%s' (best or pairs)", cmd);
+        return vine_cli_usage_error("vine table", NULL,
+                                    "unknown table '%s' (best, pairs or tuning)", cmd);
     }
     table *t = calloc(1, sizeof *t);
     if (!t) {

@@ -10,6 +10,16 @@
 #   4 ranks, 8B:   mpi 16, ring 40, recursive_doubling 20 -> mpi, recursive_doubling, 1.25
 #   4 ranks, 1KiB: mpi 30, ring 15 (the others n/a, error) -> ring, mpi, 2.00
 # and the letters follow the winners' names: A mpi, B recursive_doubling, C ring.
+# The tuning case draws ../tuning/table-small.json (beside DATADIR), a tuning
+# file made by hand.  Its allreduce rules give the rows 4 (ops commutative),
+# 8 and 8 (ops commutative), the columns the powers of two from 8B (the
+# smallest min) to 4KiB (the largest max), and a cell the range that auto's
+# lookup finds: on 8 ranks, class any, 8B to 32B lie below the first min and
+# get the first range (reduce_bcast, 9.0 / 7.5 = 1.20); on 8 ranks,
+# commutative, 512B is recursive_doubling (6 / 5 = 1.20) and 1KiB ring with
+# segments of 1KiB (275 / 250 = 1.10); on 4 ranks mpi (10 / 4 = 2.50).  The
+# letters follow the names: A mpi, B recursive_doubling, C reduce_bcast,
+# D ring seg 1KiB.
 # Prints what it checks and exits non-zero at the first failure.
 set -u
 case_name=$1
@@ -30,6 +40,11 @@ is_svg() {
 row() {
     grep -Eq "^ *$1 +$2 +$3 +$4 +$5 +$6 +$7 +$8\$" out.txt ||
         fail "no table line: $*"
+}
+
+# line TEXT: the heatmap table has that line, blanks squeezed (a row label may hold blanks).
+line() {
+    sed 's/^ *//; s/  */ /g' out.txt | grep -Fxq -- "$1" || fail "no table line: $1"
 }
 
 P2=$data/results_p2.json
@@ -86,6 +101,51 @@ heatmap)
     cat out.txt err.txt
     [ "$rc" = 0 ] || fail "plot heatmap --metric min exited $rc"
     row 2 8B A auto 4.500 recursive_doubling 7.500 1.67
+    ;;
+tuning)
+    cp "$data/../tuning/table-small.json" small.json || fail "cannot copy table-small.json"
+    run "$vine" plot heatmap --in small.json --out tune.svg --script tune.gp
+    cat out.txt err.txt
+    [ "$rc" = 0 ] || fail "plot heatmap of a tuning file exited $rc"
+    is_svg tune.svg
+    line '# allreduce: per (ranks, size) the algorithm of the tuning file small.json and the runner-up, with the medians of the range that serves the size; ratio = runner-up / best'
+    line '4 (ops commutative) 8B A mpi 4.000 ring 10.000 2.50'
+    line '4 (ops commutative) 4KiB A mpi 4.000 ring 10.000 2.50'
+    line '8 8B C reduce_bcast 7.500 recursive_doubling 9.000 1.20'
+    line '8 4KiB C reduce_bcast 7.500 recursive_doubling 9.000 1.20'
+    line '8 (ops commutative) 512B B recursive_doubling 5.000 mpi 6.000 1.20'
+    line '8 (ops commutative) 1KiB D ring seg 1KiB 250.000 bine 275.000 1.10'
+    line 'plot: tune.svg'
+    # 3 rows of 10 columns (8B to 4KiB), every cell served.
+    [ "$(grep -c 'B [A-D] ' out.txt)" = 30 ] || fail "not 30 cells"
+    for k in 'A  mpi' 'B  recursive_doubling' 'C  reduce_bcast' 'D  ring seg 1KiB'; do
+        grep -q "$k" tune.svg || fail "no key entry '$k' in tune.svg"
+    done
+    grep -q "'8 (ops commutative)' 2" tune.gp || fail "no row label in tune.gp"
+    # Another collective: bcast has no runner-up ("-"); barrier is one cell of 0 bytes.
+    run "$vine" plot heatmap --in small.json --coll bcast --out bcast.svg
+    cat out.txt err.txt
+    [ "$rc" = 0 ] || fail "plot heatmap --coll bcast exited $rc"
+    line '8 1B A binomial 3.000 - - -'
+    line '8 4KiB B mpi - - - -'
+    run "$vine" plot heatmap --in small.json --coll barrier --out barrier.svg
+    [ "$rc" = 0 ] || fail "plot heatmap --coll barrier exited $rc"
+    line '8 0B A mpi 2.000 dissemination 2.500 1.25'
+    # Broken files and bad options: the message, the exit status, no plot.
+    printf '{"schema": "vine-tuning", "version": 1, "rules": [' >broken.json
+    expect 2 'vine plot heatmap: broken.json:1:' "$vine" plot heatmap --in broken.json --out b.svg
+    cp "$data/../tuning/bad-overlap.json" overlap.json || fail "cannot copy bad-overlap.json"
+    expect 2 'vine plot heatmap: overlap.json:11: ' "$vine" plot heatmap --in overlap.json \
+        --out b.svg
+    expect 2 'do not apply to a tuning file' "$vine" plot heatmap --in small.json --metric min \
+        --out b.svg
+    expect 2 'drawn alone' "$vine" plot heatmap --in "$P2" --in small.json --out b.svg
+    expect 2 'not a collective' "$vine" plot heatmap --in small.json --coll scater --out b.svg
+    expect 1 'small.json has no rules for scatter' "$vine" plot heatmap --in small.json \
+        --coll scatter --out b.svg
+    expect 2 "'vine plot heatmap --in small.json' draws it" "$vine" plot time --in small.json \
+        --out b.svg
+    [ -e b.svg ] && fail "a failed plot left b.svg"
     ;;
 nognuplot)
     # With gnuplot out of PATH, both plots fail clearly with exit status 1.

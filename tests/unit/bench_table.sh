@@ -46,6 +46,12 @@
 #     (allreduce only); 2 ranks: allreduce ring/mpi 20/10, 15/12 = 2.00, 1.25,
 #     allgather "-" (none); 4 ranks: 40/16 = 2.50, 15/30 = 0.50; allgather 9/6
 #     = 1.50 at 8B, "-" at 1KiB.
+# The tuning case reads ../tuning/table-small.json (beside DATADIR), a tuning
+# file made by hand; its tables, worked out from the file: bcast before
+# allreduce before barrier (the order of the collectives in vine), the class
+# "any" before "commutative", rank counts ascending; a margin is
+# runner_up_us / median_us: 9.0 / 7.5 = 1.20, 10 / 4 = 2.50, 6 / 5 = 1.20,
+# 275 / 250 = 1.10, 2.5 / 2 = 1.25; "-" where the file gives no runner-up.
 # Prints what it checks and exits non-zero at the first failure.
 set -u
 case_name=$1
@@ -176,6 +182,66 @@ bad)
     grep -q 'usage: vine table best' out.txt || fail "no usage on stdout"
     ok "$vine" --help
     grep -q 'table best|pairs' out.txt || fail "vine --help does not list table"
+    ;;
+tuning)
+    # A copy in the work directory, so that the caption names it without a path.
+    cp "$data/../tuning/table-small.json" small.json || fail "cannot copy table-small.json"
+    ok "$vine" table tuning --in small.json
+    [ "$(sed -n 1p out.txt)" = 'small.json; MPICH Version: 4.1.2; 2026-12-01T09:30:00Z; 8 ranks, 4 per node, 4 cores per node; hosts a1, a2; vine 0.1.0' ] ||
+        fail "not the caption"
+    # The whole output after the caption, line by line.
+    cat >want.txt <<'EOT'
+
+bcast
+
+| ranks | size | algorithm | median (us) | runner-up | median (us) | margin |
+| ---: | --- | --- | ---: | --- | ---: | ---: |
+| 8 | 1B - 2KiB | binomial | 3.00 | - | - | - |
+| 8 | 4KiB | mpi | - | - | - | - |
+
+allreduce
+
+| ranks | size | algorithm | median (us) | runner-up | median (us) | margin |
+| ---: | --- | --- | ---: | --- | ---: | ---: |
+| 8 | 64B - 4KiB | reduce_bcast | 7.50 | recursive_doubling | 9.00 | 1.20x |
+
+allreduce (ops commutative)
+
+| ranks | size | algorithm | median (us) | runner-up | median (us) | margin |
+| ---: | --- | --- | ---: | --- | ---: | ---: |
+| 4 | 8B - 4KiB | mpi | 4.00 | ring | 10.0 | 2.50x |
+| 8 | 8B - 512B | recursive_doubling | 5.00 | mpi | 6.00 | 1.20x |
+| 8 | 1KiB - 4KiB | ring, seg 1KiB | 250 | bine | 275 | 1.10x |
+
+barrier
+
+| ranks | size | algorithm | median (us) | runner-up | median (us) | margin |
+| ---: | --- | --- | ---: | --- | ---: | ---: |
+| 8 | - | mpi | 2.00 | dissemination | 2.50 | 1.25x |
+EOT
+    sed 1d out.txt | diff want.txt - || fail "not the tables worked out by hand"
+    # --coll keeps the chosen collectives, in vine's order.
+    ok "$vine" table tuning --in small.json --coll barrier,bcast
+    has 'bcast' '| 8 | 4KiB | mpi | - | - | - | - |' 'barrier'
+    [ "$(grep -c '^| [0-9]' out.txt)" = 3 ] || fail "not 3 rows in the tables"
+    grep -q allreduce out.txt && fail "--coll barrier,bcast printed allreduce"
+    # Broken files: the loader's message with the file and line, exit status 2.
+    printf '{"schema": "vine-tuning", "version": 1, "rules": [' >broken.json
+    expect 2 'vine table tuning: broken.json:1:' "$vine" table tuning --in broken.json
+    cp "$data/../tuning/bad-overlap.json" overlap.json || fail "cannot copy bad-overlap.json"
+    expect 2 'vine table tuning: overlap.json:11: ' "$vine" table tuning --in overlap.json
+    [ -s out.txt ] && fail "a table printed for a broken file"
+    expect 2 'cannot open' "$vine" table tuning --in no-such-file.json
+    # Usage errors, nothing to tabulate, and a tuning file given to another table.
+    expect 2 'required' "$vine" table tuning
+    expect 2 'unknown argument' "$vine" table tuning --in small.json --metric min
+    expect 2 'more than one --in' "$vine" table tuning --in small.json --in small.json
+    expect 2 "'scater' is not a collective" "$vine" table tuning --in small.json --coll bcast,scater
+    expect 2 'is not a collective' "$vine" table tuning --in small.json --coll bcast,
+    expect 1 'small.json has no rules for scatter' "$vine" table tuning --in small.json --coll scatter
+    expect 2 "small.json is a tuning file: see 'vine table tuning" "$vine" table best --in small.json
+    ok "$vine" table tuning --help
+    grep -q 'vine table tuning --in FILE' out.txt || fail "no usage on stdout"
     ;;
 *)
     fail "unknown case $case_name"
