@@ -1,13 +1,14 @@
 #!/bin/sh
 # vine's demo (`make demo`): on this machine, every algorithm of every
-# collective against the MPI library, results checked; the plots of that
-# sweep; and what the Bine and hierarchical algorithms do to the cross-group traffic of a
+# collective against the MPI library, results checked; a short vine-tune of
+# the machine, and auto with the tuning file it wrote against the MPI
+# library; the plots of the sweep; and what the Bine and hierarchical algorithms do to the cross-group traffic of a
 # Dragonfly (vine sim traffic on the lumi preset, no MPI).  Ends with a
 # summary: vine's best algorithm against the MPI library per collective and
 # size, and every file written.
 #
 #   sh scripts/demo.sh [--bin DIR] [--np N] [--sizes LIST] [--coll LIST]
-#                      [--iters N] [--out DIR] [--launcher CMD]
+#                      [--iters N] [--out DIR] [--launcher CMD] [--tune-budget S]
 #                      [--sim-topo SPEC] [--sim-ranks LIST] [--sim-sizes LIST]
 #
 #   --bin DIR        where vine-bench and vine are (default: build/bin of this
@@ -20,6 +21,8 @@
 #                    current directory); made if missing, files in it replaced
 #   --launcher CMD   starts the ranks as `CMD -np N ...`, split at spaces
 #                    (default: sh scripts/mpirun.sh of this checkout)
+#   --tune-budget S  seconds of vine-tune (default 30; 0 leaves the step out);
+#                    it measures the sweep's collectives up to its largest size
 #   --sim-topo SPEC  the network of the traffic table (default lumi)
 #   --sim-ranks LIST its communicator sizes (default 256,2048)
 #   --sim-sizes LIST its sizes (default 1KiB,1MiB)
@@ -43,6 +46,7 @@ launcher="sh $repo/scripts/mpirun.sh"
 sim_topo=lumi
 sim_ranks=256,2048
 sim_sizes=1KiB,1MiB
+tune_budget=30
 # The traffic table: bcast and allreduce, each classic algorithm (the
 # baseline first) beside the Bine and hierarchical ones, on nodes drawn as a batch scheduler
 # hands them out.  Names a collective lacks are left out by vine sim.
@@ -51,14 +55,14 @@ sim_algos=binomial,recursive_doubling,rabenseifner,bine,bine_large,hier
 sim_placement=random-groups:seed=1,ppn=4
 
 usage() {
-    sed -n '9,11p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '10,12p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
 while [ $# -gt 0 ]; do
     case $1 in
     -h | --help)
-        sed -n '9,29p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '10,32p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     esac
@@ -71,6 +75,7 @@ while [ $# -gt 0 ]; do
     --iters) iters=$2 ;;
     --out) out=$2 ;;
     --launcher) launcher=$2 ;;
+    --tune-budget) tune_budget=$2 ;;
     --sim-topo) sim_topo=$2 ;;
     --sim-ranks) sim_ranks=$2 ;;
     --sim-sizes) sim_sizes=$2 ;;
@@ -80,7 +85,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] || out=results/demo-$(date +%Y%m%d-%H%M%S)
 
-for tool in vine-bench vine; do
+for tool in vine-bench vine vine-tune; do
     [ -x "$bin/$tool" ] || {
         echo "demo.sh: $bin/$tool is missing: build first (make)" >&2
         exit 2
@@ -117,7 +122,7 @@ run_tee() {
 }
 
 # --- 1. the collective sweep ------------------------------------------------
-echo "== 1/3 every algorithm of every collective against the MPI library, $np ranks, checked"
+echo "== 1/4 every algorithm of every collective against the MPI library, $np ranks, checked"
 set -- coll --coll "$colls" --algo all --size "$sizes" --check \
     --json "$out/sweep.json" --csv "$out/sweep.csv"
 [ -z "$iters" ] || set -- "$@" --iters "$iters"
@@ -134,9 +139,44 @@ if [ -s "$out/sweep.csv" ]; then
     announce sweep.csv "the same as CSV, for awk, a spreadsheet or pandas"
 fi
 
-# --- 2. plots ---------------------------------------------------------------
+# --- 2. vine-tune, then auto with its file ------------------------------------
 echo
-echo "== 2/3 plots of the sweep"
+if [ "$tune_budget" = 0 ]; then
+    echo "== 2/4 vine-tune: left out (--tune-budget 0)"
+else
+    echo "== 2/4 a short vine-tune of this machine (${tune_budget} s), then auto with its file against the MPI library"
+    # The largest size of the sweep: the last item, or the end of a range.
+    tune_max=${sizes##*,}
+    tune_max=${tune_max##*..}
+    set -- --out "$out/tuning.json" --budget "$tune_budget" --max-size "$tune_max" \
+        --coll "$colls" --progress
+    echo "\$ $launcher -np $np $bin/vine-tune $*"
+    # shellcheck disable=SC2086 # the launcher is a command line: split it
+    if run_tee tune.txt $launcher -np "$np" "$bin/vine-tune" "$@" 2>"$out/tune-progress.txt"; then
+        announce tune.txt "vine-tune's summary: the ranges chosen, the model's fit"
+        announce tuning.json "the tuning file (docs/tuning.md): VINE_TUNING_FILE=$out/tuning.json"
+        "$bin/vine" table tuning --in "$out/tuning.json" >"$out/tuning.md" &&
+            announce tuning.md "its rules as Markdown tables (vine table tuning)"
+        set -- coll --coll "$colls" --algo auto --size "$sizes" --check \
+            --json "$out/tuned.json" --csv "$out/tuned.csv"
+        [ -z "$iters" ] || set -- "$@" --iters "$iters"
+        echo "\$ VINE_TUNING_FILE=$out/tuning.json $launcher -np $np $bin/vine-bench $*"
+        # shellcheck disable=SC2086
+        if VINE_TUNING_FILE=$out/tuning.json run_tee tuned.txt $launcher -np "$np" \
+            "$bin/vine-bench" "$@"; then
+            announce tuned.txt "auto with the tuning file against the MPI library"
+            announce tuned.csv "the same rows as CSV"
+        else
+            fail_step tuned
+        fi
+    else
+        fail_step tune
+    fi
+fi
+
+# --- 3. plots ---------------------------------------------------------------
+echo
+echo "== 3/4 plots of the sweep"
 # The collectives of the sweep with a size (barrier has none), in file order.
 plot_colls=
 if [ -s "$out/sweep.csv" ]; then
@@ -178,9 +218,9 @@ else
     echo "plots: $nplots SVG files in $out/plots"
 fi
 
-# --- 3. the traffic table on a Dragonfly -------------------------------------
+# --- 4. the traffic table on a Dragonfly -------------------------------------
 echo
-echo "== 3/3 bytes between the groups of $sim_topo, Bine and hierarchical against the classic algorithms (a model, no MPI)"
+echo "== 4/4 bytes between the groups of $sim_topo, Bine and hierarchical against the classic algorithms (a model, no MPI)"
 set -- sim traffic --topo "$sim_topo" --ranks "$sim_ranks" --placement "$sim_placement" \
     --coll "$sim_colls" --algo "$sim_algos" --size "$sim_sizes" --csv "$out/sim-traffic.csv"
 echo "\$ $bin/vine $*"
@@ -234,6 +274,24 @@ announce summary.txt "this summary"
         }' "$out/sweep.csv"
         echo "(The best of several algorithms against one, on a shared machine: a first look,"
         echo "not a benchmark; docs/performance.md has measurements.)"
+        echo
+    fi
+    if [ -s "$out/tuned.csv" ]; then
+        awk -F, '
+        /^#/ || $1 == "collective" || $6 != "ok" { next }
+        { key = $1 SUBSEP $3; t[key, $2] = $12 + 0; if (!(key in seen)) { seen[key] = 1; order[n++] = key } }
+        END {
+            cells = 0; within = 0; logsum = 0
+            for (i = 0; i < n; i++) {
+                k = order[i]
+                if (!((k, "mpi") in t) || !((k, "auto") in t) || t[k, "mpi"] <= 0) continue
+                r = t[k, "auto"] / t[k, "mpi"]
+                cells++; logsum += log(r)
+                if (r <= 1.05) within++
+            }
+            if (cells)
+                printf "auto with the tuning file: within 5%% of the MPI library or faster in %d of %d cells, geometric mean auto/mpi %.2f (tuned.txt).\n", within, cells, exp(logsum / cells)
+        }' "$out/tuned.csv"
         echo
     fi
     echo "files in $out/:"

@@ -5,10 +5,13 @@
 # DEMO is scripts/demo.sh, BINDIR the directory of vine-bench and vine,
 # WORKDIR a scratch directory of this case, LAUNCHER the command that starts
 # ranks (given -np N).  The sweep is allreduce, bcast and barrier at 8 B and
-# 1 KiB on 2 ranks, 3 iterations; the traffic table is the demo's own.
+# 1 KiB on 2 ranks, 3 iterations, vine-tune gets 10 s for the same; the
+# traffic table is the demo's own.
 #   run        exit 0; every file the summary announces exists and is not
 #              empty, the plots of plots/index.html too (two per collective
-#              with a size); the sweep's checks passed; the table of vine's
+#              with a size); the sweep's checks passed; the tuning file loads
+#              and has a rule for each collective, auto's run with it passed
+#              its checks and the summary counts its cells; the table of vine's
 #              best against the MPI library agrees with the CSV, worked out
 #              again here with sort; the traffic table has all its rows
 #   nognuplot  gnuplot out of PATH: the plots are skipped with a message,
@@ -69,7 +72,7 @@ esac
 
 start=$(date +%s)
 sh "$demo" --bin "$bin" --np 2 --sizes 8B,1KiB --coll allreduce,bcast,barrier --iters 3 \
-    --out "$out" --launcher "$launcher" >stdout.txt 2>stderr.txt
+    --tune-budget 10 --out "$out" --launcher "$launcher" >stdout.txt 2>stderr.txt
 rc=$?
 echo "$(($(date +%s) - start)) s, exit status $rc"
 cat stdout.txt
@@ -107,9 +110,18 @@ for f in $announced; do
     [ -s "$out/$f" ] || fail "announced $f is missing or empty"
     echo "announced: $f"
 done
-for f in sweep.txt sweep.json sweep.csv sim-traffic.txt sim-traffic.csv summary.txt; do
+for f in sweep.txt sweep.json sweep.csv tune.txt tuning.json tuning.md tuned.txt tuned.csv \
+    sim-traffic.txt sim-traffic.csv summary.txt; do
     echo "$announced" | grep -qxF "$f" || fail "$f not announced"
 done
+
+# vine-tune's file, and auto with it: 2 collectives x 2 sizes and the barrier.
+for c in allreduce bcast barrier; do
+    grep -Eq "^$c( \(.*\))?$" "$out/tuning.md" || fail "tuning.md: no table of $c"
+done
+grep -q '^# all checks passed$' "$out/tuned.txt" || fail "tuned.txt: no '# all checks passed'"
+grep -Eq '^auto with the tuning file: within 5% of the MPI library or faster in [0-9]+ of 5 cells, geometric mean auto/mpi [0-9.]+ \(tuned.txt\)\.$' \
+    "$out/summary.txt" || fail "the summary does not count auto's cells with the tuning file"
 
 # Plots.
 if [ "$case_name" = nognuplot ]; then

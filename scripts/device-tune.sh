@@ -1,0 +1,137 @@
+#!/bin/sh
+# Issue 17's measurements in one run on a 16-core machine: a Release build,
+# `vine-tune` on every core, then auto with the tuning file it wrote against
+# the MPI library in one vine-bench run per size band, the call overhead, and
+# the drop-in library (libvine-mpi.so) under vine-bench's plain MPI calls.
+# Every stage writes to $OUT as it goes and is skipped when less of BUDGET
+# seconds is left than it is expected to take:
+#
+#   machine   nproc, the MPI library, the bindings
+#   build     cmake Release build of vine-tune, vine-bench, vine and libvine-mpi
+#   tune      mpirun -np NP vine-tune --budget TUNE_BUDGET --max-size 16MiB
+#             --ranks NP --out $OUT/tuning.json (the whole budget on the
+#             communicator the later stages measure)
+#   small     VINE_TUNING_FILE=tuning.json vine-bench coll --coll all --algo auto
+#             --size 8B..64KiB, checked: auto/mpi per cell (the mpi row comes first)
+#   large     the same from 128KiB to 16MiB
+#   overhead  vine-bench overhead: what vine adds to an 8-byte allreduce, and
+#             the tuning lookup's cost
+#   preload   vine-bench coll --algo mpi (plain MPI_<Coll> calls) twice at
+#             the same sizes, alone and with libvine-mpi.so preloaded and the
+#             tuning file: the drop-in against the library
+#
+# Turn the result files into the tables of docs/performance.md with
+# `vine table best --in OUT/small.json --in OUT/large.json --mark 1.05` and
+# `vine table tuning --in OUT/tuning.json`.
+#
+# Where GLPK or jansson are missing (the device machine), carry them:
+#   sh scripts/device-deps.sh        # here: writes build-devdeps/
+#   OUT=$OUT sh scripts/device-tune.sh   # there, with build-devdeps carried
+#
+# Variables: OUT (default results/tune-DATE-TIME), NP (default: every core),
+# BUDGET (seconds, default 520), TUNE_BUDGET (default 240), BUILD (default
+# build-tune), QUICK=1 (tiny sizes and budgets, to try the script on a small
+# machine).
+# $bind is split into words on purpose.
+# shellcheck disable=SC2086
+set -eu
+cd "$(dirname "$0")/.."
+t0=$(date +%s)
+. scripts/device-env.sh
+BUILD=${BUILD:-build-tune}
+OUT=${OUT:-results/tune-$(date +%Y%m%d-%H%M%S)}
+cores=$(nproc)
+NP=${NP:-$cores}
+BUDGET=${BUDGET:-520}
+TUNE_BUDGET=${TUNE_BUDGET:-240}
+QUICK=${QUICK:-0}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+if [ "$QUICK" = 1 ]; then
+    export OMPI_MCA_rmaps_base_oversubscribe=1
+    bind="--bind-to none"
+    small="8B..1KiB" large="4KiB..16KiB" iters_small=50 iters_large=5 max=16KiB
+    overhead_args="--batches 5 --iters 200"
+else
+    export OMPI_MCA_rmaps_base_oversubscribe=0
+    bind="--bind-to core"
+    small="8B..64KiB" large="128KiB..16MiB" iters_small=500 iters_large=20 max=16MiB
+    overhead_args="--batches 20"
+fi
+BIN=$BUILD/bin
+
+# stage NAME SECONDS COMMAND...: runs the command with its output in
+# $OUT/NAME.txt, unless fewer than SECONDS of the budget are left.
+stage() {
+    name=$1 need=$2
+    shift 2
+    start=$(date +%s)
+    left=$((BUDGET - (start - t0)))
+    if [ "$left" -lt "$need" ]; then
+        echo "$name: skipped, $left s of the budget left, about $need s needed" | tee -a "$OUT/stages.txt"
+        return 0
+    fi
+    echo "== $name (at $((start - t0)) s)"
+    if "$@" >"$OUT/$name.txt" 2>&1; then how=ok; else how="failed (exit $?)"; fi
+    echo "$name: $how, $(($(date +%s) - start)) s" | tee -a "$OUT/stages.txt"
+    [ "$how" = ok ] || tail -20 "$OUT/$name.txt"
+}
+
+mpirun_np() { # ranks, then the command
+    np=$1
+    shift
+    echo "\$ mpirun -np $np $*"
+    sh scripts/mpirun.sh -np "$np" "$@"
+}
+
+machine() {
+    echo "cores (nproc): $cores; ranks: $NP; $(mpirun --version 2>&1 | head -1)"
+    lscpu 2>/dev/null | head -20 || true
+    mpirun_np "$NP" $bind --report-bindings true
+}
+
+build() {
+    cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF -DVINE_WERROR=OFF || return
+    cmake --build "$BUILD" -j "$cores" --target vine-tune vine-bench vine_cli vine-mpi
+}
+
+tune() {
+    mpirun_np "$NP" $bind "$BIN/vine-tune" --out "$OUT/tuning.json" --budget "$TUNE_BUDGET" \
+        --max-size "$max" --ranks "$NP" --progress
+}
+
+tuned_bench() { # name, sizes, iterations
+    VINE_TUNING_FILE=$OUT/tuning.json mpirun_np "$NP" $bind "$BIN/vine-bench" coll --coll all \
+        --algo auto --size "$2" --iters "$3" --check --json "$OUT/$1.json"
+}
+
+overhead() {
+    VINE_TUNING_FILE=$OUT/tuning.json mpirun_np "$NP" $bind "$BIN/vine-bench" overhead $overhead_args
+}
+
+# The same plain MPI calls (vine-bench's mpi row) without and with the drop-in.
+preload() {
+    lib=$(cd "$BUILD/lib" && pwd)/libvine-mpi.so
+    mpirun_np "$NP" $bind "$BIN/vine-bench" coll --coll all --algo mpi --size "$small" \
+        --iters "$iters_small" --json "$OUT/preload-off.json" || return
+    mpirun_np "$NP" $bind -x LD_PRELOAD="$lib" -x VINE_TUNING_FILE="$OUT/tuning.json" \
+        "$BIN/vine-bench" coll --coll all --algo mpi --size "$small" --iters "$iters_small" \
+        --json "$OUT/preload-on.json"
+}
+
+echo "device-tune.sh: results in $OUT, budget $BUDGET s"
+stage machine 5 machine
+stage build 60 build
+if [ ! -x "$BIN/vine-tune" ]; then
+    echo "device-tune.sh: no $BIN/vine-tune, nothing measured ($OUT/build.txt)" | tee -a "$OUT/stages.txt"
+    exit 1
+fi
+stage tune $((TUNE_BUDGET + 10)) tune
+[ -s "$OUT/tuning.json" ] || { echo "device-tune.sh: vine-tune wrote no file" | tee -a "$OUT/stages.txt"; exit 1; }
+stage small 30 tuned_bench small "$small" "$iters_small"
+stage large 60 tuned_bench large "$large" "$iters_large"
+stage overhead 15 overhead
+stage preload 30 preload
+"$BIN/vine" table best --in "$OUT/small.json" --in "$OUT/large.json" --mark 1.05 \
+    >"$OUT/table.md" 2>&1 || true
+echo "device-tune.sh: done in $(($(date +%s) - t0)) s; $OUT/stages.txt"
