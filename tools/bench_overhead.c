@@ -94,7 +94,8 @@ enum { VARIANTS = 4 };
 /*
  * ns per auto choice with a tuning table of every collective on 2, 4 ...
  * 1024 ranks and 24 size ranges each, and the number of rules; -1 when out
- * of memory.  The choices are made for sizes and ranks spread over the table.
+ * of memory.  The choices are made for sizes and ranks spread over the
+ * table, every one of them served by it (rule, range, restrictions).
  */
 static double lookup_ns(int *nrules)
 {
@@ -113,7 +114,7 @@ static double lookup_ns(int *nrules)
                                          0,
                                          0};
             vine_tune_rule r = {
-                (vine_coll)c, p, VINE_TUNE_OPS_ANY, VINE_TUNE_INPLACE_ANY, 24, g, 0};
+                (vine_coll)c, p, VINE_TUNE_OPS_ANY, VINE_TUNE_INPLACE_ANY, 24, g, 0, 0};
             if (vine__tuning_add_rule(&t, &r, NULL, 0) != VINE_OK) {
                 vine__tuning_free(&t);
                 return -1;
@@ -126,8 +127,10 @@ static double lookup_ns(int *nrules)
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
     for (int i = 0; i < n; i++) {
+        /* Sizes the table holds or is near (p = 2^k or 3 * 2^(k-1)): every choice is the table's. */
+        int k = 1 + (i / VINE_COLL_BARRIER) % 10;
         vine_args x = {.coll = (vine_coll)(i % VINE_COLL_BARRIER),
-                       .p = 2 + (i * 7) % 1000,
+                       .p = (i & 1) ? 1 << k : 3 << (k - 1),
                        .count = (size_t)1 << (i % 24),
                        .commutative = 1};
         sum += (unsigned long)(uintptr_t)vine__select_auto(&x, 1);

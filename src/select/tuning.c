@@ -62,6 +62,23 @@ void vine__tuning_init(vine_tuning *t)
     t->version = VINE_TUNING_VERSION;
 }
 
+/*
+ * Chains rule k behind the table's other rules of its collective, so that a
+ * lookup visits the rules of one collective only (auto's choice must cost
+ * far less than a call, whatever the size of the file).
+ */
+static void link_rule(vine_tuning *t, int k)
+{
+    vine_tune_rule *r = &t->rules[k];
+    int c = (int)r->coll;
+    r->next = 0;
+    if (t->last[c])
+        t->rules[t->last[c] - 1].next = k + 1;
+    else
+        t->first[c] = k + 1;
+    t->last[c] = k + 1;
+}
+
 void vine__tuning_free(vine_tuning *t)
 {
     for (int i = 0; t->hosts && i < t->nhosts; i++)
@@ -629,6 +646,7 @@ static int parse_rule(const parser *ps, size_t i, json_t *x, vine_jsonpos pos, v
         return rc;
     }
     t->rules[t->nrules++] = r;
+    link_rule(t, t->nrules - 1);
     return VINE_OK;
 }
 
@@ -1040,6 +1058,7 @@ int vine__tuning_add_rule(vine_tuning *t, const vine_tune_rule *r, char *err, si
     t->rules[k] = *r;
     t->rules[k].ranges = g;
     t->nrules = k + 1;
+    link_rule(t, k);
     return VINE_OK;
 }
 
@@ -1105,10 +1124,12 @@ const vine_tune_rule *vine__tuning_rule(const vine_tuning *t, vine_coll coll, in
         return NULL;
     int ops = commutative ? VINE_TUNE_OPS_COMMUTATIVE : VINE_TUNE_OPS_NONCOMMUTATIVE;
     int inp = inplace ? VINE_TUNE_INPLACE_YES : VINE_TUNE_INPLACE_NO;
-    for (int i = 0; i < t->nrules; i++) {
+    if ((int)coll < 0 || coll >= VINE_COLL_COUNT)
+        return NULL;
+    for (int i = t->first[coll] - 1; i >= 0; i = t->rules[i].next - 1) {
         const vine_tune_rule *r = &t->rules[i];
         int fo = class_fit(r->ops, ops), fi = class_fit(r->inplace, inp);
-        if (r->coll != coll || fo < 0 || fi < 0 || r->nranges < 1 || !within2(r->p, p))
+        if (fo < 0 || fi < 0 || r->nranges < 1 || !within2(r->p, p))
             continue;
         int fit = 2 * fo + fi;
         if (!best || fit < best_fit || (fit == best_fit && nearer(r->p, best->p, p))) {

@@ -60,6 +60,7 @@ typedef struct vine_tune_rule {
     int nranges; /* >= 1, sorted by min, not overlapping */
     vine_tune_range *ranges;
     int line;
+    int next; /* 1 + the index of the table's next rule of coll; 0: none (set by the table) */
 } vine_tune_rule;
 
 /* The cost model fitted to the same measurements ("model" in the file). */
@@ -85,6 +86,8 @@ typedef struct vine_tuning {
     vine_tune_model model;
     int nrules;
     vine_tune_rule *rules;
+    /* 1 + the index of the first and last rule of each collective; 0: none. */
+    int first[VINE_COLL_COUNT], last[VINE_COLL_COUNT];
 } vine_tuning;
 
 /* An empty table (no rules, version VINE_TUNING_VERSION). */

@@ -110,7 +110,7 @@ static void test_range_lookup(void)
                     *large = algo(VINE_COLL_ALLREDUCE, "bine_large");
     vine_tune_range g[] = {range_of(8, 2048, mpi), range_of(4096, 65536, bine),
                            range_of(1 << 20, 1 << 26, large)};
-    vine_tune_rule r = {VINE_COLL_ALLREDUCE, 4, 0, 0, 3, g, 0};
+    vine_tune_rule r = {VINE_COLL_ALLREDUCE, 4, 0, 0, 3, g, 0, 0};
     static const struct {
         size_t bytes;
         int want;
@@ -132,7 +132,7 @@ static void test_range_lookup(void)
 static void add(vine_tuning *t, vine_coll coll, int p, int ops, int inplace, const char *name)
 {
     vine_tune_range g = range_of(0, 100, algo(coll, name));
-    vine_tune_rule r = {coll, p, ops, inplace, 1, &g, 0};
+    vine_tune_rule r = {coll, p, ops, inplace, 1, &g, 0, 0};
     char err[256] = "";
     CHECK(vine__tuning_add_rule(t, &r, err, sizeof err) == VINE_OK, "add_rule: %s", err);
 }
@@ -237,7 +237,7 @@ static void test_merge(void)
               "runs: algorithms, segments and the first point's medians");
     vine_tuning t;
     vine__tuning_init(&t);
-    vine_tune_rule r = {VINE_COLL_ALLREDUCE, 8, 0, 0, n, g, 0};
+    vine_tune_rule r = {VINE_COLL_ALLREDUCE, 8, 0, 0, n, g, 0, 0};
     char err[256] = "";
     CHECK(vine__tuning_add_rule(&t, &r, err, sizeof err) == VINE_OK, "merged ranges: %s", err);
     vine__tuning_free(&t);
@@ -775,7 +775,7 @@ static void test_add_rule(void)
     vine_tune_range g[2] = {range_of(0, 10, ring), range_of(11, 20, ring)};
     vine_tuning t;
     vine__tuning_init(&t);
-    vine_tune_rule r = {VINE_COLL_ALLREDUCE, 4, 0, 0, 2, g, 0}, x;
+    vine_tune_rule r = {VINE_COLL_ALLREDUCE, 4, 0, 0, 2, g, 0, 0}, x;
 #define TRY(field, value, want)                                                                    \
     do {                                                                                           \
         x = r;                                                                                     \
@@ -876,7 +876,7 @@ static void build_table(vine_tuning *t)
             vine_tune_range *g = NULL;
             int n = 0;
             vine__tuning_merge(pts, 5 - s % 2, &g, &n);
-            vine_tune_rule r = {c, sizes[s], (k + s) % 3, s % 3, n, g, 0};
+            vine_tune_rule r = {c, sizes[s], (k + s) % 3, s % 3, n, g, 0, 0};
             CHECK(vine__tuning_add_rule(t, &r, err, sizeof err) == VINE_OK, "build: %s", err);
             free(g);
         }
