@@ -41,9 +41,10 @@ if(VINE_SANITIZE)
   endif()
 endif()
 
-# vine_pmpi_test(name np program [PRELOAD] [EXPECT world|inter] [ARGS ...])
+# vine_pmpi_test(name np program [PRELOAD] [EXPECT world|inter]
+#                [TUNING file SERVED "coll=algo ..."] [ARGS ...])
 function(vine_pmpi_test name np program)
-  cmake_parse_arguments(ARG "PRELOAD" "EXPECT" "ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "PRELOAD" "EXPECT;TUNING;SERVED" "ARGS" ${ARGN})
   if(NOT ARG_EXPECT)
     set(ARG_EXPECT world)
   endif()
@@ -51,11 +52,16 @@ function(vine_pmpi_test name np program)
   if(ARG_PRELOAD)
     set(preload --preload ${vine_pmpi_preload})
   endif()
+  set(tuning)
+  if(ARG_TUNING)
+    set(tuning --tuning ${ARG_TUNING} --served ${ARG_SERVED})
+  endif()
   set(test pmpi.${name}.np${np})
   add_test(NAME ${test}
     COMMAND sh ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_app.sh
             --launcher ${VINE_MPIRUN} --np-flag ${VINE_MPIRUN_NP} --flavor ${vine_mpi_flavor}
-            --np ${np} ${preload} --expect ${ARG_EXPECT} -- $<TARGET_FILE:${program}> ${ARG_ARGS})
+            --np ${np} ${preload} --expect ${ARG_EXPECT} ${tuning} -- $<TARGET_FILE:${program}>
+            ${ARG_ARGS})
   set_tests_properties(${test} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 120
     ENVIRONMENT "${VINE_MPI_TEST_ENV}")
 endfunction()
@@ -65,6 +71,19 @@ foreach(np 1 3 4)
     vine_pmpi_test(preload ${np} pmpi_app PRELOAD)
   endif()
   vine_pmpi_test(linked ${np} pmpi_app_linked)
+endforeach()
+# A tuning file (tests/data/tuning/pmpi-app.json) decides every collective on
+# MPI_COMM_WORLD, the MPI library's own ("mpi") for half of them.
+set(vine_pmpi_served "bcast=linear reduce=linear allreduce=mpi allgather=ring \
+reduce_scatter=mpi reduce_scatter_block=recursive_doubling alltoall=mpi gather=linear \
+scatter=mpi barrier=mpi")
+foreach(np 3 4)
+  if(vine_pmpi_preload)
+    vine_pmpi_test(tuned_preload ${np} pmpi_app PRELOAD
+      TUNING ${CMAKE_SOURCE_DIR}/tests/data/tuning/pmpi-app.json SERVED ${vine_pmpi_served})
+  endif()
+  vine_pmpi_test(tuned_linked ${np} pmpi_app_linked
+    TUNING ${CMAKE_SOURCE_DIR}/tests/data/tuning/pmpi-app.json SERVED ${vine_pmpi_served})
 endforeach()
 if(vine_pmpi_preload)
   vine_pmpi_test(inter 3 pmpi_app PRELOAD EXPECT inter ARGS inter)

@@ -11,8 +11,14 @@
 # per communicator through PMPI (not through this library's collectives),
 # so MPI_COMM_WORLD has exactly one `vine: levels of ...` line.
 #
+# With --tuning FILE the ranks get VINE_TUNING_FILE=FILE, stderr must hold
+# its one `vine: tuning file FILE: N rules` line, and --served "coll=algo
+# ..." names the algorithm each listed collective on MPI_COMM_WORLD must be
+# served by.
+#
 # usage: run_app.sh --launcher CMD [--np-flag -np] --flavor openmpi|mpich --np N
-#                   [--preload LIB[:LIB...]] [--expect world|inter] -- APP [ARGS]
+#                   [--preload LIB[:LIB...]] [--expect world|inter]
+#                   [--tuning FILE --served "COLL=ALGO ..."] -- APP [ARGS]
 #
 # --preload sets LD_PRELOAD in the ranks only, not in the launcher: through
 # `-x NAME=VALUE` for Open MPI (whose mpirun forwards its environment to
@@ -21,7 +27,7 @@
 # tests' scripts/mpich_yield.c) stays, after the libraries given.
 set -u
 
-launcher='' np_flag=-np flavor='' np='' preload='' expect=world
+launcher='' np_flag=-np flavor='' np='' preload='' expect=world tuning='' served=
 while [ $# -gt 0 ]; do
     case $1 in
     --launcher) launcher=$2; shift 2 ;;
@@ -30,6 +36,8 @@ while [ $# -gt 0 ]; do
     --np) np=$2; shift 2 ;;
     --preload) preload=$2; shift 2 ;;
     --expect) expect=$2; shift 2 ;;
+    --tuning) tuning=$2; shift 2 ;;
+    --served) served=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "run_app.sh: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -49,9 +57,9 @@ if [ -n "$preload" ]; then
 fi
 case $flavor in
 openmpi)
-    env_args="-x VINE_VERBOSE=1${preload:+ -x LD_PRELOAD=$preload}" ;;
+    env_args="-x VINE_VERBOSE=1${preload:+ -x LD_PRELOAD=$preload}${tuning:+ -x VINE_TUNING_FILE=$tuning}" ;;
 mpich)
-    env_args="-genv VINE_VERBOSE 1${preload:+ -genv LD_PRELOAD $preload}" ;;
+    env_args="-genv VINE_VERBOSE 1${preload:+ -genv LD_PRELOAD $preload}${tuning:+ -genv VINE_TUNING_FILE $tuning}" ;;
 *)
     echo "run_app.sh: --flavor must be openmpi or mpich" >&2; exit 2 ;;
 esac
@@ -96,10 +104,18 @@ if [ "$expect" = inter ]; then
 fi
 n=$(count "^vine: .* passed to MPI")
 [ "$n" -eq "$passed" ] || problem "$n 'passed to MPI' lines in all, want $passed"
+for pair in $served; do
+    n=$(count "^vine: ${pair%%=*} on MPI_COMM_WORLD \\(p=$np\\) served by ${pair#*=}\$")
+    [ "$n" -eq 1 ] || problem "${pair%%=*} on MPI_COMM_WORLD was not served by ${pair#*=} (the tuning file)"
+done
+tuned=0
+[ -z "$tuning" ] || tuned=1
+n=$(count "^vine: tuning file .+: [0-9]+ rules\$")
+[ "$n" -eq "$tuned" ] || problem "$n 'tuning file' lines, want $tuned"
 n=$(count "^vine: levels of MPI_COMM_WORLD \\(p=$np\\): ")
 [ "$n" -eq 1 ] || problem "$n 'levels of MPI_COMM_WORLD' lines, want 1"
 # Nothing but the three documented kinds of line.
 others=$(grep '^vine: ' "$err" |
-    grep -cvE '^vine: ([a-z_]+ on .+ \(p=[0-9]+\) (served by .+|passed to MPI \(.+\))|levels of .+ \(p=[0-9]+\): .+)$')
+    grep -cvE '^vine: ([a-z_]+ on .+ \(p=[0-9]+\) (served by .+|passed to MPI \(.+\))|levels of .+ \(p=[0-9]+\): .+|tuning file .+: [0-9]+ rules)$')
 [ "$others" -eq 0 ] || problem "$others other 'vine:' lines on stderr"
 exit $fail
