@@ -29,6 +29,7 @@ typedef struct vine_key {
     size_t count;
     size_t seg_count;
     const size_t *counts; /* reduce_scatter only: p entries; NULL otherwise */
+    unsigned tuning_gen;  /* auto's choice depends on the tuning file in use */
 } vine_key;
 
 typedef struct vine_cache_entry {
@@ -106,6 +107,8 @@ int vine__comm_state(MPI_Comm comm, vine_comm_state **st);
 extern vine_comm_state *vine__last_state;
 /* Bumped by vine_set_algorithm(): a remembered call may no longer choose the same way. */
 extern unsigned vine__choice_gen;
+/* Bumped whenever the tuning file in use changes: schedules auto built before are stale. */
+extern unsigned vine__tuning_gen;
 
 /* The cached entry for k, or NULL. */
 vine_cache_entry *vine__cache_find(vine_comm_state *st, const vine_key *k);

@@ -22,6 +22,7 @@
 #define ENV_NAME_MAX 64
 
 unsigned vine__choice_gen;
+unsigned vine__tuning_gen;
 
 static struct {
     int api_set;          /* vine_set_algorithm() was called */
@@ -398,6 +399,7 @@ int vine_set_tuning_file(const char *path)
     vine__tuning_free(&tune.table);
     tune.has = 0;
     vine__choice_gen++;
+    vine__tuning_gen++;
     if (!path || !*path) {
         tuning_none("no tuning file (vine_set_tuning_file)");
         return MPI_SUCCESS;

@@ -9,7 +9,8 @@
  *                          vine_set_tuning_file loads it, and every call of
  *                          every collective in each range must be served by
  *                          the range's algorithm and match the MPI library's
- *                          result, on MPI_COMM_WORLD and on a communicator
+ *                          result; then a second file with the algorithms
+ *                          swapped, on MPI_COMM_WORLD and on a communicator
  *                          of p - 1 ranks (the nearest size in the file).  A
  *                          malformed file must make every collective fail
  *                          with MPI_ERR_OTHER and vine_tuning_info name the
@@ -44,8 +45,8 @@ static const char *const algos[VINE_COLL_COUNT][2] = {
     [VINE_COLL_BARRIER] = {"mpi", "mpi"},
 };
 
-/* Writes the rules of every collective for p ranks to f. */
-static void write_rules(FILE *f, int p)
+/* Writes the rules of every collective for p ranks to f (swap: the two ranges' algorithms swapped). */
+static void write_rules(FILE *f, int p, int swap)
 {
     for (int c = 0; c < VINE_COLL_COUNT; c++) {
         fprintf(f, "%s    {\"collective\": \"%s\", \"ranks\": %d, \"ranges\": [\n", c ? ",\n" : "",
@@ -56,12 +57,15 @@ static void write_rules(FILE *f, int p)
             fprintf(f,
                     "      {\"min\": 0, \"max\": %d, \"algorithm\": \"%s\"},\n"
                     "      {\"min\": %d, \"max\": 1048576, \"algorithm\": \"%s\"}]}",
-                    SPLIT - 1, algos[c][0], SPLIT, algos[c][1]);
+                    SPLIT - 1, algos[c][swap], SPLIT, algos[c][!swap]);
     }
 }
 
-/* Rank 0 writes a tuning file (broken: a range out of order) and every rank gets its name. */
-static void make_file(char *path, size_t len, int broken)
+/*
+ * Rank 0 writes a tuning file (swap: write_rules'; broken: a range out of
+ * order) and every rank gets its name.
+ */
+static void make_file(char *path, size_t len, int swap, int broken)
 {
     if (mt_rank == 0) {
         snprintf(path, len, "/tmp/vine-tuning-test-XXXXXX");
@@ -72,7 +76,7 @@ static void make_file(char *path, size_t len, int broken)
             path[0] = '\0';
         } else {
             fprintf(f, "{\n  \"schema\": \"vine-tuning\",\n  \"version\": 1,\n  \"rules\": [\n");
-            write_rules(f, mt_size);
+            write_rules(f, mt_size, swap);
             if (broken)
                 fprintf(f, ",\n    {\"collective\": \"bcast\", \"ranks\": %d, \"ops\": \"commutative\","
                            " \"ranges\": [\n      {\"min\": 64, \"max\": 128, \"algorithm\": \"linear\"},\n"
@@ -117,12 +121,12 @@ static void check_tuned(vine_coll coll, MPI_Comm comm, int n, const char *want)
     free(ref);
 }
 
-/* Every collective in both ranges of the file on comm. */
-static void check_all(MPI_Comm comm)
+/* Every collective in both ranges of the file on comm (swap as the file was written). */
+static void check_all(MPI_Comm comm, int swap)
 {
     for (int ci = 0; ci < VINE_COLL_COUNT; ci++) {
-        check_tuned((vine_coll)ci, comm, SMALL, algos[ci][0]);
-        check_tuned((vine_coll)ci, comm, LARGE, algos[ci][1]);
+        check_tuned((vine_coll)ci, comm, SMALL, algos[ci][swap]);
+        check_tuned((vine_coll)ci, comm, LARGE, algos[ci][!swap]);
     }
 }
 
@@ -141,10 +145,11 @@ static void check_all_fail(const char *why)
     }
 }
 
-static void run_table(void)
+/* Loads a file made by make_file(swap) and checks every collective on MPI_COMM_WORLD. */
+static void check_file(int swap)
 {
     char path[256];
-    make_file(path, sizeof path, 0);
+    make_file(path, sizeof path, swap, 0);
     if (!path[0])
         return;
     if (vine_set_tuning_file(path) != MPI_SUCCESS) {
@@ -152,20 +157,27 @@ static void run_table(void)
         vine_tuning_info(NULL, msg, sizeof msg);
         mt_fail("the tuning file was refused: %s", msg);
     }
-    check_all(MPI_COMM_WORLD);
+    check_all(MPI_COMM_WORLD, swap);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (mt_rank == 0)
+        unlink(path);
+}
+
+static void run_table(void)
+{
+    char path[256];
+    /* The second file swaps the algorithms: the schedules of the first must not serve. */
+    check_file(0);
+    check_file(1);
     /* p - 1 ranks are within a factor of 2 of p: the same rules serve them. */
     if (mt_size >= 3) {
         MPI_Comm sub;
         MPI_Comm_split(MPI_COMM_WORLD, mt_rank < mt_size - 1 ? 0 : MPI_UNDEFINED, mt_rank, &sub);
-        check_all(sub);
+        check_all(sub, 1);
         if (sub != MPI_COMM_NULL)
             MPI_Comm_free(&sub);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (mt_rank == 0)
-        unlink(path);
-
-    make_file(path, sizeof path, 1);
+    make_file(path, sizeof path, 0, 1);
     char msg[512] = "", want[300];
     int nrules = -1;
     if (vine_set_tuning_file(path) != MPI_ERR_OTHER ||
