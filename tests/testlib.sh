@@ -34,3 +34,11 @@ fresh_workdir() {
         fail "cannot make and enter $1"
     fi
 }
+
+# Prints the file of a launcher's standard error without the lines Open MPI
+# adds when a rank exits non-zero (noise in a test that wants that status).
+show_mpi_stderr() {
+    grep -v -e '^---' -e 'non-zero' -e 'Per user-direction' -e 'Process name' -e 'Exit code' \
+        -e 'The first process' -e 'terminated normally' -e 'job has been aborted' \
+        -e 'thus causing' -e '^ *$' -e 'the job to be terminated' "$1"
+}

@@ -34,9 +34,7 @@ rc=$?
 echo "$(($(date +%s) - start)) s: $*"
 cat out.txt
 # Open MPI's notice of a non-zero exit is noise here; the rest of stderr is shown.
-grep -v -e '^---' -e 'non-zero' -e 'Per user-direction' -e 'Process name' -e 'Exit code' \
-    -e 'The first process' -e 'terminated normally' -e 'job has been aborted' \
-    -e 'thus causing' -e '^ *$' -e 'the job to be terminated' err.txt
+show_mpi_stderr err.txt
 
 case $mode in
 run)

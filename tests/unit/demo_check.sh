@@ -77,9 +77,7 @@ rc=$?
 echo "$(($(date +%s) - start)) s, exit status $rc"
 cat stdout.txt
 # Open MPI's notice of a failed rank is noise here.
-grep -v -e '^---' -e 'non-zero' -e 'Per user-direction' -e 'Process name' -e 'Exit code' \
-    -e 'The first process' -e 'terminated normally' -e 'job has been aborted' \
-    -e 'thus causing' -e '^ *$' -e 'the job to be terminated' stderr.txt
+show_mpi_stderr stderr.txt
 
 case $case_name in
 corrupt)
