@@ -127,7 +127,8 @@ static double lookup_ns(int *nrules)
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
     for (int i = 0; i < n; i++) {
-        /* Sizes the table holds or is near (p = 2^k or 3 * 2^(k-1)): every choice is the table's. */
+        /* Sizes the table holds or is near (p = 2^k or 3 * 2^(k-1)): every choice is the table's.
+         */
         int k = 1 + (i / VINE_COLL_BARRIER) % 10;
         vine_args x = {.coll = (vine_coll)(i % VINE_COLL_BARRIER),
                        .p = (i & 1) ? 1 << k : 3 << (k - 1),

@@ -161,10 +161,9 @@ int vine__call_none(const vine_call *c)
 static int schedule(vine_call *c, vine_cache_entry **out)
 {
     vine_comm_state *st = c->st;
-    vine_key k = {c->a.coll,        c->a.root,      c->a.inplace,
-                  c->a.commutative, c->req,         (size_t)c->t.size,
-                  c->a.count,       c->a.seg_count, NULL,
-                  vine__tuning_gen};
+    vine_key k = {c->a.coll, c->a.root,         c->a.inplace, c->a.commutative,
+                  c->req,    (size_t)c->t.size, c->a.count,   c->a.seg_count,
+                  NULL,      vine__tuning_gen};
     if (c->a.coll == VINE_COLL_REDUCE_SCATTER)
         k.counts = c->a.counts;
     if ((*out = vine__cache_find(st, &k)))

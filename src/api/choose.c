@@ -284,8 +284,8 @@ static void load_cost_file(int rank)
 #define TUNING_MSG_MAX 640
 
 static struct {
-    int state;       /* 0: not read; 1: read, usable or none; 2: unusable */
-    int has;         /* a table is in use */
+    int state; /* 0: not read; 1: read, usable or none; 2: unusable */
+    int has;   /* a table is in use */
     vine_tuning table;
     char msg[TUNING_MSG_MAX];
 } tune;

@@ -55,8 +55,7 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
     if ((rc = vine__call_attach(&c)) || (rc = vine__call_plan(&c)))
         return rc;
     if (vine__call_to_mpi(&c))
-        rc = vine__call_mpi_done(
-            &c, PMPI_Reduce(sendbuf, recvbuf, (int)count, dt, op, root, comm));
+        rc = vine__call_mpi_done(&c, PMPI_Reduce(sendbuf, recvbuf, (int)count, dt, op, root, comm));
     else
         rc = vine__call_exec(&c);
     if (rc == MPI_SUCCESS)
@@ -189,8 +188,8 @@ static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, const int *ic
     if ((rc = vine__call_plan(&c)))
         return rc;
     if (vine__call_to_mpi(&c))
-        return vine__call_mpi_done(&c, vine__mpi_reduce_scatter(sendbuf, recvbuf, ic, st->counts,
-                                                                dt, op, comm));
+        return vine__call_mpi_done(
+            &c, vine__mpi_reduce_scatter(sendbuf, recvbuf, ic, st->counts, dt, op, comm));
     return vine__call_exec(&c);
 }
 

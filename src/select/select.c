@@ -311,8 +311,8 @@ static const vine_tune_range *tuned_range(const vine_args *a, size_t type_size)
         return NULL;
     /* Only the root of reduce, gather and scatter may be in place: every rank
      * looks the call up as not in place, so that all of them choose alike. */
-    int rooted = a->coll == VINE_COLL_REDUCE || a->coll == VINE_COLL_GATHER ||
-                 a->coll == VINE_COLL_SCATTER;
+    int rooted =
+        a->coll == VINE_COLL_REDUCE || a->coll == VINE_COLL_GATHER || a->coll == VINE_COLL_SCATTER;
     const vine_tune_rule *r =
         vine__tuning_rule(tuning, a->coll, a->p, a->commutative, rooted ? 0 : a->inplace);
     const vine_tune_range *g = r ? vine__tuning_range(r, vine__tuning_bytes(a, type_size)) : NULL;

@@ -94,7 +94,7 @@ typedef struct vine_select_why {
     int by_model; /* 1: the cost model chose; 0: the MPICH rules (or the tuning table) did */
     /* The tuning range that chose (by_model 0 then), or NULL. */
     const vine_tune_range *tuned;
-    int n;        /* candidates (registered algorithms the model covers) */
+    int n; /* candidates (registered algorithms the model covers) */
     struct {
         const vine_algo *algo;
         int admitted; /* its restrictions admit the call */

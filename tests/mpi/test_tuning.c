@@ -45,7 +45,8 @@ static const char *const algos[VINE_COLL_COUNT][2] = {
     [VINE_COLL_BARRIER] = {"mpi", "mpi"},
 };
 
-/* Writes the rules of every collective for p ranks to f (swap: the two ranges' algorithms swapped). */
+/* Writes the rules of every collective for p ranks to f (swap: the two ranges' algorithms swapped).
+ */
 static void write_rules(FILE *f, int p, int swap)
 {
     for (int c = 0; c < VINE_COLL_COUNT; c++) {
@@ -78,10 +79,13 @@ static void make_file(char *path, size_t len, int swap, int broken)
             fprintf(f, "{\n  \"schema\": \"vine-tuning\",\n  \"version\": 1,\n  \"rules\": [\n");
             write_rules(f, mt_size, swap);
             if (broken)
-                fprintf(f, ",\n    {\"collective\": \"bcast\", \"ranks\": %d, \"ops\": \"commutative\","
-                           " \"ranges\": [\n      {\"min\": 64, \"max\": 128, \"algorithm\": \"linear\"},\n"
-                           "      {\"min\": 8, \"max\": 16, \"algorithm\": \"binomial\"}]}",
-                        mt_size);
+                fprintf(
+                    f,
+                    ",\n    {\"collective\": \"bcast\", \"ranks\": %d, \"ops\": \"commutative\","
+                    " \"ranges\": [\n      {\"min\": 64, \"max\": 128, \"algorithm\": "
+                    "\"linear\"},\n"
+                    "      {\"min\": 8, \"max\": 16, \"algorithm\": \"binomial\"}]}",
+                    mt_size);
             fprintf(f, "\n  ]\n}\n");
             fclose(f);
         }
