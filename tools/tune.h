@@ -28,7 +28,8 @@ typedef struct tune_opts {
     int ncolls;
     int ranks[TUNE_MAX_COMMS]; /* --ranks; nranks 0: the default list */
     int nranks;
-    double alpha; /* significance level of the U test */
+    double alpha;      /* significance level of the U test */
+    double mpi_margin; /* mpi serves when at most this much slower than the choice */
     int max_iters;
     int progress;
 } tune_opts;

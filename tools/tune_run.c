@@ -447,8 +447,24 @@ static int best_of(const tstate *s, int skip)
 }
 
 /*
+ * The MPI library's candidate when it should serve instead of chosen: its
+ * median at most mpi_margin above chosen's.  A vine algorithm must win by
+ * more than that, since a win of a few percent in vine-tune's interleaved
+ * rounds may not survive in the application (docs/vine-tune.md).
+ */
+static int prefer_mpi(const tune_run *t, const tstate *s, int chosen)
+{
+    for (int k = 0; k < s->n; k++)
+        if (s->alive[k] && s->cand[k].mpi && k != chosen &&
+            s->cand[k].median_us <= s->cand[chosen].median_us * (1 + t->o->mpi_margin))
+            return k;
+    return chosen;
+}
+
+/*
  * Rank 0: the verdict: the winner (lowest median) replaces the default only
- * when the U test finds their samples different at level alpha.
+ * when the U test finds their samples different at level alpha; then the MPI
+ * library's collective takes the size if it is within --mpi-margin.
  */
 static void judge(const tune_run *t, tstate *s, int def, tune_result *r)
 {
@@ -473,6 +489,7 @@ static void judge(const tune_run *t, tstate *s, int def, tune_result *r)
         r->p_value = p;
         chosen = p < t->o->alpha ? win : def;
     }
+    chosen = prefer_mpi(t, s, chosen);
     r->samples = s->nsamples;
     r->def = def >= 0 && s->alive[def] ? map[def] : -1;
     r->winner = map[win];

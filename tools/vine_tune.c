@@ -64,6 +64,8 @@ static void usage(FILE *f)
             "                  ranks of every node)\n"
             "  --alpha A       significance level of the Mann-Whitney U test that lets a\n"
             "                  winner replace the default (default 0.01)\n"
+            "  --mpi-margin F  the MPI library's collective serves a size when its median is\n"
+            "                  at most F (a fraction) above the choice's (default 0.05)\n"
             "  --max-iters N   the most timed iterations per algorithm and case (default 200,\n"
             "                  at least %d)\n"
             "  --max-mem B     skip cases whose send and receive buffers exceed B per rank\n"
@@ -108,6 +110,7 @@ static const char *wanted(const char *opt)
                    "reduce_scatter_block, alltoall, gather, scatter, barrier, each once, or all"},
         {"--ranks", "communicator sizes from 2 to the ranks started, each once"},
         {"--alpha", "a number between 0 and 1"},
+        {"--mpi-margin", "a number between 0 and 1"},
         {"--max-iters", "a whole number from 5"}};
     for (size_t i = 0; i < sizeof what / sizeof what[0]; i++)
         if (strcmp(opt, what[i][0]) == 0)
@@ -209,6 +212,8 @@ static int parse_value(tune_opts *o, const char *opt, const char *v, int p)
         return parse_ranks(o, v, p);
     if (strcmp(opt, "--alpha") == 0)
         return parse_double(v, 0, 1, &o->alpha);
+    if (strcmp(opt, "--mpi-margin") == 0)
+        return parse_double(v, 0, 1, &o->mpi_margin);
     if (strcmp(opt, "--max-iters") == 0) {
         int bad = parse_long(v, TUNE_MIN_SAMPLES, 1000000, &n);
         o->max_iters = (int)n;
@@ -221,7 +226,8 @@ static int known_option(const char *opt)
 {
     static const char *const names[] = {"--out",      "--budget",    "--min-size",
                                         "--max-size", "--coll",      "--ranks",
-                                        "--alpha",    "--max-iters", "--max-mem"};
+                                        "--alpha",    "--max-iters", "--max-mem",
+                                        "--mpi-margin"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(opt, names[i]) == 0)
             return 1;
@@ -269,6 +275,7 @@ static int parse_options(tune_opts *o, int argc, char **argv, int p)
     o->max_size = 64 << 20;
     o->max_mem = (size_t)512 << 20;
     o->alpha = 0.01;
+    o->mpi_margin = 0.05;
     o->max_iters = 200;
     parse_colls(o, "all");
     for (int i = 1; i < argc; i++) {
