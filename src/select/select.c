@@ -299,11 +299,6 @@ void vine__select_set_tuning(const vine_tuning *t)
     tuning = t;
 }
 
-const vine_tuning *vine__select_get_tuning(void)
-{
-    return tuning;
-}
-
 /* The range of the tuning table that decides a, when its algorithm admits a; else NULL. */
 static const vine_tune_range *tuned_range(const vine_args *a, size_t type_size)
 {

@@ -70,7 +70,6 @@ const vine_algo *vine__select_auto(const vine_args *a, size_t type_size);
  * copied: it must outlive every later choice); NULL: none.
  */
 void vine__select_set_tuning(const vine_tuning *t);
-const vine_tuning *vine__select_get_tuning(void);
 
 /*
  * auto's choice as vine__select_auto makes it, and *segment (may be NULL):
