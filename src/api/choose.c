@@ -1,8 +1,9 @@
 /*
  * Algorithm choice: vine_set_algorithm(), then VINE_<COLL>_ALGORITHM (read
  * once per collective), then the auto selector, which follows the tuning
- * file (VINE_TUNING_FILE, read once) before its cost model and rules; the introspection functions
- * of vine.h; and the fallback chain used when a schedule is built.
+ * file (VINE_TUNING_FILE, read once) before its cost model and rules; the
+ * introspection functions of vine.h; and the fallback chain used when a
+ * schedule is built.
  *
  * The process-wide settings here are plain statics: like the rest of vine,
  * they assume that one thread at a time calls into the library.
