@@ -4,6 +4,8 @@
  */
 #include "tune.h"
 
+#include "api/api.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,29 +72,13 @@ static int gather_hosts(vine_tuning *tab, int p)
     return rc;
 }
 
-/* The first line of MPI_Get_library_version, trailing spaces cut. */
-static void library_line(char *buf, size_t cap)
-{
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING + 1] = "";
-    int len = 0;
-    MPI_Get_library_version(lib, &len);
-    lib[len < 0                                ? 0
-        : len > MPI_MAX_LIBRARY_VERSION_STRING ? MPI_MAX_LIBRARY_VERSION_STRING
-                                               : len] = '\0';
-    lib[strcspn(lib, "\r\n")] = '\0';
-    size_t n = strlen(lib);
-    while (n && lib[n - 1] == ' ')
-        lib[--n] = '\0';
-    snprintf(buf, cap, "%s", lib);
-}
-
 int tune_describe(vine_tuning *tab, int p, int rpn)
 {
     int rc = gather_hosts(tab, p), rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank != 0)
         return 0;
-    library_line(tab->mpi_library, sizeof tab->mpi_library);
+    vine__mpi_library_line(tab->mpi_library, sizeof tab->mpi_library);
     time_t now = time(NULL);
     struct tm tm;
     if (gmtime_r(&now, &tm))

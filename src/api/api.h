@@ -151,6 +151,11 @@ int vine__choose_build(const vine_args *a, const vine_algo *req, size_t type_siz
  * unusable, MPI_SUCCESS otherwise (also when there is none).
  */
 int vine__choose_tuning_check(void);
+/*
+ * The first line of the MPI library's version string, trailing spaces cut,
+ * into buf (len > 0 bytes): what tuning files record as "mpi_library".
+ */
+void vine__mpi_library_line(char *buf, size_t len);
 /* Under VINE_VERBOSE: warns when the tuning file's ranks per node differ from node_ranks. */
 void vine__choose_tuning_node(int node_ranks);
 /* Records the algorithm that served the latest call of coll. */

@@ -305,8 +305,7 @@ static int default_tuning_path(char *buf, size_t len)
     return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-/* The first line of the MPI library's version string. */
-static void mpi_library_line(char *buf, size_t len)
+void vine__mpi_library_line(char *buf, size_t len)
 {
     char v[MPI_MAX_LIBRARY_VERSION_STRING];
     int n = 0;
@@ -314,8 +313,14 @@ static void mpi_library_line(char *buf, size_t len)
     if (PMPI_Get_library_version(v, &n) != MPI_SUCCESS)
         return;
     v[n < 0 ? 0 : (n < (int)sizeof v ? n : (int)sizeof v - 1)] = '\0';
-    v[strcspn(v, "\r\n")] = '\0';
-    snprintf(buf, len, "%s", v);
+    /* Copied by hand: MPICH's version string may hold 8191 bytes, more than buf. */
+    size_t k = strcspn(v, "\r\n");
+    while (k && v[k - 1] == ' ')
+        k--;
+    if (k >= len)
+        k = len - 1;
+    memcpy(buf, v, k);
+    buf[k] = '\0';
 }
 
 /*
@@ -334,7 +339,7 @@ static void say_tuning(const char *path)
     }
     fprintf(stderr, "vine: %s\n", tune.msg);
     char lib[VINE_TUNING_TEXT_MAX];
-    mpi_library_line(lib, sizeof lib);
+    vine__mpi_library_line(lib, sizeof lib);
     if (tune.has && tune.table.mpi_library[0] && strcmp(lib, tune.table.mpi_library) != 0)
         fprintf(stderr,
                 "vine: warning: %s was measured with \"%s\", this run uses \"%s\": its "
