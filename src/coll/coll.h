@@ -84,6 +84,14 @@ typedef struct vine_args {
      * ignored where it does not apply (see vine__remap_applies).
      */
     int remap;
+    /*
+     * Shared memory (the shm family, sched.h): the elements each rank's
+     * region of the node segment holds, or 0 when the p ranks do not all
+     * share one segment.  shm_single: peers' SEND and RECV buffers may be
+     * read directly (GET from them), the single-copy transport.
+     */
+    size_t shm_count;
+    int shm_single;
 } vine_args;
 
 typedef int (*vine_build_fn)(const vine_args *a, vine_sched *s);
@@ -101,7 +109,9 @@ enum vine_algo_flags {
      * simulator and the schedule builders skip it.  Needs every count to fit
      * in an int (the library's classic interface).
      */
-    VINE_ALGO_MPI = 1u << 5
+    VINE_ALGO_MPI = 1u << 5,
+    /* Shared memory: needs all p ranks on one node segment (vine_args.shm_count > 0). */
+    VINE_ALGO_SHM = 1u << 6
 };
 
 typedef struct vine_algo {

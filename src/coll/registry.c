@@ -270,6 +270,8 @@ int vine__algo_admits(const vine_algo *algo, const vine_args *a)
         return VINE_ERR_UNSUPPORTED;
     if ((algo->flags & VINE_ALGO_MPI) && a->count > INT_MAX)
         return VINE_ERR_UNSUPPORTED;
+    if ((algo->flags & VINE_ALGO_SHM) && a->shm_count == 0)
+        return VINE_ERR_UNSUPPORTED;
     if ((algo->flags & VINE_ALGO_LEVELS) &&
         (!vine__levels_ready(a->levels, a->p) || vine__levels_flat(a->levels)))
         return VINE_ERR_UNSUPPORTED;

@@ -31,6 +31,7 @@ void vine__sched_reset(vine_sched *s, int p, int rank)
     s->nops = 0;
     s->nrounds = 0;
     s->err = VINE_OK;
+    s->shm = 0;
 }
 
 /* Grows *arr so that it holds at least need items of size sz. */
@@ -125,6 +126,51 @@ void vine__sched_reduce(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t d
     add_local(s, VINE_OP_REDUCE, sbuf, soff, dbuf, doff, count, order);
 }
 
+void vine__sched_shm(vine_sched *s)
+{
+    s->shm = 1;
+}
+
+void vine__sched_set(vine_sched *s, size_t v)
+{
+    vine_op *op = s->msgs_only ? NULL : push(s);
+    if (!op)
+        return;
+    op->kind = VINE_OP_SET;
+    op->peer = -1;
+    op->count = v;
+}
+
+void vine__sched_wait(vine_sched *s, int peer, size_t v)
+{
+    vine_op *op = s->msgs_only ? NULL : push(s);
+    if (!op)
+        return;
+    op->kind = VINE_OP_WAIT;
+    op->peer = peer;
+    op->count = v;
+}
+
+static void add_get(vine_sched *s, int kind, int peer, int sbuf, size_t soff, int dbuf,
+                    size_t doff, size_t count)
+{
+    add_local(s, kind, sbuf, soff, dbuf, doff, count, VINE_SRC_LEFT);
+    if (count && !s->msgs_only && !s->err)
+        s->ops[s->nops - 1].peer = peer;
+}
+
+void vine__sched_get(vine_sched *s, int peer, int sbuf, size_t soff, int dbuf, size_t doff,
+                     size_t count)
+{
+    add_get(s, VINE_OP_GET, peer, sbuf, soff, dbuf, doff, count);
+}
+
+void vine__sched_getred(vine_sched *s, int peer, int sbuf, size_t soff, int dbuf, size_t doff,
+                        size_t count)
+{
+    add_get(s, VINE_OP_GETRED, peer, sbuf, soff, dbuf, doff, count);
+}
+
 void vine__sched_fence(vine_sched *s)
 {
     if (s->err)
@@ -164,7 +210,7 @@ int vine__sched_finish(vine_sched *s)
 
 static const char *buf_name(int b)
 {
-    static const char *names[] = {"send", "recv", "tmp"};
+    static const char *names[] = {"send", "recv", "tmp", "shm"};
     return b >= 0 && b < VINE_BUF_COUNT ? names[b] : "?";
 }
 
@@ -182,6 +228,17 @@ static void dump_op(FILE *f, const vine_op *op)
         fprintf(f, "  copy %s[%zu,+%zu) -> %s[%zu]\n", buf_name(op->buf), op->off, op->count,
                 buf_name(op->dbuf), op->doff);
         break;
+    case VINE_OP_SET:
+        fprintf(f, "  set %zu\n", op->count);
+        break;
+    case VINE_OP_WAIT:
+        fprintf(f, "  wait %d %zu\n", op->peer, op->count);
+        break;
+    case VINE_OP_GET:
+    case VINE_OP_GETRED:
+        fprintf(f, "  %s %d:%s[%zu,+%zu) -> %s[%zu]\n", op->kind == VINE_OP_GET ? "get" : "getred",
+                op->peer, buf_name(op->buf), op->off, op->count, buf_name(op->dbuf), op->doff);
+        break;
     default:
         fprintf(f, "  reduce %s[%zu,+%zu) into %s[%zu] (src %s)\n", buf_name(op->buf), op->off,
                 op->count, buf_name(op->dbuf), op->doff,
@@ -196,7 +253,8 @@ char *vine__sched_dump(const vine_sched *s)
     FILE *f = open_memstream(&text, &len);
     if (!f)
         return NULL;
-    fprintf(f, "rank %d of %d, %zu rounds, tmp %zu\n", s->rank, s->p, s->nrounds, s->tmp_count);
+    fprintf(f, "rank %d of %d, %zu rounds, tmp %zu%s\n", s->rank, s->p, s->nrounds, s->tmp_count,
+            s->shm ? ", shm" : "");
     for (size_t k = 0; k < s->nrounds; k++) {
         size_t b, e;
         vine__sched_round(s, k, &b, &e);

@@ -11,12 +11,37 @@
  *   1. all SEND and RECV operations of the round are posted together (receives
  *      first) and run concurrently; a round must not read (SEND) and write
  *      (RECV) overlapping element ranges of the same buffer;
- *   2. when every SEND and RECV of the round has completed, the COPY and
- *      REDUCE operations of the round run one after the other, in list order.
- * A round that holds only COPY/REDUCE operations sends nothing.  Messages
+ *   2. when every SEND and RECV of the round has completed, the local
+ *      operations of the round (COPY, REDUCE and the shared-memory operations
+ *      below) run one after the other, in list order.
+ * A round that holds only local operations sends nothing.  Messages
  * between two ranks match in the order they are posted (one tag, MPI's
  * non-overtaking rule), so the k-th SEND from a to b meets the k-th RECV at b
  * from a and both must have the same count.
+ *
+ * Shared memory (the `shm` family, docs/shm.md).  Ranks that share a node
+ * also share a segment: each rank owns a region of it (buffer VINE_BUF_SHM,
+ * vine_args.shm_count elements) and one flag, a 64-bit counter that only its
+ * owner writes.  Four local operations use them:
+ *   SET v          the owner publishes progress v of this call (release):
+ *                  everything it did before the SET is visible to whoever
+ *                  waits for v.  v >= 1, strictly increasing within a
+ *                  schedule, below VINE_SHM_FLAG_MAX.
+ *   WAIT peer v    blocks until peer has SET v or more in this call
+ *                  (acquire).  v = 0 means: peer has entered this call, so
+ *                  it has finished every operation of its previous call on
+ *                  this communicator (the executor publishes 0 at the start of
+ *                  each call of a schedule with vine_sched.shm set).
+ *   GET peer       copies count elements of peer's buffer `buf` (SHM, or SEND
+ *                  or RECV when the schedule was built for single copy,
+ *                  vine_args.shm_single) at off into this rank's dbuf at doff.
+ *   GETRED peer    the same, reduced into dbuf: dst = src op dst (order must
+ *                  be VINE_SRC_LEFT; the peer's data is never written).
+ * A rank writes only its own buffers.  Readers and writers of a range must be
+ * ordered by flags (a writer's SET before the reader's WAIT, and for a reuse
+ * the reader's SET, or its next call's start, before the writer's WAIT): the
+ * verifier rejects schedules where they are not, across two consecutive
+ * calls too.  Peers of shared-memory operations must share the node.
  *
  * This header is MPI-free: builders, the verifier, the simulator and the tests
  * use it without an MPI library.
@@ -40,10 +65,30 @@ enum vine_buf {
     VINE_BUF_SEND = 0, /* the user's send buffer: read-only */
     VINE_BUF_RECV = 1, /* the user's receive buffer */
     VINE_BUF_TMP = 2,  /* scratch of vine_sched.tmp_count elements */
-    VINE_BUF_COUNT = 3
+    VINE_BUF_SHM = 3,  /* this rank's region of the node's shared segment (shm family) */
+    VINE_BUF_COUNT = 4
 };
 
-enum vine_op_kind { VINE_OP_SEND = 0, VINE_OP_RECV = 1, VINE_OP_COPY = 2, VINE_OP_REDUCE = 3 };
+enum vine_op_kind {
+    VINE_OP_SEND = 0,
+    VINE_OP_RECV = 1,
+    VINE_OP_COPY = 2,
+    VINE_OP_REDUCE = 3,
+    VINE_OP_SET = 4,   /* count: the flag value v; peer -1 */
+    VINE_OP_WAIT = 5,  /* peer, count: the flag value v */
+    VINE_OP_GET = 6,   /* peer, buf/off: the peer's range; dbuf/doff: ours */
+    VINE_OP_GETRED = 7 /* as GET, reduced into dbuf (order VINE_SRC_LEFT) */
+};
+
+/* Flag values of one call lie below this; the executor keeps the call's number above. */
+#define VINE_SHM_FLAG_BITS 24
+#define VINE_SHM_FLAG_MAX ((size_t)1 << VINE_SHM_FLAG_BITS)
+
+/* Whether op is one of the local operations (run after the round's messages). */
+static inline int vine__op_local(int kind)
+{
+    return kind >= VINE_OP_COPY;
+}
 
 /*
  * Operand order of a REDUCE.  With op written as an infix operator:
@@ -57,13 +102,13 @@ enum vine_red_order { VINE_SRC_LEFT = 0, VINE_SRC_RIGHT = 1 };
 
 typedef struct vine_op {
     uint8_t kind;  /* enum vine_op_kind */
-    uint8_t buf;   /* SEND/RECV: the buffer; COPY/REDUCE: the source buffer */
-    uint8_t dbuf;  /* COPY/REDUCE: the destination buffer */
-    uint8_t order; /* REDUCE: enum vine_red_order */
-    int peer;      /* SEND/RECV: the other rank */
-    size_t off;    /* SEND/RECV: offset; COPY/REDUCE: source offset */
-    size_t doff;   /* COPY/REDUCE: destination offset */
-    size_t count;  /* elements */
+    uint8_t buf;   /* SEND/RECV: the buffer; COPY/REDUCE/GET/GETRED: the source buffer */
+    uint8_t dbuf;  /* COPY/REDUCE/GET/GETRED: the destination buffer */
+    uint8_t order; /* REDUCE, GETRED: enum vine_red_order */
+    int peer;      /* SEND/RECV/WAIT/GET/GETRED: the other rank; -1 otherwise */
+    size_t off;    /* SEND/RECV: offset; COPY/REDUCE/GET/GETRED: source offset */
+    size_t doff;   /* COPY/REDUCE/GET/GETRED: destination offset */
+    size_t count;  /* elements; SET/WAIT: the flag value */
 } vine_op;
 
 typedef struct vine_sched {
@@ -82,6 +127,13 @@ typedef struct vine_sched {
      * Such a schedule must not be executed or verified.
      */
     int msgs_only;
+    /*
+     * A schedule of the shm family: the executor counts the call and
+     * publishes flag value 0 before running it.  Every rank of a call must
+     * agree (builders set it with vine__sched_shm on every rank, even one
+     * with nothing to do).
+     */
+    int shm;
 } vine_sched;
 
 void vine__sched_init(vine_sched *s, int p, int rank);
@@ -102,6 +154,14 @@ void vine__sched_reduce(vine_sched *s, int sbuf, size_t soff, int dbuf, size_t d
 /* A zero-byte message kept even though its count is 0 (synchronisation). */
 void vine__sched_sync_send(vine_sched *s, int peer);
 void vine__sched_sync_recv(vine_sched *s, int peer);
+/* Shared-memory operations (see the top of this file); GET/GETRED with count 0 are dropped. */
+void vine__sched_shm(vine_sched *s);
+void vine__sched_set(vine_sched *s, size_t v);
+void vine__sched_wait(vine_sched *s, int peer, size_t v);
+void vine__sched_get(vine_sched *s, int peer, int sbuf, size_t soff, int dbuf, size_t doff,
+                     size_t count);
+void vine__sched_getred(vine_sched *s, int peer, int sbuf, size_t soff, int dbuf, size_t doff,
+                        size_t count);
 /* Closes the current round; does nothing when the round is empty. */
 void vine__sched_fence(vine_sched *s);
 /* Declares that the schedule needs at least n scratch elements. */
