@@ -30,6 +30,8 @@ typedef struct vine_key {
     size_t seg_count;
     const size_t *counts; /* reduce_scatter only: p entries; NULL otherwise */
     unsigned tuning_gen;  /* auto's choice depends on the tuning file in use */
+    size_t shm_count;     /* the shm family's region in elements (depends on the extent) */
+    int shm_single;
 } vine_key;
 
 typedef struct vine_cache_entry {
@@ -66,6 +68,24 @@ typedef struct vine_memo {
     int commutative;
 } vine_memo;
 
+/* Room for what the shared-memory set-up says about a communicator. */
+#define VINE_SHM_MSG_MAX 160
+
+/*
+ * The node segment of a communicator (shm.c, docs/shm.md): made with the
+ * state, by MPI_Win_allocate_shared on the ranks of each node, and freed
+ * with it.  ok and all are the same on every rank.
+ */
+typedef struct vine_shm_state {
+    int ok;       /* every rank of the communicator has its node's segment */
+    int all;      /* ... and all p ranks share one node (the flat shm family applies) */
+    size_t bytes; /* each rank's region */
+    MPI_Comm node;
+    MPI_Win win;
+    vine_exec_shm x;
+    char msg[VINE_SHM_MSG_MAX]; /* what set-up found, for VINE_VERBOSE */
+} vine_shm_state;
+
 typedef struct vine_comm_state {
     MPI_Comm user; /* the user's communicator, which holds this state */
     MPI_Comm comm; /* vine's private copy of it: messages never match the user's */
@@ -87,6 +107,7 @@ typedef struct vine_comm_state {
     vine_levels levels;
     int levels_rc;
     char levels_msg[VINE_LEVELS_MSG_MAX];
+    vine_shm_state shm;
     struct vine_comm_state *prev, *next;
 } vine_comm_state;
 
@@ -174,6 +195,20 @@ void vine__say_served(MPI_Comm comm, int rank, int p, vine_coll coll, const char
 void vine__say_forget(MPI_Comm comm);
 /* Whether VINE_VERBOSE is set (read once). */
 int vine__verbose(void);
+
+/* ---- The node segment (shm.c) ---- */
+
+/* Makes st's node segment; collective over st->comm.  Never fails: without one, shm.ok is 0. */
+void vine__shm_setup(vine_comm_state *st);
+/* Frees it (collective over the node, as MPI_Comm_free of the communicator is). */
+void vine__shm_free(vine_comm_state *st, int mpi_ok);
+/* vine_args.shm_count for elements of t on st (0: the flat shm family does not apply). */
+size_t vine__shm_count(const vine_comm_state *st, const vine_exec_type *t);
+/* The segment for the executor, or NULL. */
+static inline vine_exec_shm *vine__shm_exec(vine_comm_state *st)
+{
+    return st->shm.ok ? &st->shm.x : NULL;
+}
 
 /* ---- One collective call (call.c) ---- */
 

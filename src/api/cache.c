@@ -21,7 +21,8 @@ static int key_equal(const vine_key *a, const vine_key *b, int p)
     return a->coll == b->coll && a->req == b->req && a->count == b->count && a->root == b->root &&
            a->inplace == b->inplace && a->commutative == b->commutative &&
            a->type_size == b->type_size && a->seg_count == b->seg_count &&
-           a->tuning_gen == b->tuning_gen && counts_equal(a->counts, b->counts, p);
+           a->tuning_gen == b->tuning_gen && a->shm_count == b->shm_count &&
+           a->shm_single == b->shm_single && counts_equal(a->counts, b->counts, p);
 }
 
 static vine_cache_entry *touch(vine_comm_state *st, int i)

@@ -161,9 +161,9 @@ int vine__call_none(const vine_call *c)
 static int schedule(vine_call *c, vine_cache_entry **out)
 {
     vine_comm_state *st = c->st;
-    vine_key k = {c->a.coll, c->a.root,         c->a.inplace, c->a.commutative,
-                  c->req,    (size_t)c->t.size, c->a.count,   c->a.seg_count,
-                  NULL,      vine__tuning_gen};
+    vine_key k = {c->a.coll,   c->a.root,         c->a.inplace,     c->a.commutative,
+                  c->req,      (size_t)c->t.size, c->a.count,       c->a.seg_count,
+                  NULL,        vine__tuning_gen,  c->a.shm_count,   c->a.shm_single};
     if (c->a.coll == VINE_COLL_REDUCE_SCATTER)
         k.counts = c->a.counts;
     if ((*out = vine__cache_find(st, &k)))
@@ -194,6 +194,10 @@ int vine__call_plan(vine_call *c)
     c->a.seg_count = vine__choose_seg_count((size_t)c->t.size);
     c->a.levels = &c->st->levels;
     c->a.remap = vine__choose_remap();
+    c->a.shm_count = vine__shm_count(c->st, &c->t);
+    /* Single copy reads peers' user buffers as bytes: the data-movement
+     * collectives, which run on bytes, use it. */
+    c->a.shm_single = c->a.shm_count && c->st->shm.x.single && c->t.dense && c->t.size == 1;
     return schedule(c, &c->e);
 }
 
@@ -212,7 +216,7 @@ int vine__call_exec(vine_call *c)
                         e->max_reqs, c->sendbuf,
                         c->recvbuf,  &c->t,
                         c->op,       c->a.commutative,
-                        c->st->comm};
+                        c->st->comm, vine__shm_exec(c->st)};
     int rc = vine__exec_run(&x, &c->st->scr);
     if (rc == MPI_SUCCESS)
         served(c);
@@ -258,7 +262,7 @@ int vine__call_memo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf)
                         e->max_reqs, sendbuf,
                         recvbuf,     &m->xt,
                         m->op,       m->commutative,
-                        st->comm};
+                        st->comm,    vine__shm_exec(st)};
     int rc = vine__exec_run(&x, &st->scr);
     if (rc == MPI_SUCCESS)
         vine__choose_note(m->coll, e->served);

@@ -46,6 +46,7 @@ static void state_free(vine_comm_state *st)
         free(st->pack[i]);
     vine__say_forget(st->user);
     vine__levels_free(&st->levels);
+    vine__shm_free(st, mpi_usable());
     if (st->comm != MPI_COMM_NULL && mpi_usable())
         MPI_Comm_free(&st->comm);
     free(st->counts);
@@ -159,6 +160,8 @@ static int state_new(MPI_Comm comm, vine_comm_state **out)
         return MPI_ERR_NO_MEM;
     st->user = comm;
     st->comm = MPI_COMM_NULL;
+    st->shm.node = MPI_COMM_NULL;
+    st->shm.win = MPI_WIN_NULL;
     MPI_Comm_size(comm, &st->p);
     MPI_Comm_rank(comm, &st->rank);
     st->counts = malloc((size_t)st->p * sizeof *st->counts);
@@ -177,6 +180,7 @@ static int state_new(MPI_Comm comm, vine_comm_state **out)
         return MPI_ERR_OTHER;
     }
     discover(st);
+    vine__shm_setup(st);
     *out = st;
     return MPI_SUCCESS;
 }

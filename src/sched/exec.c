@@ -132,9 +132,8 @@ int vine__exec_copy(const vine_exec_type *t, const void *src, void *dst, size_t 
     return copy_derived(t, src, dst, count, comm);
 }
 
-/* inout = in op inout, element-wise, for count elements. */
-static int reduce_local(const vine_exec_type *t, MPI_Op op, const void *in, void *inout,
-                        size_t count)
+int vine__exec_reduce(const vine_exec_type *t, MPI_Op op, const void *in, void *inout,
+                      size_t count)
 {
     for (size_t done = 0; done < count;) {
         int k = chunk(count - done);
@@ -147,19 +146,21 @@ static int reduce_local(const vine_exec_type *t, MPI_Op op, const void *in, void
     return MPI_SUCCESS;
 }
 
-/* Runs one COPY or REDUCE operation. */
+/* Runs one local operation: COPY, REDUCE or a shared-memory one. */
 static int run_local(const vine_exec_call *c, char *const base[], const vine_op *op)
 {
     const vine_exec_type *t = c->type;
+    if (op->kind > VINE_OP_REDUCE)
+        return vine__exec_shm_op(c, base, op);
     char *src = elem(base[op->buf], op->off, t->extent);
     char *dst = elem(base[op->dbuf], op->doff, t->extent);
     if (op->kind == VINE_OP_COPY)
         return vine__exec_copy(t, src, dst, op->count, c->comm);
     if (op->order == VINE_SRC_LEFT || c->commutative)
-        return reduce_local(t, c->op, src, dst, op->count);
+        return vine__exec_reduce(t, c->op, src, dst, op->count);
     /* dst = dst op src for a non-commutative op: compute it in src (which
      * the contract lets us clobber), then move it to dst. */
-    int rc = reduce_local(t, c->op, dst, src, op->count);
+    int rc = vine__exec_reduce(t, c->op, dst, src, op->count);
     if (rc == MPI_SUCCESS)
         rc = vine__exec_copy(t, src, dst, op->count, c->comm);
     return rc;
@@ -222,7 +223,7 @@ static int run_round(const vine_exec_call *c, char *const base[], size_t b, size
     if (rc == MPI_SUCCESS && n)
         rc = wait_all(n, reqs);
     for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
-        if (ops[i].kind == VINE_OP_COPY || ops[i].kind == VINE_OP_REDUCE)
+        if (vine__op_local(ops[i].kind))
             rc = run_local(c, base, &ops[i]);
     return rc;
 }
@@ -292,8 +293,13 @@ static int can_defer(const vine_sched *s, size_t k)
     size_t b, e, nb, ne, nl = 0, nm = 0;
     vine__sched_round(s, k, &b, &e);
     vine__sched_round(s, k + 1, &nb, &ne);
-    for (size_t i = b; i < e; i++)
+    for (size_t i = b; i < e; i++) {
+        /* A WAIT must not spin while this rank's messages are posted (a peer
+         * may need them to progress): shared-memory rounds never defer. */
+        if (s->ops[i].kind > VINE_OP_REDUCE)
+            return 0;
         nl += s->ops[i].kind == VINE_OP_COPY || s->ops[i].kind == VINE_OP_REDUCE;
+    }
     for (size_t j = nb; j < ne; j++)
         nm += s->ops[j].kind == VINE_OP_SEND || s->ops[j].kind == VINE_OP_RECV;
     if (!nl || !nm || nl * nm > DEFER_CHECK_MAX)
@@ -345,7 +351,7 @@ int vine__exec_plan_build(const vine_sched *s, vine_exec_plan *plan)
                         (vine_exec_msg){s->ops[i].off, (int)s->ops[i].count, s->ops[i].peer,
                                         pass == VINE_OP_RECV, s->ops[i].buf};
         for (size_t i = b; i < e; i++)
-            if (s->ops[i].kind == VINE_OP_COPY || s->ops[i].kind == VINE_OP_REDUCE)
+            if (vine__op_local(s->ops[i].kind))
                 plan->locals[l++] = i;
         plan->msg_end[k] = m;
         plan->local_end[k] = l;
@@ -418,7 +424,14 @@ static int run_plan(const vine_exec_call *c, char *const base[], MPI_Request *re
 int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr)
 {
     const vine_sched *s = c->sched;
-    char *base[VINE_BUF_COUNT] = {(char *)(uintptr_t)c->sendbuf, (char *)c->recvbuf, NULL};
+    char *base[VINE_BUF_COUNT] = {(char *)(uintptr_t)c->sendbuf, (char *)c->recvbuf, NULL, NULL};
+    if (s->shm) {
+        /* A schedule of the shm family runs only on the node segment it was built for. */
+        if (!c->shm)
+            return MPI_ERR_INTERN;
+        base[VINE_BUF_SHM] = vine__exec_shm_base(c->shm, c->shm->me, c->type);
+        vine__exec_shm_start(c->shm, c->sendbuf, c->recvbuf);
+    }
     int rc = scratch_tmp(scr, c->type, s->tmp_count, &base[VINE_BUF_TMP]);
     if (rc == MPI_SUCCESS)
         rc = scratch_reqs(scr, c->max_reqs);

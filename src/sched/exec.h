@@ -14,6 +14,7 @@
 #include "sched.h"
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,6 +70,31 @@ typedef struct vine_exec_plan {
     uint8_t *defer; /* per round: its local operations may run after the next round is posted */
 } vine_exec_plan;
 
+/*
+ * Shared memory (src/api/shm.c, docs/shm.md).  Each rank of a node owns one
+ * line of VINE_SHM_LINE bytes at the start of its part of the node segment:
+ * its flag, which only it writes (sched.h: SET and WAIT), and what peers need
+ * for single copy.  Its region (buffer VINE_BUF_SHM) follows the line.
+ */
+#define VINE_SHM_LINE 128
+typedef struct vine_shm_line {
+    _Atomic uint64_t flag; /* (call number << VINE_SHM_FLAG_BITS) | v */
+    uint64_t pid;          /* for process_vm_readv */
+    uint64_t sendbuf;      /* this call's user buffers, published with flag value 0 */
+    uint64_t recvbuf;
+} vine_shm_line;
+
+/* A communicator's view of its node segment, indexed by rank of the communicator. */
+typedef struct vine_exec_shm {
+    int p;
+    int me;
+    vine_shm_line **line; /* p entries: NULL for ranks on other nodes */
+    char **region;        /* p entries: region base (element 0 at true lb 0) */
+    uint64_t seq;         /* shm calls run so far on this communicator */
+    int single;           /* process_vm_readv reads every peer of the node */
+    unsigned long spins;  /* flag polls before a WAIT starts yielding the core */
+} vine_exec_shm;
+
 /* What one call runs: the schedule, the user's buffers, the type and the op. */
 typedef struct vine_exec_call {
     const vine_sched *sched;
@@ -80,6 +106,7 @@ typedef struct vine_exec_call {
     MPI_Op op;
     int commutative;
     MPI_Comm comm; /* vine's private communicator */
+    vine_exec_shm *shm; /* the node segment; NULL when there is none (then no shm schedule runs) */
 } vine_exec_call;
 
 /* Whether dt is a predefined (named) datatype. */
@@ -105,6 +132,27 @@ int vine__exec_copy(const vine_exec_type *t, const void *src, void *dst, size_t 
                     MPI_Comm comm);
 
 void vine__exec_scratch_free(vine_exec_scratch *scr);
+
+/* ---- Shared-memory operations (exec_shm.c) ---- */
+
+/* inout = in op inout for count elements of t (MPI_Reduce_local in int pieces). */
+int vine__exec_reduce(const vine_exec_type *t, MPI_Op op, const void *in, void *inout,
+                      size_t count);
+/* Element off of a buffer whose element 0 is at base (base may be MPI_BOTTOM). */
+static inline char *vine__exec_elem(const void *base, size_t off, MPI_Aint extent)
+{
+    return (char *)((uintptr_t)base + (uintptr_t)((MPI_Aint)off * extent));
+}
+
+/* Counts a call of an shm schedule and publishes flag value 0 and the user's buffers. */
+void vine__exec_shm_start(vine_exec_shm *x, const void *sendbuf, const void *recvbuf);
+/*
+ * Runs one SET, WAIT, GET or GETRED operation; base holds the rank's own
+ * buffers, VINE_BUF_SHM included.  Returns MPI_SUCCESS or an MPI error class.
+ */
+int vine__exec_shm_op(const vine_exec_call *c, char *const base[], const vine_op *op);
+/* The base of rank r's region for elements of t (true lower bound applied). */
+char *vine__exec_shm_base(const vine_exec_shm *x, int r, const vine_exec_type *t);
 
 /* The tag of every message vine sends on its private communicator. */
 #define VINE_EXEC_TAG 7

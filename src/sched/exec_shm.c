@@ -1,0 +1,109 @@
+/*
+ * The shared-memory operations of the executor (sched.h, exec.h): flags as
+ * single-writer 64-bit counters in the node segment, copies and reductions
+ * straight from peers' regions, and single copy from peers' user buffers
+ * with Linux cross-memory attach (process_vm_readv).
+ *
+ * A flag holds (call number << VINE_SHM_FLAG_BITS) | v.  Every rank counts
+ * the calls of shm schedules on the communicator in x->seq, and all ranks run
+ * the same calls in the same order (MPI's rule for collectives), so the call
+ * numbers agree without a message.  Since a flag only grows, a WAIT for v of
+ * this call is also satisfied by any value of a later call, which the peer
+ * can only reach after it has finished this one.
+ */
+#define _GNU_SOURCE
+#include "exec.h"
+
+#include <sched.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+char *vine__exec_shm_base(const vine_exec_shm *x, int r, const vine_exec_type *t)
+{
+    /* Element 0's lowest data byte is the region's first byte. */
+    return x->region[r] - t->true_lb;
+}
+
+void vine__exec_shm_start(vine_exec_shm *x, const void *sendbuf, const void *recvbuf)
+{
+    vine_shm_line *l = x->line[x->me];
+    x->seq++;
+    l->sendbuf = (uint64_t)(uintptr_t)sendbuf;
+    l->recvbuf = (uint64_t)(uintptr_t)recvbuf;
+    atomic_store_explicit(&l->flag, x->seq << VINE_SHM_FLAG_BITS, memory_order_release);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/*
+ * Waits until peer's flag reaches want: a short spin for the common case of a
+ * peer a few hundred nanoseconds behind, then sched_yield between polls, so
+ * that oversubscribed ranks (more ranks than cores) let the peer run.
+ */
+static void wait_flag(const vine_exec_shm *x, int peer, uint64_t want)
+{
+    _Atomic uint64_t *f = &x->line[peer]->flag;
+    for (unsigned long i = 0; atomic_load_explicit(f, memory_order_acquire) < want; i++) {
+        if (i < x->spins)
+            cpu_relax();
+        else
+            sched_yield();
+    }
+}
+
+/* Reads bytes bytes at the peer's address from into to, with process_vm_readv. */
+static int read_peer(const vine_exec_shm *x, int peer, uint64_t from, char *to, size_t bytes)
+{
+    pid_t pid = (pid_t)x->line[peer]->pid;
+    while (bytes) {
+        struct iovec local = {to, bytes};
+        struct iovec remote = {(void *)(uintptr_t)from, bytes};
+        ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+        if (n <= 0)
+            return MPI_ERR_OTHER;
+        to += n;
+        from += (uint64_t)n;
+        bytes -= (size_t)n;
+    }
+    return MPI_SUCCESS;
+}
+
+int vine__exec_shm_op(const vine_exec_call *c, char *const base[], const vine_op *op)
+{
+    const vine_exec_shm *x = c->shm;
+    const vine_exec_type *t = c->type;
+    uint64_t call = x->seq << VINE_SHM_FLAG_BITS;
+    switch (op->kind) {
+    case VINE_OP_SET:
+        atomic_store_explicit(&x->line[x->me]->flag, call | op->count, memory_order_release);
+        return MPI_SUCCESS;
+    case VINE_OP_WAIT:
+        wait_flag(x, op->peer, call | op->count);
+        return MPI_SUCCESS;
+    default:
+        break;
+    }
+    char *dst = vine__exec_elem(base[op->dbuf], op->doff, t->extent);
+    if (op->buf == VINE_BUF_SHM) {
+        const char *src =
+            vine__exec_elem(vine__exec_shm_base(x, op->peer, t), op->off, t->extent);
+        if (op->kind == VINE_OP_GET)
+            return vine__exec_copy(t, src, dst, op->count, c->comm);
+        return vine__exec_reduce(t, c->op, src, dst, op->count);
+    }
+    /* Single copy: the peer's user buffer, only for dense types and GET (docs/shm.md). */
+    if (op->kind != VINE_OP_GET || !t->dense || !x->single ||
+        (op->buf != VINE_BUF_SEND && op->buf != VINE_BUF_RECV))
+        return MPI_ERR_INTERN;
+    const vine_shm_line *l = x->line[op->peer];
+    uint64_t from = op->buf == VINE_BUF_SEND ? l->sendbuf : l->recvbuf;
+    from += (uint64_t)((MPI_Aint)op->off * t->extent + t->true_lb);
+    return read_peer(x, op->peer, from, dst + t->true_lb, op->count * (size_t)t->extent);
+}
