@@ -111,6 +111,18 @@ MPI_Count vine_get_segment_size(void);
 int vine_topology_info(MPI_Comm comm, int *nlevels, char *msg, int msglen);
 
 /*
+ * The shared-memory segment of comm (docs/shm.md), made like the levels by
+ * the first call on comm that communicates (collective then).  *shm (may be
+ * NULL) gets 1 when all ranks of comm share one node segment, so that the
+ * shm algorithms can serve its calls, else 0; *single (may be NULL) 1 when
+ * peers' buffers can be read directly (cross-memory attach); msg (msglen
+ * bytes, may be NULL) one line saying what set-up found.  Returns
+ * MPI_SUCCESS, MPI_ERR_COMM for MPI_COMM_NULL or an intercommunicator, or
+ * MPI_ERR_ARG for msglen < 0.
+ */
+int vine_shm_info(MPI_Comm comm, int *shm, int *single, char *msg, int msglen);
+
+/*
  * The tuning file auto follows (docs/tuning.md), for the whole process:
  * read once, by the first collective call, from VINE_TUNING_FILE, or from
  * $XDG_CONFIG_HOME/vine/tuning.json (~/.config/vine/tuning.json) when the

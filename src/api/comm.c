@@ -181,6 +181,8 @@ static int state_new(MPI_Comm comm, vine_comm_state **out)
     }
     discover(st);
     vine__shm_setup(st);
+    if (vine__verbose() && st->rank == 0)
+        fprintf(stderr, "vine: shared memory (p=%d): %s\n", st->p, st->shm.msg);
     *out = st;
     return MPI_SUCCESS;
 }
@@ -219,4 +221,27 @@ int vine_topology_info(MPI_Comm comm, int *nlevels, char *msg, int msglen)
     if (nlevels && st->levels_rc == MPI_SUCCESS)
         *nlevels = vine__levels_dividing(&st->levels);
     return st->levels_rc;
+}
+
+int vine_shm_info(MPI_Comm comm, int *shm, int *single, char *msg, int msglen)
+{
+    vine_comm_state *st;
+    if (shm)
+        *shm = 0;
+    if (single)
+        *single = 0;
+    if (msg && msglen > 0)
+        msg[0] = '\0';
+    if (msglen < 0)
+        return MPI_ERR_ARG;
+    int rc = vine__comm_state(comm, &st);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (shm)
+        *shm = st->shm.ok && st->shm.all;
+    if (single)
+        *single = st->shm.ok && st->shm.x.single;
+    if (msg && msglen > 0)
+        snprintf(msg, (size_t)msglen, "%s", st->shm.msg);
+    return MPI_SUCCESS;
 }

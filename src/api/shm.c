@@ -14,6 +14,9 @@
  * communicator without a segment: the shm family is then never chosen, and
  * the point-to-point algorithms serve every call.
  *
+ * The collectives of set-up go to the MPI library by their PMPI_ names, so
+ * that libvine-mpi.so, which serves MPI_<Coll>, does not call itself.
+ *
  * The SimGrid build has no segment (SMPI simulates networks, not memory).
  */
 #define _GNU_SOURCE
@@ -82,7 +85,7 @@ static volatile uint64_t probe_word = 0x76696e65u;
 static int agree(int yes, MPI_Comm comm)
 {
     int all = 0;
-    if (MPI_Allreduce(&yes, &all, 1, MPI_INT, MPI_LAND, comm) != MPI_SUCCESS)
+    if (PMPI_Allreduce(&yes, &all, 1, MPI_INT, MPI_LAND, comm) != MPI_SUCCESS)
         return 0;
     return all;
 }
@@ -95,7 +98,7 @@ static int map_ranks(vine_comm_state *st, int nn)
     sh->x.line = calloc((size_t)st->p, sizeof *sh->x.line);
     sh->x.region = calloc((size_t)st->p, sizeof *sh->x.region);
     if (!who || !sh->x.line || !sh->x.region ||
-        MPI_Allgather(&st->rank, 1, MPI_INT, who, 1, MPI_INT, sh->node) != MPI_SUCCESS) {
+        PMPI_Allgather(&st->rank, 1, MPI_INT, who, 1, MPI_INT, sh->node) != MPI_SUCCESS) {
         free(who);
         return 0;
     }
@@ -121,7 +124,7 @@ static int probe_single(vine_comm_state *st, int nn, int me)
     vine_shm_line *mine = st->shm.x.line[st->rank];
     mine->pid = (uint64_t)getpid();
     mine->sendbuf = (uint64_t)(uintptr_t)&probe_word;
-    if (MPI_Barrier(st->shm.node) != MPI_SUCCESS)
+    if (PMPI_Barrier(st->shm.node) != MPI_SUCCESS)
         return 0;
     if (nn == 1)
         return 1;

@@ -123,6 +123,10 @@ typedef struct vine_algo {
     vine_build_fn build;      /* NULL for VINE_ALGO_MPI */
 } vine_algo;
 
+/* Why `vine sim` has nothing to show of an shm algorithm. */
+#define VINE_ALGO_SHM_WHY                                                                          \
+    "shared memory inside one node moves no message over the network the simulator prices"
+
 /* Why `vine verify`, `vine sim` and `vine dump` have nothing to show of an "mpi" algorithm. */
 #define VINE_ALGO_MPI_WHY "the MPI library's own collective has no vine schedule"
 

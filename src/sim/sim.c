@@ -123,9 +123,9 @@ static int extract(sim *s, const vine_algo *algo, const vine_args *a, char *err,
     for (int r = 0; r < s->p; r++) {
         ar.rank = r;
         int rc = vine__algo_build_msgs(algo, &ar, &sc);
-        if (rc == VINE_ERR_UNSUPPORTED && (algo->flags & VINE_ALGO_MPI)) {
+        if (rc == VINE_ERR_UNSUPPORTED && (algo->flags & (VINE_ALGO_MPI | VINE_ALGO_SHM))) {
             snprintf(err, errlen, "%s %s: %s", vine__coll_name(algo->coll), algo->name,
-                     VINE_ALGO_MPI_WHY);
+                     (algo->flags & VINE_ALGO_MPI) ? VINE_ALGO_MPI_WHY : VINE_ALGO_SHM_WHY);
             return rc;
         }
         if (rc == VINE_ERR_UNSUPPORTED) {

@@ -1,0 +1,114 @@
+#!/bin/sh
+# Issue 18's measurements in one run on a 16-core machine: the shm family
+# against the MPI library, side by side in each vine-bench run, with the
+# node's copy bandwidth measured in the same run (--copy-bw).  Every stage
+# writes to $OUT as it goes and is skipped when less of BUDGET seconds is
+# left than it is expected to take:
+#
+#   machine   nproc, caches, NUMA nodes, the MPI library, the bindings, ptrace scope
+#   build     cmake Release build of vine-bench
+#   small     vine-bench coll --coll all --algo mpi,shm,auto --size 8B,64KiB --copy-bw --check
+#   large     the same at 1MiB and 16MiB (no alltoall and reduce_scatter_block at
+#             16 MiB, whose blocks would make 256 MiB vectors)
+#   copy      bcast, allgather, gather, scatter at 1MiB with VINE_SHM_SINGLE_COPY=0
+#             (copy in, copy out), against the large stage's rows with single
+#             copy where the kernel allows it (machine.txt says whether it does)
+#   region    allreduce, reduce_scatter, reduce at 16MiB with VINE_SHM_BYTES
+#             256KiB and 4MiB (the default is 1MiB)
+#
+# Turn the result files into tables with `vine table pairs --in OUT/small.json
+# --in OUT/large.json` (docs/bench.md).
+#
+# Where GLPK or jansson are missing (the device machine), carry them:
+#   sh scripts/device-deps.sh            # here: writes build-devdeps/
+#   OUT=$OUT sh scripts/device-shm.sh    # there, with build-devdeps carried
+#
+# Variables: OUT (default results/shm-DATE-TIME), NP (default: every core),
+# BUDGET (seconds, default 500), BUILD (default build-shm), QUICK=1 (tiny
+# sizes, to try the script on a small machine).
+# $bind is split into words on purpose.
+# shellcheck disable=SC2086
+set -eu
+cd "$(dirname "$0")/.."
+t0=$(date +%s)
+. scripts/device-env.sh
+BUILD=${BUILD:-build-shm}
+OUT=${OUT:-results/shm-$(date +%Y%m%d-%H%M%S)}
+cores=$(nproc)
+NP=${NP:-$cores}
+BUDGET=${BUDGET:-500}
+QUICK=${QUICK:-0}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+if [ "$QUICK" = 1 ]; then
+    export OMPI_MCA_rmaps_base_oversubscribe=1
+    bind="--bind-to none"
+    small=8B,1KiB mid=4KiB big=16KiB it_small=20 it_mid=5 it_big=3 cbytes=1MiB
+else
+    export OMPI_MCA_rmaps_base_oversubscribe=0
+    bind="--bind-to core"
+    small=8B,64KiB mid=1MiB big=16MiB it_small=1000 it_mid=100 it_big=20 cbytes=256MiB
+fi
+BENCH=$BUILD/bin/vine-bench
+
+. scripts/device-stages.sh
+
+machine() {
+    uname -a
+    echo "cores (nproc): $cores; ranks: $NP; $(mpirun --version 2>&1 | head -1)"
+    lscpu || true
+    for n in /sys/devices/system/node/node*; do
+        [ -e "$n/cpulist" ] && echo "$(basename "$n"): cpus $(cat "$n/cpulist")"
+    done
+    echo "ptrace_scope: $(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo none)"
+    df -h /dev/shm 2>/dev/null || true
+    VINE_VERBOSE=1 mpirun_np "$NP" $bind --report-bindings "$BENCH" coll --coll barrier \
+        --algo shm --size 8B --iters 10
+}
+
+build() {
+    cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF -DVINE_WERROR=OFF || return
+    cmake --build "$BUILD" -j "$cores" --target vine-bench
+}
+
+bench() { # json name, then vine-bench coll options
+    name=$1
+    shift
+    mpirun_np "$NP" $bind "$BENCH" coll --algo mpi,shm,auto --check --copy-bw \
+        --copy-bytes "$cbytes" --json "$OUT/$name.json" "$@"
+}
+
+small() {
+    bench small --coll all --size "$small" --iters "$it_small"
+}
+
+large() {
+    bench mid --coll all --size "$mid" --iters "$it_mid" || return
+    bench large --coll bcast,reduce,allreduce,allgather,reduce_scatter,gather,scatter \
+        --size "$big" --iters "$it_big"
+}
+
+copy() {
+    VINE_SHM_SINGLE_COPY=0 bench copy --coll bcast,allgather,gather,scatter,alltoall \
+        --size "$mid" --iters "$it_mid"
+}
+
+region() {
+    for r in 256KiB 4MiB; do
+        VINE_SHM_BYTES=$r bench "region-$r" --coll allreduce,reduce_scatter,reduce \
+            --size "$big" --iters "$it_big" || return
+    done
+}
+
+echo "device-shm.sh: results in $OUT, budget $BUDGET s"
+stage build 90 build
+if [ ! -x "$BENCH" ]; then
+    echo "device-shm.sh: no $BENCH, nothing measured ($OUT/build.txt)" | tee -a "$OUT/stages.txt"
+    exit 1
+fi
+stage machine 10 machine
+stage small 60 small
+stage large 90 large
+stage copy 40 copy
+stage region 60 region
+echo "device-shm.sh: done in $(($(date +%s) - t0)) s; $OUT/stages.txt"
