@@ -3,10 +3,14 @@
  */
 #include "phase_sub.h"
 
-/* Appends one operation of the sub-schedule, translated to the real ranks and buffers. */
+/* Appends one operation of the sub-schedule, translated to the real ranks and buffers;
+ * base is the shm phase's first flag value. */
 static void splice_op(vine_sched *s, const vine_op *op, const int *ranks,
-                      const vine_bufpos at[VINE_BUF_COUNT])
+                      const vine_bufpos at[VINE_BUF_COUNT], size_t base)
 {
+    /* The region is the rank's own whatever the placement (at[] of three buffers leaves it 0). */
+    vine_bufpos m[VINE_BUF_COUNT] = {at[0], at[1], at[2], {VINE_BUF_SHM, 0}};
+    at = m;
     size_t off = at[op->buf].off + op->off;
     int buf = at[op->buf].buf;
     switch (op->kind) {
@@ -25,6 +29,24 @@ static void splice_op(vine_sched *s, const vine_op *op, const int *ranks,
     case VINE_OP_COPY:
         vine__sched_copy(s, buf, off, at[op->dbuf].buf, at[op->dbuf].off + op->doff, op->count);
         break;
+    case VINE_OP_SET:
+        vine__sched_set(s, base + op->count);
+        break;
+    case VINE_OP_WAIT:
+        vine__sched_wait(s, ranks[op->peer], base + op->count);
+        break;
+    case VINE_OP_GET:
+    case VINE_OP_GETRED:
+        /* The peer's region is its own whole region; its other buffers are not
+         * placed where ours are, so sub-schedules come without single copy. */
+        if (op->buf != VINE_BUF_SHM) {
+            s->err = VINE_ERR_INTERNAL;
+            break;
+        }
+        (op->kind == VINE_OP_GET ? vine__sched_get : vine__sched_getred)(
+            s, ranks[op->peer], VINE_BUF_SHM, op->off, at[op->dbuf].buf,
+            at[op->dbuf].off + op->doff, op->count);
+        break;
     default:
         vine__sched_reduce(s, buf, off, at[op->dbuf].buf, at[op->dbuf].off + op->doff, op->count,
                            op->order);
@@ -41,6 +63,17 @@ int vine__sub_run(vine_sched *s, vine_build_fn build, const vine_args *sub, cons
     int rc = build(sub, &t);
     if (rc == VINE_OK && t.err)
         rc = t.err;
+    size_t base = 0;
+    if (rc == VINE_OK && t.shm) {
+        /* Flag values of the phase must fit below the next phase's. */
+        for (size_t i = 0; i < t.nops && rc == VINE_OK; i++)
+            if (t.ops[i].kind == VINE_OP_SET && t.ops[i].count >= VINE_SHM_PHASE)
+                rc = VINE_ERR_INTERNAL;
+        /* The last phase's closing value must stay below VINE_SHM_FLAG_MAX. */
+        if (s->shm_phases + 1 >= VINE_SHM_PHASES)
+            rc = VINE_ERR_INTERNAL;
+        base = (size_t)s->shm_phases * VINE_SHM_PHASE;
+    }
     if (rc == VINE_OK) {
         vine__sched_fence(s);
         if (t.tmp_count)
@@ -49,8 +82,14 @@ int vine__sub_run(vine_sched *s, vine_build_fn build, const vine_args *sub, cons
             size_t b, e;
             vine__sched_round(&t, k, &b, &e);
             for (size_t i = b; i < e; i++)
-                splice_op(s, &t.ops[i], ranks, at);
+                splice_op(s, &t.ops[i], ranks, at, base);
             vine__sched_fence(s);
+        }
+        if (t.shm) {
+            vine__sched_shm(s);
+            vine__sched_set(s, base + VINE_SHM_PHASE);
+            vine__sched_fence(s);
+            s->shm_phases++;
         }
     }
     vine__sched_free(&t);

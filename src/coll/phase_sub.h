@@ -11,7 +11,18 @@
  * at[VINE_BUF_TMP]), offsets added; its scratch is declared at its TMP
  * position.  Its rounds become rounds of s, in order, after s's open round
  * is closed; zero-byte synchronisation messages stay.
+ *
+ * A shared-memory sub-schedule (vine_sched.shm, sched.h) becomes phase k of
+ * the shm phases of s: its flag values v are moved to k * VINE_SHM_PHASE + v
+ * (each must stay below VINE_SHM_PHASE), and at its end every rank sets
+ * (k + 1) * VINE_SHM_PHASE, so that a WAIT for 0 ("the peer is done with
+ * what came before") in phase k + 1 waits for that.  All ranks of a node
+ * must take part in the same shm phases in the same order; the caller
+ * builds them without single copy (peers' buffer positions differ).  At most
+ * VINE_SHM_PHASES - 1 phases.
  */
+#define VINE_SHM_PHASES 8
+#define VINE_SHM_PHASE (VINE_SHM_FLAG_MAX / VINE_SHM_PHASES)
 #ifndef VINE_PHASE_SUB_H
 #define VINE_PHASE_SUB_H
 

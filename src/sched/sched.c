@@ -32,6 +32,7 @@ void vine__sched_reset(vine_sched *s, int p, int rank)
     s->nrounds = 0;
     s->err = VINE_OK;
     s->shm = 0;
+    s->shm_phases = 0;
 }
 
 /* Grows *arr so that it holds at least need items of size sz. */

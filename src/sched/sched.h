@@ -134,6 +134,8 @@ typedef struct vine_sched {
      * with nothing to do).
      */
     int shm;
+    /* Shared-memory sub-schedules spliced into this one so far (phase_sub.h). */
+    int shm_phases;
 } vine_sched;
 
 void vine__sched_init(vine_sched *s, int p, int rank);
