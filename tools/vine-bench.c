@@ -5,6 +5,7 @@
  *   vine-bench coll --coll C|all --algo A|all --size LIST [--iters N]
  *              [--warmup N] [--check] [--dtype T] [--op OP] [--root R]
  *              [--in-place] [--json FILE] [--csv FILE] [--progress]
+ *              [--copy-bw [--copy-bytes SIZE]]
  *   vine-bench overhead [--batches N] [--iters N]
  *   vine-bench pattern ...   (tools/bench_pattern.c, docs/patterns.md)
  *   vine-bench probe [--out FILE] [--bytes N] [--iters N]
@@ -20,12 +21,15 @@
  * with the MPI library's for the same buffers (barrier has no result: it is
  * timed only, once, whatever the sizes).  --json and --csv write the rows
  * with the command line, the MPI library, the date and every rank's host
- * (src/bench/results.h).  docs/bench.md describes the options and the
- * output.
+ * (src/bench/results.h).  With --copy-bw it first measures the node's memory
+ * copy bandwidth, every rank copying at once and rank 0 alone
+ * (src/bench/copybw.h), and gives each row's busbw as a percentage of the
+ * first.  docs/bench.md describes the options and the output.
  *
  * Test-only: VINE_BENCH_CORRUPT=ALGO (or COLL:ALGO) flips a byte of that
  * algorithm's result in the --check run, so that the check must fail.
  */
+#include "bench/copybw.h"
 #include "bench/results.h"
 #include "bench/stats.h"
 #include "bench_overhead.h"
@@ -63,6 +67,8 @@ typedef struct options {
     const char *op_name;
     const char *json, *csv; /* result files, NULL when not asked for */
     int progress;           /* --progress: the progress line even when stderr is no terminal */
+    int copy_bw;            /* --copy-bw: measure the copy bandwidth first */
+    size_t copy_bytes;      /* --copy-bytes: what each rank copies (0 until the default is set) */
 } options;
 
 /* One benchmarked case: a collective at one size, with its buffers. */
@@ -96,6 +102,12 @@ typedef struct progress {
 
 static int rank0;
 
+/* --copy-bw: the copy bandwidths in GB/s measured before the rows (on rank 0), NAN when not. */
+static struct {
+    int on;
+    double all, one;
+} copybw = {0, NAN, NAN};
+
 /* VINE_BENCH_CORRUPT (test only): the algorithm whose checked result is corrupted. */
 static const char *corrupt_coll, *corrupt_algo;
 
@@ -108,7 +120,7 @@ static void usage(FILE *f)
                "                  [--warmup N] [--check] [--dtype int|float|double|char|long]\n"
                "                  [--op sum|prod|max|min|land|lor|lxor|band|bor|bxor]\n"
                "                  [--root R] [--in-place] [--json FILE] [--csv FILE]\n"
-               "                  [--progress]\n"
+               "                  [--progress] [--copy-bw [--copy-bytes SIZE]]\n"
                "  C     a collective (bcast, reduce, allreduce, allgather, reduce_scatter,\n"
                "        reduce_scatter_block, alltoall, gather, scatter, barrier), a\n"
                "        comma-separated list, or all\n"
@@ -125,6 +137,10 @@ static void usage(FILE *f)
                "  --json FILE, --csv FILE  write the rows, the command, the MPI library,\n"
                "              the date and every rank's host (docs/bench.md)\n"
                "  --progress  a progress line on stderr even when it is not a terminal\n"
+               "  --copy-bw   first measure the memcpy bandwidth of all ranks copying at\n"
+               "              once and of rank 0 alone (the best of 5 each), and add the\n"
+               "              column %%copy = busbw / the all-rank copy bandwidth\n"
+               "  --copy-bytes SIZE  what each rank copies for --copy-bw (default 64MiB)\n"
                "Times are in microseconds, per iteration the slowest rank's; algbw and\n"
                "busbw in GB/s as nccl-tests defines them; ratio = median / median(mpi).\n");
 }
@@ -326,19 +342,30 @@ static int parse_value(options *o, const char *opt, char *v)
         *(opt[2] == 'j' ? &o->json : &o->csv) = v;
         return *v ? 0 : -1;
     }
+    if (strcmp(opt, "--copy-bytes") == 0)
+        return vine__bench_parse_size(v, SIZE_MAX / 2, &o->copy_bytes) || !o->copy_bytes ? -1 : 0;
     return -2;
 }
 
 /* Parses one option at argv[*i]; returns 0, or 2 after reporting a usage error. */
 static int parse_option(options *o, int argc, char **argv, int *i)
 {
-    static const char *with_value[] = {"--coll", "--algo",  "--size", "--iters", "--warmup",
-                                       "--root", "--dtype", "--op",   "--json",  "--csv"};
+    static const char *with_value[] = {"--coll",   "--algo", "--size",      "--iters",
+                                       "--warmup", "--root", "--dtype",     "--op",
+                                       "--json",   "--csv",  "--copy-bytes"};
+    const struct {
+        const char *name;
+        int *flag;
+    } flags[] = {{"--check", &o->check},
+                 {"--in-place", &o->inplace},
+                 {"--progress", &o->progress},
+                 {"--copy-bw", &o->copy_bw}};
     const char *opt = argv[*i];
-    if (strcmp(opt, "--check") == 0 || strcmp(opt, "--in-place") == 0 ||
-        strcmp(opt, "--progress") == 0) {
-        *(opt[2] == 'c' ? &o->check : opt[2] == 'i' ? &o->inplace : &o->progress) = 1;
-        return 0;
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+        if (strcmp(opt, flags[k].name) == 0) {
+            *flags[k].flag = 1;
+            return 0;
+        }
     }
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
@@ -381,6 +408,8 @@ static int check_options(const options *o, int p)
     if (is_floating(o->dt) && o->op != MPI_SUM && o->op != MPI_PROD && o->op != MPI_MAX &&
         o->op != MPI_MIN)
         return bad_usage("--op %s does not apply to floating types", o->op_name);
+    if (o->copy_bytes && !o->copy_bw)
+        return bad_usage("%s", "--copy-bytes needs --copy-bw");
     return 0;
 }
 
@@ -410,7 +439,10 @@ static int parse_options(options *o, int argc, char **argv, int p)
         if (rc)
             return rc;
     }
-    return check_options(o, p);
+    int rc = check_options(o, p);
+    if (!rc && !o->copy_bytes)
+        o->copy_bytes = VINE_BENCH_COPY_BYTES;
+    return rc;
 }
 
 /* The shape of coll's buffers for count elements (see docs/bench.md). */
@@ -743,9 +775,22 @@ static void print_header(const options *o, int p)
         printf("warmup=%d (the first 20%% of iters, dropped)\n", drop);
     printf("# times in microseconds, per iteration the maximum over ranks; algbw and busbw "
            "in GB/s (nccl-tests);\n# ratio = median / median(mpi)\n");
-    printf("%-20s %-22s %8s %9s %10s %10s %10s %10s %10s %8s %8s %7s %5s\n", "collective",
-           "algorithm", "size", "count", "median_us", "min_us", "mean_us", "p99_us", "max_us",
-           "algbw", "busbw", "ratio", "check");
+    if (copybw.on && isfinite(copybw.all)) {
+        char line[160];
+        vine__bench_copy_describe(line, sizeof line, p, copybw.all, copybw.one, o->copy_bytes,
+                                  VINE_BENCH_COPY_REPS);
+        printf("# %s\n# %%copy = busbw / the all-rank copy bandwidth, in percent; a copy of B "
+               "bytes counts B\n# (read once and written once): a comparison, not an efficiency "
+               "(docs/bench.md)\n",
+               line);
+    } else if (copybw.on) {
+        printf("# copy bandwidth: not measured\n");
+    }
+    printf("%-20s %-22s %8s %9s %10s %10s %10s %10s %10s %8s %8s ", "collective", "algorithm",
+           "size", "count", "median_us", "min_us", "mean_us", "p99_us", "max_us", "algbw", "busbw");
+    if (copybw.on)
+        printf("%6s ", "%copy");
+    printf("%7s %5s\n", "ratio", "check");
 }
 
 /* Rounds a time to a nanosecond, far below the clock's noise, so that the files stay short. */
@@ -796,6 +841,7 @@ static void file_row(const bcase *b, const char *label, const char *algo, const 
     if (vine__bench_bandwidth(b->coll, b->p, bytes, r->st.median, &algbw, &busbw) == 0) {
         x->algbw = sig6(algbw);
         x->busbw = sig6(busbw);
+        x->copy_fraction = sig6(vine__bench_copy_fraction(busbw, copybw.all));
     }
 }
 
@@ -812,10 +858,13 @@ static int print_row(const bcase *b, const char *label, const char *algo, const 
     if (r->err != MPI_SUCCESS) {
         printf("error: %s\n", vine_error_string(r->err));
     } else if (r->na) {
-        printf("%10s %10s %10s %10s %10s %8s %8s %7s %5s\n", "n/a", "n/a", "n/a", "n/a", "n/a",
-               "n/a", "n/a", "n/a", "n/a");
+        printf("%10s %10s %10s %10s %10s %8s %8s ", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a",
+               "n/a");
+        if (copybw.on)
+            printf("%6s ", "n/a");
+        printf("%7s %5s\n", "n/a", "n/a");
     } else {
-        char ratio[16] = "-", algbw[16] = "-", busbw[16] = "-";
+        char ratio[16] = "-", algbw[16] = "-", busbw[16] = "-", pct[16] = "-";
         double a, bb;
         if (mpi_median > 0)
             snprintf(ratio, sizeof ratio, "%.2f", r->st.median / mpi_median);
@@ -823,10 +872,16 @@ static int print_row(const bcase *b, const char *label, const char *algo, const 
                                   &bb) == 0) {
             snprintf(algbw, sizeof algbw, "%.3f", a);
             snprintf(busbw, sizeof busbw, "%.3f", bb);
+            double f = vine__bench_copy_fraction(bb, copybw.all);
+            if (isfinite(f))
+                snprintf(pct, sizeof pct, "%.1f", 100 * f);
         }
         const char *chk = r->check < 0 ? "-" : r->check ? "OK" : "FAIL";
-        printf("%10.2f %10.2f %10.2f %10.2f %10.2f %8s %8s %7s %5s\n", r->st.median, r->st.min,
-               r->st.mean, r->st.p99, r->st.max, algbw, busbw, ratio, chk);
+        printf("%10.2f %10.2f %10.2f %10.2f %10.2f %8s %8s ", r->st.median, r->st.min, r->st.mean,
+               r->st.p99, r->st.max, algbw, busbw);
+        if (copybw.on)
+            printf("%6s ", pct);
+        printf("%7s %5s\n", ratio, chk);
     }
     fflush(stdout);
     return r->err != MPI_SUCCESS || r->check == 0;
@@ -1077,6 +1132,56 @@ static int write_files(const options *o, const vine_bench_results *res)
     return failed;
 }
 
+/*
+ * Collective (--copy-bw): the node's memory copy bandwidth, before the rows.
+ * First every rank copies o->copy_bytes at once: each rank's time runs from
+ * its leaving a barrier to its leaving a second barrier after its copy, so
+ * that it spans every rank's copy (oversubscribed ranks that take turns
+ * included), and the time of a repetition is the slowest rank's, in which p
+ * times the bytes were copied.  Then rank 0 times its own copy while the
+ * others wait at a barrier.  Each runs VINE_BENCH_COPY_REPS times after one
+ * untimed copy on every rank, and rank 0 keeps the highest bandwidth of each
+ * in copybw.  Returns 0, or -1 when some rank ran out of memory for its
+ * buffers (nothing measured).
+ */
+static int measure_copy(const options *o, int p)
+{
+    vine_bench_copybuf b;
+    int mine = vine__bench_copy_alloc(&b, o->copy_bytes) != 0, any;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    if (any) {
+        vine__bench_copy_free(&b);
+        return -1;
+    }
+    double all = 0, one = 0, bytes = (double)b.bytes;
+    MPI_Barrier(MPI_COMM_WORLD);
+    vine__bench_copy(&b); /* untimed: the first pass through caches and TLBs */
+    for (int k = 0; k < VINE_BENCH_COPY_REPS; k++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        vine__bench_copy(&b);
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t = MPI_Wtime() - t0, tmax = 0;
+        MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        double bw = vine__bench_copy_gbps((double)p * bytes, tmax);
+        if (rank0 && bw > all)
+            all = bw;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int k = 0; k < VINE_BENCH_COPY_REPS; k++) {
+        if (rank0) {
+            double bw = vine__bench_copy_gbps(bytes, vine__bench_copy_time(&b));
+            if (bw > one)
+                one = bw;
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    vine__bench_copy_free(&b);
+    copybw.all = all > 0 ? sig6(all) : NAN;
+    copybw.one = one > 0 ? sig6(one) : NAN;
+    return 0;
+}
+
 static int bench_coll(const options *o, const char *cmd, int p)
 {
     vine_bench_results res, *files = o->json || o->csv ? &res : NULL;
@@ -1090,6 +1195,18 @@ static int bench_coll(const options *o, const char *cmd, int p)
     for (int c = 0; c < o->ncolls; c++)
         pr.total += (long)(o->colls[c] == VINE_COLL_BARRIER ? 1 : o->nsizes) *
                     rows_of(o, (vine_coll)o->colls[c]);
+    copybw.on = o->copy_bw;
+    int copy_failed = o->copy_bw && measure_copy(o, p) != 0;
+    if (rank0 && copy_failed)
+        fprintf(stderr,
+                "vine-bench: out of memory for --copy-bw's buffers (2 x %zu bytes a rank)\n",
+                o->copy_bytes);
+    if (rank0 && files && o->copy_bw && !copy_failed) {
+        files->copy_bytes = (long long)o->copy_bytes;
+        files->copy_reps = VINE_BENCH_COPY_REPS;
+        files->copy_all = copybw.all;
+        files->copy_one = copybw.one;
+    }
     if (rank0)
         print_header(o, p);
     int failures = 0;
@@ -1108,7 +1225,7 @@ static int bench_coll(const options *o, const char *cmd, int p)
         printf("# results written to%s%s%s%s\n", o->json ? " " : "", o->json ? o->json : "",
                o->csv ? " " : "", o->csv ? o->csv : "");
     vine__bench_results_free(&res);
-    return failures || bad_files ? 1 : 0;
+    return failures || bad_files || copy_failed ? 1 : 0;
 }
 
 int main(int argc, char **argv)

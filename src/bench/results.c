@@ -24,6 +24,7 @@ void vine__bench_results_init(vine_bench_results *r)
     memset(r, 0, sizeof *r);
     r->warmup = -1;
     r->check = 0;
+    r->copy_all = r->copy_one = NAN;
 }
 
 void vine__bench_results_free(vine_bench_results *r)
@@ -81,7 +82,7 @@ void vine__bench_row_init(vine_bench_row *row, const char *coll, const char *alg
     row->status = VINE_BENCH_ROW_OK;
     row->check = -1;
     row->min = row->median = row->mean = row->p99 = row->max = NAN;
-    row->ratio = row->algbw = row->busbw = NAN;
+    row->ratio = row->algbw = row->busbw = row->copy_fraction = NAN;
 }
 
 /* x to 15 significant digits, the precision of the files; NAN for anything not finite. */
@@ -106,8 +107,8 @@ int vine__bench_results_add(vine_bench_results *r, const vine_bench_row *row)
     }
     vine_bench_row *x = &r->rows[r->nrows++];
     *x = *row;
-    double *nums[] = {&x->min, &x->median, &x->mean,  &x->p99,
-                      &x->max, &x->ratio,  &x->algbw, &x->busbw};
+    double *nums[] = {&x->min,   &x->median, &x->mean,  &x->p99,          &x->max,
+                      &x->ratio, &x->algbw,  &x->busbw, &x->copy_fraction};
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
         *nums[i] = round15(*nums[i]);
     return VINE_OK;
@@ -168,7 +169,8 @@ static int put(json_t *o, const char *key, json_t *v)
     return !v || json_object_set_new(o, key, v) != 0;
 }
 
-static json_t *row_to_json(const vine_bench_row *x)
+/* A row; with copy (the run measured the copy bandwidth) its copy_fraction too. */
+static json_t *row_to_json(const vine_bench_row *x, int copy)
 {
     json_t *o = json_object();
     if (!o)
@@ -192,6 +194,8 @@ static json_t *row_to_json(const vine_bench_row *x)
     bad |= put(o, "ratio", jnum(x->ratio));
     bad |= put(o, "algbw_GBps", jnum(x->algbw));
     bad |= put(o, "busbw_GBps", jnum(x->busbw));
+    if (copy)
+        bad |= put(o, "copy_fraction", jnum(x->copy_fraction));
     if (bad) {
         json_decref(o);
         return NULL;
@@ -206,7 +210,7 @@ static json_t *results_to_json(const vine_bench_results *r)
     for (int i = 0; !bad && i < r->ranks; i++)
         bad = json_array_append_new(hosts, json_string(r->hosts[i] ? r->hosts[i] : "")) != 0;
     for (size_t i = 0; !bad && i < r->nrows; i++) {
-        json_t *row = row_to_json(&r->rows[i]);
+        json_t *row = row_to_json(&r->rows[i], r->copy_bytes > 0);
         bad = !row || json_array_append_new(rows, row) != 0;
     }
     if (!bad) {
@@ -223,6 +227,12 @@ static json_t *results_to_json(const vine_bench_results *r)
         bad |= put(o, "check", json_boolean(r->check));
         bad |= put(o, "iters", json_integer(r->iters));
         bad |= put(o, "warmup", r->warmup < 0 ? json_null() : json_integer(r->warmup));
+        if (r->copy_bytes > 0) {
+            bad |= put(o, "copy_bytes", json_integer(r->copy_bytes));
+            bad |= put(o, "copy_reps", json_integer(r->copy_reps));
+            bad |= put(o, "copy_all_GBps", jnum(r->copy_all));
+            bad |= put(o, "copy_one_GBps", jnum(r->copy_one));
+        }
         bad |= put(o, "hosts", hosts);
         hosts = NULL;
         bad |= put(o, "rows", rows);
@@ -321,6 +331,9 @@ static int row_from_json(json_t *o, vine_bench_row *x, const char **bad)
         get_num(o, "max_us", &x->max, bad) || get_num(o, "ratio", &x->ratio, bad) ||
         get_num(o, "algbw_GBps", &x->algbw, bad) || get_num(o, "busbw_GBps", &x->busbw, bad))
         return -1;
+    /* Optional: only the rows of a run with --copy-bw have it. */
+    if (json_object_get(o, "copy_fraction") && get_num(o, "copy_fraction", &x->copy_fraction, bad))
+        return -1;
     x->status = vine__bench_status_from_name(status);
     x->check = check_from_name(check);
     x->kept = (int)kept;
@@ -380,6 +393,17 @@ static int results_from_json(json_t *o, vine_bench_results *r, const char *path,
     r->warmup = (int)warmup;
     r->inplace = json_is_true(ip);
     r->check = json_is_true(ck);
+    /* Optional: the copy bandwidth of --copy-bw, all four fields or none. */
+    json_t *cb = json_object_get(o, "copy_bytes");
+    if (cb && !json_is_null(cb)) {
+        long long reps;
+        if (get_int(o, "copy_bytes", 0, 1, INT64_MAX, &r->copy_bytes, &bad) ||
+            get_int(o, "copy_reps", 0, 1, INT32_MAX, &reps, &bad) ||
+            get_num(o, "copy_all_GBps", &r->copy_all, &bad) ||
+            get_num(o, "copy_one_GBps", &r->copy_one, &bad))
+            return fail(err, errlen, "%s: \"%s\" missing or of the wrong type", path, bad);
+        r->copy_reps = (int)reps;
+    }
     /* The host array first: a corrupt rank count allocates nothing. */
     hosts = json_object_get(o, "hosts");
     if (!json_is_array(hosts) || json_array_size(hosts) != (size_t)ranks)
@@ -424,11 +448,14 @@ int vine__bench_read_json(vine_bench_results *r, const char *path, char *err, si
 
 /* ---- CSV -------------------------------------------------------------- */
 
+/* The columns; the last, copy_fraction, only in the files of a run with --copy-bw. */
 static const char *const csv_columns[] = {
-    "collective", "algorithm", "size_label", "size",    "count",      "status",
-    "error",      "check",     "kept",       "dropped", "min_us",     "median_us",
-    "mean_us",    "p99_us",    "max_us",     "ratio",   "algbw_GBps", "busbw_GBps"};
-#define NCOLS ((int)(sizeof csv_columns / sizeof csv_columns[0]))
+    "collective", "algorithm", "size_label", "size",       "count",        "status",  "error",
+    "check",      "kept",      "dropped",    "min_us",     "median_us",    "mean_us", "p99_us",
+    "max_us",     "ratio",     "algbw_GBps", "busbw_GBps", "copy_fraction"};
+/* NCOLS: the columns of every file; NCOLS_COPY: those and copy_fraction. */
+#define NCOLS ((int)(sizeof csv_columns / sizeof csv_columns[0]) - 1)
+#define NCOLS_COPY (NCOLS + 1)
 
 /* Writes s as one CSV field, quoted when it holds a comma, a quote, a line break or edge spaces. */
 void vine__bench_csv_field(FILE *f, const char *s)
@@ -470,7 +497,17 @@ static void csv_meta_int(FILE *f, const char *key, long long v)
     csv_meta(f, key, buf);
 }
 
-static void csv_row(FILE *f, const vine_bench_row *x)
+/* A "# key: value" line of a number, empty when it is not finite. */
+static void csv_meta_num(FILE *f, const char *key, double v)
+{
+    char buf[40] = "";
+    if (isfinite(v))
+        snprintf(buf, sizeof buf, "%.15g", v);
+    csv_meta(f, key, buf);
+}
+
+/* A row; with copy (the run measured the copy bandwidth) its copy_fraction too. */
+static void csv_row(FILE *f, const vine_bench_row *x, int copy)
 {
     vine__bench_csv_field(f, x->coll);
     fputc(',', f);
@@ -488,6 +525,10 @@ static void csv_row(FILE *f, const vine_bench_row *x)
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
         fputc(',', f);
         csv_num(f, nums[i]);
+    }
+    if (copy) {
+        fputc(',', f);
+        csv_num(f, x->copy_fraction);
     }
     fputc('\n', f);
 }
@@ -514,15 +555,22 @@ int vine__bench_write_csv(const vine_bench_results *r, const char *path, char *e
         csv_meta(f, "warmup", "-");
     else
         csv_meta_int(f, "warmup", r->warmup);
+    int copy = r->copy_bytes > 0;
+    if (copy) {
+        csv_meta_int(f, "copy_bytes", r->copy_bytes);
+        csv_meta_int(f, "copy_reps", r->copy_reps);
+        csv_meta_num(f, "copy_all_GBps", r->copy_all);
+        csv_meta_num(f, "copy_one_GBps", r->copy_one);
+    }
     for (int i = 0; i < r->ranks; i++) {
         snprintf(buf, sizeof buf, "host %d", i);
         csv_meta(f, buf, r->hosts[i]);
     }
-    for (int c = 0; c < NCOLS; c++)
+    for (int c = 0; c < (copy ? NCOLS_COPY : NCOLS); c++)
         fprintf(f, "%s%s", c ? "," : "", csv_columns[c]);
     fputc('\n', f);
     for (size_t i = 0; i < r->nrows; i++)
-        csv_row(f, &r->rows[i]);
+        csv_row(f, &r->rows[i], copy);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
         return fail(err, errlen, "%s: write failed", path);
@@ -608,8 +656,11 @@ static int set_text(char *dst, size_t cap, const char *s)
     return 0;
 }
 
-/* Fills x from the fields in column order; the failing column's index in *col. */
-static int csv_fields_to_row(char **f, vine_bench_row *x, int *col)
+/*
+ * Fills x from the fields in column order, ncols of them (NCOLS, or
+ * NCOLS_COPY with copy_fraction); the failing column's index in *col.
+ */
+static int csv_fields_to_row(char **f, int ncols, vine_bench_row *x, int *col)
 {
     long long v;
     vine__bench_row_init(x, "", "", "");
@@ -652,6 +703,8 @@ static int csv_fields_to_row(char **f, vine_bench_row *x, int *col)
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++, c++)
         if (parse_num(f[c], nums[i]))
             goto bad;
+    if (ncols == NCOLS_COPY && parse_num(f[c], &x->copy_fraction))
+        goto bad;
     return 0;
 bad:
     *col = c;
@@ -713,6 +766,17 @@ static int csv_meta_line(vine_bench_results *r, char *line, const char *path, lo
         if (!yes && strcmp(value, "no") != 0)
             return fail(err, errlen, "%s:%ld: %s is neither yes nor no", path, ln, line);
         *(line[0] == 'i' ? &r->inplace : &r->check) = yes;
+    } else if (strcmp(line, "copy_bytes") == 0 || strcmp(line, "copy_reps") == 0) {
+        int bytes = line[5] == 'b';
+        if (parse_ll(value, 1, bytes ? INT64_MAX : INT32_MAX, &v))
+            return fail(err, errlen, "%s:%ld: bad %s", path, ln, line);
+        if (bytes)
+            r->copy_bytes = v;
+        else
+            r->copy_reps = (int)v;
+    } else if (strcmp(line, "copy_all_GBps") == 0 || strcmp(line, "copy_one_GBps") == 0) {
+        if (parse_num(value, line[5] == 'a' ? &r->copy_all : &r->copy_one))
+            return fail(err, errlen, "%s:%ld: bad %s", path, ln, line);
     } else if (sscanf(line, "host %d", &host) == 1) {
         if (!r->hosts || host < 0 || host >= r->ranks)
             return fail(err, errlen, "%s:%ld: host of rank %d before \"ranks\" or out of range",
@@ -755,10 +819,10 @@ static long read_line(FILE *f, char **buf, size_t *cap)
 
 static int csv_read_all(FILE *f, vine_bench_results *r, const char *path, char *err, size_t errlen)
 {
-    char *line = NULL, *fields[NCOLS + 1];
+    char *line = NULL, *fields[NCOLS_COPY + 1];
     size_t cap = 0;
     long n = 0, ln = 0;
-    int header = 0, have_format = 0, rc = VINE_OK;
+    int header = 0, have_format = 0, rc = VINE_OK, ncols = NCOLS;
     /* A "#host R: X" line takes 11 bytes or more. */
     struct stat st;
     long long max_ranks = INT32_MAX;
@@ -777,31 +841,33 @@ static int csv_read_all(FILE *f, vine_bench_results *r, const char *path, char *
                                err, errlen);
             continue;
         }
-        int nf = csv_split(line, fields, NCOLS + 1);
+        int nf = csv_split(line, fields, NCOLS_COPY + 1);
         if (!header) {
+            /* The header says whether the rows have copy_fraction. */
+            ncols = nf == NCOLS_COPY ? NCOLS_COPY : NCOLS;
             if (!have_format)
                 rc = fail(err, errlen,
                           "%s:%ld: not a vine-bench result file (no \"# format:\" "
                           "line before the header)",
                           path, ln);
-            else if (nf != NCOLS)
-                rc = fail(err, errlen, "%s:%ld: the header has %d columns, expected %d", path, ln,
-                          nf, NCOLS);
-            for (int c = 0; rc == VINE_OK && c < NCOLS; c++)
+            else if (nf != NCOLS && nf != NCOLS_COPY)
+                rc = fail(err, errlen, "%s:%ld: the header has %d columns, expected %d or %d", path,
+                          ln, nf, NCOLS, NCOLS_COPY);
+            for (int c = 0; rc == VINE_OK && c < ncols; c++)
                 if (strcmp(fields[c], csv_columns[c]) != 0)
                     rc = fail(err, errlen, "%s:%ld: column %d is \"%s\", expected \"%s\"", path, ln,
                               c + 1, fields[c], csv_columns[c]);
             header = 1;
             continue;
         }
-        if (nf != NCOLS) {
+        if (nf != ncols) {
             rc = fail(err, errlen, "%s:%ld: %d fields, expected %d%s", path, ln, nf < 0 ? 0 : nf,
-                      NCOLS, nf < 0 ? " (bad quoting)" : "");
+                      ncols, nf < 0 ? " (bad quoting)" : "");
             break;
         }
         vine_bench_row x;
         int col;
-        if (csv_fields_to_row(fields, &x, &col))
+        if (csv_fields_to_row(fields, ncols, &x, &col))
             rc =
                 fail(err, errlen, "%s:%ld: bad %s \"%s\"", path, ln, csv_columns[col], fields[col]);
         else

@@ -10,6 +10,11 @@
  * file read back gives the rows that were added, bit for bit.  A missing
  * number (an n/a row's times, a barrier's bandwidth, a ratio without an mpi
  * row) is NAN in memory, null in JSON and an empty field in CSV.
+ *
+ * The copy bandwidth of --copy-bw (copy_bytes > 0) is optional: without it
+ * the files hold none of its fields (the description's copy_* keys, the
+ * rows' copy_fraction), as they did before the option existed, and a file
+ * without them reads as a run that did not measure it.
  */
 #ifndef VINE_BENCH_RESULTS_H
 #define VINE_BENCH_RESULTS_H
@@ -40,8 +45,9 @@ typedef struct vine_bench_row {
     int check;                          /* -1 not checked, 0 failed, 1 passed */
     int kept, dropped;                  /* the samples summarised and those dropped as warm-up */
     double min, median, mean, p99, max; /* microseconds, per iteration the slowest rank */
-    double ratio;        /* median / median of the mpi row of the same collective and size */
-    double algbw, busbw; /* GB/s, nccl-tests' definitions (src/bench/stats.h) */
+    double ratio;         /* median / median of the mpi row of the same collective and size */
+    double algbw, busbw;  /* GB/s, nccl-tests' definitions (src/bench/stats.h) */
+    double copy_fraction; /* busbw / the run's copy_all (--copy-bw); NAN when either is missing */
 } vine_bench_row;
 
 /* A run: its description and its rows. */
@@ -55,11 +61,17 @@ typedef struct vine_bench_results {
     int iters;    /* --iters */
     int warmup;   /* --warmup, or -1: the first 20% of iters are dropped */
     char **hosts; /* ranks entries: hosts[r] is rank r's MPI_Get_processor_name() */
+    /* --copy-bw (src/bench/copybw.h): the bytes each rank copied, 0 when not measured (the
+     * files then hold no copy fields); the repetitions; the best bandwidths in GB/s of all
+     * ranks copying at once and of rank 0 alone (NAN when not measured). */
+    long long copy_bytes;
+    int copy_reps;
+    double copy_all, copy_one;
     vine_bench_row *rows;
     size_t nrows, cap;
 } vine_bench_results;
 
-/* An empty description (strings NULL, ranks 0) and no rows. */
+/* An empty description (strings NULL, ranks 0, no copy bandwidth) and no rows. */
 void vine__bench_results_init(vine_bench_results *r);
 void vine__bench_results_free(vine_bench_results *r);
 

@@ -11,6 +11,9 @@
 #   mpi.bench.files.np3, mpi.bench.files_warmup.np2  --json and --csv read
 #       back by test_results --run (same rows, consistent numbers) and plotted
 #       by `vine plot`.
+#   mpi.bench.copybw.np3  --copy-bw --copy-bytes 1MiB: the copy bandwidth's
+#       header line, the %copy column and the files' copy fields (present and
+#       positive; timing decides nothing).
 #   mpi.bench.overhead.np2  `vine-bench overhead` still runs.
 # Registered with add_test: this fragment sorts before mpi.cmake.
 if(VINE_SMPI OR NOT TARGET vine-bench)
@@ -59,6 +62,11 @@ vine_bench_test(files_warmup 2 files $<TARGET_FILE:test_results> $<TARGET_FILE:v
   -- ${vine_bench_run} 2 ${vine_bench_exe}
   coll --coll allreduce,reduce_scatter --algo mpi,ring --size 1KiB,64KiB --check
   --iters 4 --warmup 2 --json r.json --csv r.csv --progress)
+
+vine_bench_test(copybw 3 copybw $<TARGET_FILE:test_results> 3
+  -- ${vine_bench_run} 3 ${vine_bench_exe}
+  coll --coll allreduce,bcast,barrier --algo mpi,ring,binomial --size 8B,64KiB --check --iters 3
+  --copy-bw --copy-bytes 1MiB --json r.json --csv r.csv)
 
 vine_bench_test(overhead 2 overhead -- ${vine_bench_run} 2 ${vine_bench_exe}
   overhead --batches 3 --iters 200)

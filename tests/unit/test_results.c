@@ -14,7 +14,12 @@
  * `vine-bench coll --json JSON --csv CSV` run on P ranks (tests/mpi/
  * bench.cmake): both read back, describe the same run and rows field by
  * field, and every row is consistent (statistics in order, the warm-up drop,
- * the mpi row's ratio of 1, the checks passed).
+ * the mpi row's ratio of 1, the checks passed), and, when the run measured
+ * the copy bandwidth (--copy-bw), that both bandwidths are positive and each
+ * row's copy_fraction is its busbw over the all-rank one.
+ * The copy bandwidth's fields are optional: a run with them round-trips in
+ * both formats, and files without them (all the others here) read as a run
+ * that did not measure it.
  * Prints "results: N checks, M failed".
  */
 #include "bench/results.h"
@@ -150,6 +155,10 @@ static void compare(const vine_bench_results *a, const vine_bench_results *b, co
     CHECK(same_str(a->date, b->date), "%s: date '%s'", fmt, b->date);
     CHECK(same_str(a->mpi_library, b->mpi_library), "%s: mpi_library '%s'", fmt, b->mpi_library);
     CHECK(same_str(a->dtype, b->dtype) && same_str(a->op, b->op), "%s: dtype/op", fmt);
+    CHECK(a->copy_bytes == b->copy_bytes && a->copy_reps == b->copy_reps &&
+              same(a->copy_all, b->copy_all) && same(a->copy_one, b->copy_one),
+          "%s: copy_bytes %lld copy_reps %d copy_all %g copy_one %g", fmt, b->copy_bytes,
+          b->copy_reps, b->copy_all, b->copy_one);
     CHECK(a->ranks == b->ranks && a->root == b->root && a->inplace == b->inplace &&
               a->check == b->check && a->iters == b->iters && a->warmup == b->warmup,
           "%s: ranks %d root %d in_place %d check %d iters %d warmup %d", fmt, b->ranks, b->root,
@@ -167,11 +176,11 @@ static void compare(const vine_bench_results *a, const vine_bench_results *b, co
         CHECK(x->status == y->status && same_str(x->error, y->error) && x->check == y->check,
               "%s: row %zu status %d error '%s' check %d", fmt, i, y->status, y->error, y->check);
         CHECK(x->kept == y->kept && x->dropped == y->dropped, "%s: row %zu kept/dropped", fmt, i);
-        const double xs[] = {x->min, x->median, x->mean,  x->p99,
-                             x->max, x->ratio,  x->algbw, x->busbw};
-        const double ys[] = {y->min, y->median, y->mean,  y->p99,
-                             y->max, y->ratio,  y->algbw, y->busbw};
-        for (int k = 0; k < 8; k++)
+        const double xs[] = {x->min,   x->median, x->mean,  x->p99,          x->max,
+                             x->ratio, x->algbw,  x->busbw, x->copy_fraction};
+        const double ys[] = {y->min,   y->median, y->mean,  y->p99,          y->max,
+                             y->ratio, y->algbw,  y->busbw, y->copy_fraction};
+        for (int k = 0; k < 9; k++)
             CHECK(same(xs[k], ys[k]), "%s: row %zu number %d: %.17g, want %.17g", fmt, i, k, ys[k],
                   xs[k]);
     }
@@ -250,6 +259,86 @@ static void test_round_trip(void)
     vine__bench_results_free(&r);
 }
 
+/* Does the text file at path contain want anywhere? */
+static int has_text(const char *path, const char *want)
+{
+    FILE *f = fopen(path, "r");
+    char buf[8192];
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    return strstr(buf, want) != NULL;
+}
+
+/* The copy bandwidth of --copy-bw: its description and the rows' fractions, in both formats. */
+static void test_copy_round_trip(void)
+{
+    vine_bench_results r, back;
+    char json[512], csv[512], err[512];
+    make_results(&r);
+    r.copy_bytes = 67108864;
+    r.copy_reps = 5;
+    r.copy_all = 41.25;
+    r.copy_one = 7.75;
+    /* The rows with a busbw get busbw / copy_all; the others (n/a, error, barrier) NAN. */
+    for (size_t i = 0; i < r.nrows; i++)
+        if (isfinite(r.rows[i].busbw))
+            r.rows[i].copy_fraction = 0.000172390572390572;
+    r.rows[2].copy_fraction = 1.5; /* above 1 is allowed: a comparison, not an efficiency */
+    path_of(json, sizeof json, "copy.json");
+    path_of(csv, sizeof csv, "copy.csv");
+    int rc = vine__bench_write_json(&r, json, err, sizeof err);
+    CHECK(rc == VINE_OK, "write copy json: %s", err);
+    CHECK(has_text(json, "\"copy_all_GBps\": 41.25") &&
+              has_text(json, "\"copy_bytes\": 67108864") &&
+              has_text(json, "\"copy_fraction\": null"),
+          "copy json lacks the copy fields");
+    rc = vine__bench_read_json(&back, json, err, sizeof err);
+    CHECK(rc == VINE_OK, "read copy json: %s", err);
+    if (rc == VINE_OK)
+        compare(&r, &back, "copy json");
+    vine__bench_results_free(&back);
+
+    rc = vine__bench_write_csv(&r, csv, err, sizeof err);
+    CHECK(rc == VINE_OK, "write copy csv: %s", err);
+    static const char *const want_lines[] = {
+        "# copy_bytes: 67108864",
+        "# copy_reps: 5",
+        "# copy_all_GBps: 41.25",
+        "# copy_one_GBps: 7.75",
+        "collective,algorithm,size_label,size,count,status,error,check,kept,dropped,min_us,"
+        "median_us,mean_us,p99_us,max_us,ratio,algbw_GBps,busbw_GBps,copy_fraction",
+        "allreduce,mpi,8B,8,2,ok,,,40,10,1.25,1.5,0.333333333333333,2.75,3,1,0.00533333333333333,"
+        "0.00711111111111111,0.000172390572390572",
+        "allreduce,bine_large,1KiB,1024,256,n/a,,,0,0,,,,,,,,,",
+        "barrier,dissemination,-,0,,ok,,,8,2,10,10,10,10,10,0.5,,,",
+    };
+    for (size_t i = 0; i < sizeof want_lines / sizeof want_lines[0]; i++)
+        CHECK(has_line(csv, want_lines[i]), "copy csv lacks the line '%s'", want_lines[i]);
+    rc = vine__bench_read(&back, csv, err, sizeof err);
+    CHECK(rc == VINE_OK, "read copy csv: %s", err);
+    if (rc == VINE_OK)
+        compare(&r, &back, "copy csv");
+    vine__bench_results_free(&back);
+    vine__bench_results_free(&r);
+
+    /* A run without the copy bandwidth writes none of its fields. */
+    make_results(&r);
+    path_of(json, sizeof json, "nocopy.json");
+    path_of(csv, sizeof csv, "nocopy.csv");
+    CHECK(vine__bench_write_json(&r, json, err, sizeof err) == VINE_OK && !has_text(json, "copy"),
+          "json without --copy-bw mentions copy");
+    CHECK(vine__bench_write_csv(&r, csv, err, sizeof err) == VINE_OK && !has_text(csv, "copy"),
+          "csv without --copy-bw mentions copy");
+    CHECK(vine__bench_read(&back, json, err, sizeof err) == VINE_OK && back.copy_bytes == 0 &&
+              isnan(back.copy_all) && isnan(back.copy_one) && back.nrows &&
+              isnan(back.rows[0].copy_fraction),
+          "json without --copy-bw read back: %s", err);
+    vine__bench_results_free(&back);
+    vine__bench_results_free(&r);
+}
+
 /* The fields of the row of read_hand()'s files. */
 static void check_hand_rows(const vine_bench_results *r, const char *fmt)
 {
@@ -263,9 +352,14 @@ static void check_hand_rows(const vine_bench_results *r, const char *fmt)
           r->inplace, r->check, r->iters, r->warmup);
     CHECK(r->ranks == 2 && same_str(r->hosts[0], "h0") && same_str(r->hosts[1], "h 1"), "%s: hosts",
           fmt);
+    CHECK(r->copy_bytes == 0 && r->copy_reps == 0 && isnan(r->copy_all) && isnan(r->copy_one),
+          "%s: a file without the copy bandwidth read as copy_bytes %lld copy_all %g", fmt,
+          r->copy_bytes, r->copy_all);
     CHECK(r->nrows == 2, "%s: %zu rows, want 2", fmt, r->nrows);
     if (r->nrows != 2)
         return;
+    CHECK(isnan(r->rows[0].copy_fraction) && isnan(r->rows[1].copy_fraction),
+          "%s: a row without copy_fraction read as %g", fmt, r->rows[0].copy_fraction);
     const vine_bench_row *x = &r->rows[0], *y = &r->rows[1];
     CHECK(same_str(x->coll, "bcast") && same_str(x->algo, "a,b") && same_str(x->label, "4KiB") &&
               x->size == 4096 && x->count == 1024 && x->status == VINE_BENCH_ROW_OK &&
@@ -372,6 +466,42 @@ static void test_refused(void)
            "collective,algorithm,size_label,size,count,status,error,check,kept,dropped,min_us,"
            "median_us,mean_us,p99_us,max_us,ratio,algbw_GBps,busbw_GBps\n",
            "host 1");
+    refuse("copycol.csv",
+           "# format: vine-bench-results 1\n# ranks: 1\n# host 0: h\n"
+           "collective,algorithm,size_label,size,count,status,error,check,kept,dropped,min_us,"
+           "median_us,mean_us,p99_us,max_us,ratio,algbw_GBps,busbw_GBps,copy\n",
+           "column 19 is \"copy\", expected \"copy_fraction\"");
+    refuse("copyfrac.csv",
+           "# format: vine-bench-results 1\n# ranks: 1\n# host 0: h\n# copy_bytes: 1024\n"
+           "collective,algorithm,size_label,size,count,status,error,check,kept,dropped,min_us,"
+           "median_us,mean_us,p99_us,max_us,ratio,algbw_GBps,busbw_GBps,copy_fraction\n"
+           "bcast,mpi,8B,8,2,ok,,,4,1,1,1,1,1,1,1,1,1,x\n",
+           ":6: bad copy_fraction");
+    refuse("copyrow.csv",
+           "# format: vine-bench-results 1\n# ranks: 1\n# host 0: h\n"
+           "collective,algorithm,size_label,size,count,status,error,check,kept,dropped,min_us,"
+           "median_us,mean_us,p99_us,max_us,ratio,algbw_GBps,busbw_GBps,copy_fraction\n"
+           "bcast,mpi,8B,8,2,ok,,,4,1,1,1,1,1,1,1,1,1\n",
+           ":5: 18 fields, expected 19");
+    refuse("copybytes.csv", "# format: vine-bench-results 1\n# copy_bytes: 0\n",
+           ":2: bad copy_bytes");
+    refuse("copybw.json",
+           "{\"format\": \"vine-bench-results\", \"version\": 1, \"command\": \"\", \"date\": "
+           "\"\", \"mpi_library\": \"\", \"ranks\": 1, \"dtype\": \"int\", \"op\": \"sum\", "
+           "\"root\": 0, \"iters\": 1, \"warmup\": null, \"in_place\": false, \"check\": false, "
+           "\"copy_bytes\": 1024, \"copy_reps\": 5, \"copy_all_GBps\": \"fast\", "
+           "\"hosts\": [\"h\"], \"rows\": []}",
+           "\"copy_all_GBps\" missing or of the wrong type");
+    refuse("copyfrac.json",
+           "{\"format\": \"vine-bench-results\", \"version\": 1, \"command\": \"\", \"date\": "
+           "\"\", \"mpi_library\": \"\", \"ranks\": 1, \"dtype\": \"int\", \"op\": \"sum\", "
+           "\"root\": 0, \"iters\": 1, \"warmup\": null, \"in_place\": false, \"check\": false, "
+           "\"hosts\": [\"h\"], \"rows\": [{\"collective\": \"bcast\", \"algorithm\": \"mpi\", "
+           "\"size_label\": \"8B\", \"size\": 8, \"count\": 2, \"status\": \"ok\", \"error\": "
+           "null, \"check\": null, \"kept\": 1, \"dropped\": 0, \"min_us\": 1, \"median_us\": 1, "
+           "\"mean_us\": 1, \"p99_us\": 1, \"max_us\": 1, \"ratio\": 1, \"algbw_GBps\": 1, "
+           "\"busbw_GBps\": 1, \"copy_fraction\": \"x\"}]}",
+           "rows[0]: \"copy_fraction\"");
     /* Corrupt rank counts fail before the host names are allocated (the
      * fuzzer's inputs took 3 GiB; tests/data/fuzz/results). */
     refuse("manyranks.csv", "# format: vine-bench-results 1\n# ranks: 402666267\n",
@@ -432,6 +562,35 @@ static void check_run_rows(const vine_bench_results *r)
     }
 }
 
+/*
+ * A real run's copy bandwidth, when it measured one (--copy-bw in the
+ * command): both bandwidths positive, and copy_fraction in every row that
+ * has a busbw, equal to busbw / copy_all to the 6 digits written.  Timing
+ * decides nothing else.
+ */
+static void check_run_copy(const vine_bench_results *r)
+{
+    int asked = strstr(r->command, " --copy-bw") != NULL;
+    CHECK(asked == (r->copy_bytes > 0), "--copy-bw %s, copy_bytes %lld",
+          asked ? "given" : "not given", r->copy_bytes);
+    if (!asked)
+        return;
+    CHECK(r->copy_reps > 0 && r->copy_all > 0 && r->copy_one > 0,
+          "copy_reps %d copy_all %g copy_one %g", r->copy_reps, r->copy_all, r->copy_one);
+    for (size_t i = 0; i < r->nrows; i++) {
+        const vine_bench_row *x = &r->rows[i];
+        if (!isfinite(x->busbw)) {
+            CHECK(isnan(x->copy_fraction), "row %zu %s %s: copy_fraction %g without busbw", i,
+                  x->coll, x->algo, x->copy_fraction);
+            continue;
+        }
+        double want = x->busbw / r->copy_all;
+        CHECK(x->copy_fraction >= 0 && fabs(x->copy_fraction - want) <= 1e-5 * want + 1e-12,
+              "row %zu %s %s: copy_fraction %g, busbw / copy_all %g", i, x->coll, x->algo,
+              x->copy_fraction, want);
+    }
+}
+
 /* --run JSON CSV P: the two files of one real run. */
 static int check_run(const char *json, const char *csv, int p)
 {
@@ -456,6 +615,7 @@ static int check_run(const char *json, const char *csv, int p)
     CHECK(iso_date(a.date), "date '%s'", a.date);
     CHECK(a.nrows > 0, "no rows");
     check_run_rows(&a);
+    check_run_copy(&a);
     compare(&a, &b, "json vs csv");
     printf("%s: %zu rows, %d ranks on %s..., %s, %s\n", json, a.nrows, a.ranks,
            a.ranks ? a.hosts[0] : "-", a.date, a.mpi_library);
@@ -472,6 +632,7 @@ int main(int argc, char **argv)
     if (argc > 1)
         dir = argv[1];
     test_round_trip();
+    test_copy_round_trip();
     test_hand_written();
     test_refused();
     printf("results: %ld checks, %ld failed\n", checks, failures);
