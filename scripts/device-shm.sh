@@ -72,10 +72,10 @@ build() {
 }
 
 bench() { # json name, then vine-bench coll options
-    name=$1
+    json=$1
     shift
     mpirun_np "$NP" $bind "$BENCH" coll --algo mpi,shm,auto --check --copy-bw \
-        --copy-bytes "$cbytes" --json "$OUT/$name.json" "$@"
+        --copy-bytes "$cbytes" --json "$OUT/$json.json" "$@"
 }
 
 small() {

@@ -1,7 +1,8 @@
 /*
  * Symbolic verifier: the collectives' buffer layouts, the result check and
  * the entry points.  verify_check.c holds the static checks and the message
- * matching, verify_sim.c the rendezvous simulation, verify_seg.c the segment
+ * matching, verify_sim.c the rendezvous simulation, verify_race.c the
+ * happens-before and race checks of shared memory, verify_seg.c the segment
  * lists that record what every element holds.
  */
 #include "verify_int.h"
@@ -141,6 +142,15 @@ int vine__verify_coll_info(vine_coll c, vine_coll_info *info)
     return VINE_OK;
 }
 
+/*
+ * The elements of each rank's shm region: of the one segment of all ranks
+ * (shm_count) or of its node's (shm_node_count, hierarchical algorithms).
+ */
+static size_t shm_region(const vine_args *a)
+{
+    return a->shm_count > a->shm_node_count ? a->shm_count : a->shm_node_count;
+}
+
 int vine__verify_layout(const vine_args *a, int rank, vine_vlayout *l)
 {
     vine_coll_info info;
@@ -150,6 +160,7 @@ int vine__verify_layout(const vine_args *a, int rank, vine_vlayout *l)
     if (info.vector && (!a->counts || !a->displs))
         return VINE_ERR_UNSUPPORTED;
     colls[a->coll].layout(a, rank, l);
+    l->size[VINE_BUF_SHM] = shm_region(a);
     return VINE_OK;
 }
 
@@ -175,18 +186,36 @@ void vine__verify_counts(vine_coll c, int p, size_t count, size_t *counts, size_
     }
 }
 
-uint64_t vine__vhash(int r)
+static uint64_t mix64(uint64_t x)
 {
-    uint64_t z = (uint64_t)r + 0x9e3779b97f4a7c15ull;
+    uint64_t z = x + 0x9e3779b97f4a7c15ull;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
 
-static const char *buf_name(int b)
+uint64_t vine__vhash(int r)
 {
-    static const char *names[] = {"send", "recv", "tmp"};
+    return mix64((uint64_t)r);
+}
+
+uint64_t vine__vhash_call(int r, int c)
+{
+    return mix64((uint64_t)(uint32_t)r | (uint64_t)c << 32);
+}
+
+const char *vine__vbuf_name(int b)
+{
+    static const char *names[] = {"send", "recv", "tmp", "shm"};
     return b >= 0 && b < VINE_BUF_COUNT ? names[b] : "?";
+}
+
+int vine__vsame_node(const vine_args *a, int r, int q)
+{
+    const vine_levels *m = a->levels;
+    if (!vine__levels_ready(m, a->p) || vine__levels_flat(m))
+        return 1; /* no map with locality: all ranks share one node */
+    return vine__levels_group(m, 0, r) == vine__levels_group(m, 0, q);
 }
 
 void vine__vop_str(const vine_op *op, char *out, size_t outlen)
@@ -195,17 +224,29 @@ void vine__vop_str(const vine_op *op, char *out, size_t outlen)
     case VINE_OP_SEND:
     case VINE_OP_RECV:
         snprintf(out, outlen, "%s %s %d %s[%zu,+%zu)", op->kind == VINE_OP_SEND ? "send" : "recv",
-                 op->kind == VINE_OP_SEND ? "to" : "from", op->peer, buf_name(op->buf), op->off,
-                 op->count);
+                 op->kind == VINE_OP_SEND ? "to" : "from", op->peer, vine__vbuf_name(op->buf),
+                 op->off, op->count);
         break;
     case VINE_OP_COPY:
-        snprintf(out, outlen, "copy %s[%zu,+%zu) -> %s[%zu]", buf_name(op->buf), op->off, op->count,
-                 buf_name(op->dbuf), op->doff);
+        snprintf(out, outlen, "copy %s[%zu,+%zu) -> %s[%zu]", vine__vbuf_name(op->buf), op->off,
+                 op->count, vine__vbuf_name(op->dbuf), op->doff);
         break;
     case VINE_OP_REDUCE:
-        snprintf(out, outlen, "reduce %s[%zu,+%zu) into %s[%zu], src %s", buf_name(op->buf),
-                 op->off, op->count, buf_name(op->dbuf), op->doff,
+        snprintf(out, outlen, "reduce %s[%zu,+%zu) into %s[%zu], src %s", vine__vbuf_name(op->buf),
+                 op->off, op->count, vine__vbuf_name(op->dbuf), op->doff,
                  op->order == VINE_SRC_LEFT ? "left" : "right");
+        break;
+    case VINE_OP_SET:
+        snprintf(out, outlen, "set %zu", op->count);
+        break;
+    case VINE_OP_WAIT:
+        snprintf(out, outlen, "wait %d %zu", op->peer, op->count);
+        break;
+    case VINE_OP_GET:
+    case VINE_OP_GETRED:
+        snprintf(out, outlen, "%s %d:%s[%zu,+%zu) -> %s[%zu]",
+                 op->kind == VINE_OP_GET ? "get" : "getred", op->peer, vine__vbuf_name(op->buf),
+                 op->off, op->count, vine__vbuf_name(op->dbuf), op->doff);
         break;
     default:
         snprintf(out, outlen, "operation of unknown kind %d", op->kind);
@@ -215,9 +256,12 @@ void vine__vop_str(const vine_op *op, char *out, size_t outlen)
 int vine__verr(vine_vctx *ctx, const char *fmt, ...)
 {
     va_list ap;
+    int n = 0;
+    if (ctx->ncalls > 1 && ctx->msglen)
+        n = snprintf(ctx->msg, ctx->msglen, "call %d: ", ctx->call + 1);
     va_start(ap, fmt);
-    if (ctx->msglen)
-        vsnprintf(ctx->msg, ctx->msglen, fmt, ap);
+    if (n >= 0 && (size_t)n < ctx->msglen)
+        vsnprintf(ctx->msg + n, ctx->msglen - (size_t)n, fmt, ap);
     va_end(ap);
     return VINE_ERR_INTERNAL;
 }
@@ -237,21 +281,33 @@ int vine__verr_op(vine_vctx *ctx, int r, size_t i, const char *fmt, ...)
     return vine__verr(ctx, "rank %d round %zu op %zu (%s): %s", r, k, i, what, why);
 }
 
-/* Describes what an element with descriptor d and index e holds. */
-static void desc_str(const vine_vdesc *d, size_t e, char *out, size_t outlen)
+/* " (call c)" when calls follow each other and d is rank r's input of some call c. */
+static void call_str(const vine_vctx *ctx, int r, uint64_t hash, char *out, size_t outlen)
 {
+    out[0] = '\0';
+    for (int c = 0; ctx->ncalls > 1 && c < ctx->ncalls; c++)
+        if (vine__vhash_call(r, c) == hash)
+            snprintf(out, outlen, " (call %d)", c + 1);
+}
+
+/* Describes what an element with descriptor d and index e holds. */
+static void desc_str(const vine_vctx *ctx, const vine_vdesc *d, size_t e, char *out, size_t outlen)
+{
+    char call[32];
+    call_str(ctx, d->lo, d->hash, call, sizeof call);
     if (!d->defined)
         snprintf(out, outlen, "nothing (undefined)");
     else if (d->n == 1)
-        snprintf(out, outlen, "element %zu of rank %d", e, d->lo);
+        snprintf(out, outlen, "element %zu of rank %d%s", e, d->lo, call);
     else
         snprintf(out, outlen, "element %zu combined from %d contributions, ranks %d..%d %s", e,
                  d->n, d->lo, d->hi, d->ordered ? "in order" : "out of order");
 }
 
-static vine_vdesc desc_of_rank(int r)
+/* Rank r's input in the call in view. */
+static vine_vdesc desc_of_rank(const vine_vctx *ctx, int r)
 {
-    vine_vdesc d = {vine__vhash(r), 1, r, r, 1, 1};
+    vine_vdesc d = {vine__vhash_call(r, ctx->call), 1, r, r, 1, 1};
     return d;
 }
 
@@ -266,8 +322,10 @@ static int desc_ok(const vine_vdesc *d, const vine_vdesc *x, int full)
 /* Describes what element e should hold: rank from's, or the full reduction (from < 0). */
 static void expect_str(const vine_vctx *ctx, int from, size_t e, char *out, size_t outlen)
 {
+    char call[32];
+    call_str(ctx, from, vine__vhash_call(from, ctx->call), call, sizeof call);
     if (from >= 0)
-        snprintf(out, outlen, "element %zu of rank %d", e, from);
+        snprintf(out, outlen, "element %zu of rank %d%s", e, from, call);
     else
         snprintf(out, outlen, "element %zu combined from all %d ranks once each%s", e, ctx->p,
                  ctx->a->commutative ? "" : ", in rank order");
@@ -281,7 +339,7 @@ static int check_piece(vine_vctx *ctx, int r, size_t off, size_t len, size_t e0,
 {
     vine_vbuf *b = &ctx->bufs[r * VINE_BUF_COUNT + VINE_BUF_RECV];
     vine_vdesc all = {ctx->hash_all, ctx->p, 0, ctx->p - 1, 1, 1};
-    vine_vdesc x = from < 0 ? all : desc_of_rank(from);
+    vine_vdesc x = from < 0 ? all : desc_of_rank(ctx, from);
     int full = from >= 0 || !ctx->a->commutative;
     if (len == 0)
         return VINE_OK;
@@ -291,7 +349,7 @@ static int check_piece(vine_vctx *ctx, int r, size_t off, size_t len, size_t e0,
         size_t have = s->e0 + (at - s->off);
         if (!desc_ok(&s->d, &x, full) || have != e) {
             char got[160], want[160];
-            desc_str(&s->d, have, got, sizeof got);
+            desc_str(ctx, &s->d, have, got, sizeof got);
             expect_str(ctx, from, e, want, sizeof want);
             return vine__verr(ctx, "rank %d: recv[%zu] holds %s, expected %s", r, at, got, want);
         }
@@ -347,64 +405,136 @@ int vine__verify_result(vine_vctx *ctx)
     return VINE_OK;
 }
 
-/* Sets up every rank's buffers: inputs where the layout puts them, the rest undefined. */
+/* Sets up the buffers: every rank's shm region, undefined before the first call. */
 static int init_data(vine_vctx *ctx)
 {
     int p = ctx->p;
     ctx->bufs = calloc((size_t)p * VINE_BUF_COUNT, sizeof *ctx->bufs);
     if (!ctx->bufs)
         return VINE_ERR_NO_MEM;
-    for (int r = 0; r < p; r++) {
-        const vine_vlayout *l = &ctx->lay[r];
-        vine_vbuf *b = &ctx->bufs[r * VINE_BUF_COUNT];
-        for (int k = 0; k < VINE_BUF_COUNT; k++)
-            if (vine__vbuf_init(&b[k], l->size[k]))
-                return VINE_ERR_NO_MEM;
-        vine_vdesc d = desc_of_rank(r);
-        if (l->in_len &&
-            vine__vbuf_fill(&b[l->in_buf], l->in_off, l->in_len, 0, &d, &ctx->v1, &ctx->tmp))
+    for (int r = 0; r < p; r++)
+        if (vine__vbuf_init(&ctx->bufs[r * VINE_BUF_COUNT + VINE_BUF_SHM],
+                            ctx->calls[0].lay[r].size[VINE_BUF_SHM]))
             return VINE_ERR_NO_MEM;
-        ctx->hash_all += d.hash;
-    }
     return VINE_OK;
 }
 
+int vine__verify_init_rank(vine_vctx *ctx, int r)
+{
+    int c = ctx->callno[r];
+    const vine_vlayout *l = &ctx->calls[c].lay[r];
+    vine_vbuf *b = &ctx->bufs[r * VINE_BUF_COUNT];
+    for (int k = VINE_BUF_SEND; k <= VINE_BUF_TMP; k++) {
+        vine__vbuf_free(&b[k]);
+        if (vine__vbuf_init(&b[k], l->size[k]))
+            return VINE_ERR_NO_MEM;
+    }
+    vine_vdesc d = {vine__vhash_call(r, c), 1, r, r, 1, 1};
+    if (l->in_len &&
+        vine__vbuf_fill(&b[l->in_buf], l->in_off, l->in_len, 0, &d, &ctx->v1, &ctx->tmp))
+        return VINE_ERR_NO_MEM;
+    return VINE_OK;
+}
+
+/* The per-rank state of the run. */
 static int ctx_alloc(vine_vctx *ctx)
 {
-    int p = ctx->p;
-    ctx->lay = calloc((size_t)p, sizeof *ctx->lay);
-    ctx->partner = calloc((size_t)p, sizeof *ctx->partner);
-    ctx->round_of = calloc((size_t)p, sizeof *ctx->round_of);
-    ctx->cur = calloc((size_t)p, sizeof *ctx->cur);
-    ctx->pending = calloc((size_t)p, sizeof *ctx->pending);
-    ctx->stack = calloc((size_t)p, sizeof *ctx->stack);
-    if (!ctx->lay || !ctx->partner || !ctx->round_of || !ctx->cur || !ctx->pending || !ctx->stack)
+    size_t p = (size_t)ctx->p;
+    ctx->callno = calloc(p, sizeof *ctx->callno);
+    ctx->cur = calloc(p, sizeof *ctx->cur);
+    ctx->pending = calloc(p, sizeof *ctx->pending);
+    ctx->pc = calloc(p, sizeof *ctx->pc);
+    ctx->phase = calloc(p, sizeof *ctx->phase);
+    ctx->nset = calloc(p, sizeof *ctx->nset);
+    ctx->nwait = calloc(p, sizeof *ctx->nwait);
+    ctx->blocked = calloc(p, sizeof *ctx->blocked);
+    ctx->wtarget = calloc(p, sizeof *ctx->wtarget);
+    ctx->whead = calloc(p, sizeof *ctx->whead);
+    ctx->wnext = calloc(p, sizeof *ctx->wnext);
+    ctx->stack = calloc(p, sizeof *ctx->stack);
+    ctx->calls = calloc((size_t)ctx->ncalls, sizeof *ctx->calls);
+    if (ctx->ncalls > 1 && !(ctx->saved = calloc((size_t)ctx->ncalls * p, sizeof *ctx->saved)))
         return VINE_ERR_NO_MEM;
-    for (int r = 0; r < p; r++) {
-        if (vine__verify_layout(ctx->a, r, &ctx->lay[r]))
-            return vine__verr(ctx, "the verifier has no layout for collective %d%s",
-                              (int)ctx->a->coll, ctx->a->counts ? "" : " without counts");
-        ctx->lay[r].size[VINE_BUF_TMP] = ctx->s[r].tmp_count;
-    }
+    if (!ctx->callno || !ctx->cur || !ctx->pending || !ctx->pc || !ctx->phase || !ctx->nset ||
+        !ctx->nwait || !ctx->blocked || !ctx->wtarget || !ctx->whead || !ctx->wnext ||
+        !ctx->stack || !ctx->calls)
+        return VINE_ERR_NO_MEM;
     return VINE_OK;
+}
+
+/*
+ * Sets up call c with case a and schedules s: its layouts, then checks 1 to 3.
+ * A call with the same case and schedules as an earlier one shares its
+ * results.
+ */
+static int call_setup(vine_vctx *ctx, int c, const vine_args *a, vine_sched *s)
+{
+    vine_vcall *k = &ctx->calls[c];
+    k->a = a;
+    k->s = s;
+    for (int r = 0; r < ctx->p; r++)
+        k->hash_all += vine__vhash_call(r, c);
+    for (int d = 0; d < c; d++)
+        if (ctx->calls[d].a == a && ctx->calls[d].s == s) {
+            k->lay = ctx->calls[d].lay;
+            k->partner = ctx->calls[d].partner;
+            k->round_of = ctx->calls[d].round_of;
+            return VINE_OK;
+        }
+    size_t p = (size_t)ctx->p;
+    k->owner = 1;
+    k->lay = calloc(p, sizeof *k->lay);
+    k->partner = calloc(p, sizeof *k->partner);
+    k->round_of = calloc(p, sizeof *k->round_of);
+    if (!k->lay || !k->partner || !k->round_of)
+        return VINE_ERR_NO_MEM;
+    vine__vview(ctx, c);
+    for (int r = 0; r < ctx->p; r++) {
+        if (vine__verify_layout(a, r, &k->lay[r]))
+            return vine__verr(ctx, "the verifier has no layout for collective %d%s", (int)a->coll,
+                              a->counts ? "" : " without counts");
+        k->lay[r].size[VINE_BUF_TMP] = s[r].tmp_count;
+    }
+    int rc = vine__verify_static(ctx);
+    return rc ? rc : vine__verify_match(ctx);
 }
 
 static void ctx_free(vine_vctx *ctx)
 {
-    for (int r = 0; r < ctx->p; r++) {
-        if (ctx->partner)
-            free(ctx->partner[r]);
-        if (ctx->round_of)
-            free(ctx->round_of[r]);
-        for (int k = 0; ctx->bufs && k < VINE_BUF_COUNT; k++)
-            vine__vbuf_free(&ctx->bufs[r * VINE_BUF_COUNT + k]);
+    for (int c = 0; ctx->calls && c < ctx->ncalls; c++) {
+        vine_vcall *k = &ctx->calls[c];
+        for (int r = 0; k->owner && r < ctx->p; r++) {
+            if (k->partner)
+                free(k->partner[r]);
+            if (k->round_of)
+                free(k->round_of[r]);
+        }
+        if (k->owner) {
+            free(k->lay);
+            free(k->partner);
+            free(k->round_of);
+        }
     }
+    for (int r = 0; ctx->bufs && r < ctx->p; r++)
+        for (int k = 0; k < VINE_BUF_COUNT; k++)
+            vine__vbuf_free(&ctx->bufs[r * VINE_BUF_COUNT + k]);
+    for (size_t k = 0; ctx->saved && k < (size_t)ctx->ncalls * (size_t)ctx->p; k++)
+        vine__vbuf_free(&ctx->saved[k]);
+    free(ctx->saved);
+    vine__vrace_free(ctx);
+    free(ctx->calls);
     free(ctx->bufs);
-    free(ctx->lay);
-    free(ctx->partner);
-    free(ctx->round_of);
+    free(ctx->callno);
     free(ctx->cur);
     free(ctx->pending);
+    free(ctx->pc);
+    free(ctx->phase);
+    free(ctx->nset);
+    free(ctx->nwait);
+    free(ctx->blocked);
+    free(ctx->wtarget);
+    free(ctx->whead);
+    free(ctx->wnext);
     free(ctx->stack);
     free(ctx->heard);
     free(ctx->news);
@@ -414,34 +544,134 @@ static void ctx_free(vine_vctx *ctx)
     vine__vvec_free(&ctx->tmp);
 }
 
-int vine__verify_scheds(const vine_args *a, vine_sched *scheds, char *msg, size_t msglen)
+/*
+ * Check 6 for every call, after the run: each call's saved receive buffers
+ * and heard sets in turn.
+ */
+static int check_results(vine_vctx *ctx)
+{
+    if (ctx->ncalls == 1) {
+        vine__vview(ctx, 0);
+        return vine__verify_result(ctx);
+    }
+    uint64_t *heard = ctx->heard;
+    size_t p = (size_t)ctx->p;
+    int rc = VINE_OK;
+    for (int c = 0; c < ctx->ncalls && rc == VINE_OK; c++) {
+        for (size_t r = 0; r < p; r++) {
+            vine_vbuf *b = &ctx->bufs[r * VINE_BUF_COUNT + VINE_BUF_RECV];
+            vine__vbuf_free(b);
+            *b = ctx->saved[(size_t)c * p + r];
+            memset(&ctx->saved[(size_t)c * p + r], 0, sizeof *b);
+        }
+        if (heard)
+            ctx->heard = heard + (size_t)c * p * ctx->sync_words;
+        vine__vview(ctx, c);
+        rc = vine__verify_result(ctx);
+    }
+    ctx->heard = heard;
+    return rc;
+}
+
+/* Consecutive calls run on one communicator: one size, one shm segment. */
+static int calls_agree(vine_vctx *ctx, int ncalls, const vine_args *const *args)
+{
+    if (ncalls < 1)
+        return vine__verr(ctx, "%d calls: at least one is needed", ncalls);
+    if (args[0]->p < 1)
+        return vine__verr(ctx, "communicator size %d is not positive", args[0]->p);
+    for (int c = 1; c < ncalls; c++) {
+        if (args[c]->p != args[0]->p)
+            return vine__verr(ctx,
+                              "call %d runs on %d ranks, call 1 on %d: consecutive calls "
+                              "share one communicator",
+                              c + 1, args[c]->p, args[0]->p);
+        if (shm_region(args[c]) != shm_region(args[0]))
+            return vine__verr(ctx,
+                              "call %d has shm regions of %zu elements, call 1 of %zu: "
+                              "consecutive calls share one segment",
+                              c + 1, shm_region(args[c]), shm_region(args[0]));
+    }
+    return VINE_OK;
+}
+
+int vine__verify_calls(int ncalls, const vine_args *const *args, vine_sched *const *scheds,
+                       char *msg, size_t msglen)
 {
     vine_vctx ctx;
     memset(&ctx, 0, sizeof ctx);
-    ctx.a = a;
-    ctx.p = a->p;
-    ctx.s = scheds;
     ctx.msg = msg;
     ctx.msglen = msglen;
     if (msglen)
         msg[0] = '\0';
-    if (a->p < 1)
-        return vine__verr(&ctx, "communicator size %d is not positive", a->p);
-    int rc = ctx_alloc(&ctx);
-    if (rc == VINE_OK)
-        rc = vine__verify_static(&ctx);
-    if (rc == VINE_OK)
-        rc = vine__verify_match(&ctx);
+    int rc = calls_agree(&ctx, ncalls, args);
+    if (rc)
+        return rc;
+    ctx.p = args[0]->p;
+    ctx.ncalls = ncalls;
+    rc = ctx_alloc(&ctx);
+    for (int c = 0; c < ncalls && rc == VINE_OK; c++)
+        rc = call_setup(&ctx, c, args[c], scheds[c]);
+    /* Vector clocks for shared memory and for calls that follow each other. */
+    ctx.clocks = ncalls > 1;
+    for (int c = 0; c < ncalls && rc == VINE_OK; c++)
+        for (int r = 0; r < ctx.p; r++)
+            ctx.clocks |= scheds[c][r].shm != 0;
     if (rc == VINE_OK)
         rc = init_data(&ctx);
     if (rc == VINE_OK)
         rc = vine__verify_run(&ctx);
     if (rc == VINE_OK)
-        rc = vine__verify_result(&ctx);
+        rc = check_results(&ctx);
     ctx_free(&ctx);
     if (rc == VINE_ERR_NO_MEM && msglen)
         snprintf(msg, msglen, "out of memory");
     return rc;
+}
+
+int vine__verify_scheds(const vine_args *a, vine_sched *scheds, char *msg, size_t msglen)
+{
+    const vine_args *args[2] = {a, a};
+    vine_sched *s[2] = {scheds, scheds};
+    int shm = 0;
+    for (int r = 0; r < a->p; r++)
+        shm |= scheds[r].shm != 0;
+    return vine__verify_calls(shm ? 2 : 1, args, s, msg, msglen);
+}
+
+/* Builds the schedules of all ranks of case a into *out (freed by the caller with free_all). */
+static int build_all(const vine_algo *algo, const vine_args *a, vine_sched **out, int *nbuilt,
+                     char *msg, size_t msglen)
+{
+    vine_sched *s = calloc((size_t)a->p, sizeof *s);
+    *out = s;
+    *nbuilt = 0;
+    if (!s)
+        return VINE_ERR_NO_MEM;
+    int rc = VINE_OK, built = 0;
+    for (; built < a->p && rc == VINE_OK; built++) {
+        vine_args b = *a;
+        b.rank = built;
+        rc = vine__algo_build(algo, &b, &s[built]);
+    }
+    *nbuilt = rc == VINE_OK ? built : built - 1;
+    if (rc == VINE_ERR_UNSUPPORTED) {
+        rc = VINE_ERR_INTERNAL;
+        if (msglen)
+            snprintf(msg, msglen, "rank %d: the builder refused a case its restrictions admit",
+                     built - 1);
+    } else if (rc == VINE_ERR_INTERNAL && msglen)
+        snprintf(msg, msglen, "rank %d: the builder reported an inconsistent schedule", built - 1);
+    else if (rc == VINE_ERR_NO_MEM && msglen)
+        snprintf(msg, msglen, "out of memory");
+    return rc;
+}
+
+static void free_all(vine_sched *s, int nbuilt)
+{
+    for (int r = 0; r < nbuilt; r++)
+        vine__sched_free(&s[r]);
+    free(s);
 }
 
 int vine__verify_case(const vine_algo *algo, const vine_args *a, char *msg, size_t msglen)
@@ -457,28 +687,54 @@ int vine__verify_case(const vine_algo *algo, const vine_args *a, char *msg, size
      * refuses a case its restrictions admit is a failure. */
     if (vine__algo_admits(algo, a) != VINE_OK)
         return VINE_ERR_UNSUPPORTED;
-    vine_sched *s = calloc((size_t)a->p, sizeof *s);
-    if (!s)
-        return VINE_ERR_NO_MEM;
-    int rc = VINE_OK, built = 0;
-    for (; built < a->p && rc == VINE_OK; built++) {
-        vine_args b = *a;
-        b.rank = built;
-        rc = vine__algo_build(algo, &b, &s[built]);
-    }
-    if (rc == VINE_ERR_UNSUPPORTED) {
-        rc = VINE_ERR_INTERNAL;
-        if (msglen)
-            snprintf(msg, msglen, "rank %d: the builder refused a case its restrictions admit",
-                     built - 1);
-    } else if (rc == VINE_ERR_INTERNAL && msglen)
-        snprintf(msg, msglen, "rank %d: the builder reported an inconsistent schedule", built - 1);
-    else if (rc == VINE_ERR_NO_MEM && msglen)
-        snprintf(msg, msglen, "out of memory");
+    vine_sched *s;
+    int built;
+    int rc = build_all(algo, a, &s, &built, msg, msglen);
     if (rc == VINE_OK)
         rc = vine__verify_scheds(a, s, msg, msglen);
-    for (int r = 0; r < built; r++)
-        vine__sched_free(&s[r]);
-    free(s);
+    free_all(s, built);
+    return rc;
+}
+
+int vine__verify_cases(int ncalls, const vine_algo *const *algos, const vine_args *args, char *msg,
+                       size_t msglen)
+{
+    if (msglen)
+        msg[0] = '\0';
+    if (ncalls < 1 || ncalls > VINE_VERIFY_MAX_CALLS || args[0].p < 1) {
+        if (msglen)
+            snprintf(msg, msglen, "%d calls of %d ranks: 1 to %d calls of at least one rank",
+                     ncalls, ncalls > 0 ? args[0].p : 0, VINE_VERIFY_MAX_CALLS);
+        return VINE_ERR_INTERNAL;
+    }
+    for (int c = 0; c < ncalls; c++)
+        if (vine__algo_admits(algos[c], &args[c]) != VINE_OK)
+            return VINE_ERR_UNSUPPORTED;
+    vine_sched *s[VINE_VERIFY_MAX_CALLS] = {NULL};
+    const vine_args *a[VINE_VERIFY_MAX_CALLS];
+    int built[VINE_VERIFY_MAX_CALLS] = {0}, rc = VINE_OK, c = 0;
+    for (; c < ncalls && rc == VINE_OK; c++) {
+        a[c] = &args[c];
+        if (args[c].p != args[0].p) {
+            rc = VINE_ERR_INTERNAL;
+            if (msglen)
+                snprintf(msg, msglen,
+                         "call %d runs on %d ranks, call 1 on %d: consecutive "
+                         "calls share one communicator",
+                         c + 1, args[c].p, args[0].p);
+            break;
+        }
+        rc = build_all(algos[c], &args[c], &s[c], &built[c], msg, msglen);
+        if (rc && ncalls > 1 && msglen) {
+            char why[512];
+            snprintf(why, sizeof why, "%s", msg);
+            snprintf(msg, msglen, "call %d: %s", c + 1, why);
+        }
+    }
+    if (rc == VINE_OK)
+        rc = vine__verify_calls(ncalls, a, s, msg, msglen);
+    for (int k = 0; k < ncalls; k++)
+        if (s[k])
+            free_all(s[k], built[k]);
     return rc;
 }

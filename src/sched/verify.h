@@ -8,9 +8,13 @@
  * counts, nothing deadlocks under rendezvous semantics, and at the end every
  * result element holds exactly the right contributions (in rank order for a
  * non-commutative op); for a barrier, that no rank finishes before every rank
- * has started.  Buffers are tracked as lists of segments, not per
- * element, so p = 1024 with an allgather of 4099 elements per rank is cheap.
- * docs/verify.md describes the checks and the `vine verify` tool.
+ * has started.  Shared-memory schedules (sched.h) are also proved free of
+ * races: every read of another rank's memory is ordered by flags (or
+ * messages) after the write it reads and before the owner's next write, so
+ * the result does not depend on timing, over two consecutive calls.  Buffers
+ * are tracked as lists of segments, not per element, so p = 1024 with an
+ * allgather of 4099 elements per rank is cheap.  docs/verify.md describes the
+ * checks and the `vine verify` tool.
  */
 #ifndef VINE_VERIFY_H
 #define VINE_VERIFY_H
@@ -37,9 +41,26 @@ int vine__verify_coll_info(vine_coll c, vine_coll_info *info);
  * Checks the prebuilt schedules of all a->p ranks (scheds[r] is rank r's;
  * a->rank is ignored).  Returns VINE_OK, VINE_ERR_NO_MEM, or
  * VINE_ERR_INTERNAL with a one-line explanation in msg naming the rank, round
- * and operation at fault.
+ * and operation at fault.  Schedules of the shm family (vine_sched.shm) run
+ * twice in a row, as vine__verify_calls with the same case twice.
  */
 int vine__verify_scheds(const vine_args *a, vine_sched *scheds, char *msg, size_t msglen);
+
+/* The most calls vine__verify_cases takes. */
+#define VINE_VERIFY_MAX_CALLS 8
+
+/*
+ * Checks ncalls consecutive calls on one communicator: call c is case
+ * args[c] with the schedules scheds[c][0 .. p-1].  Every rank runs its
+ * schedules of all calls one after the other, entering a call as soon as it
+ * finished the previous one; user buffers and scratch are fresh in each
+ * call, shm regions and flags carry over.  Every call's result is checked
+ * and no read of shared memory may race with a write, in a call or across
+ * calls.  All calls need the same p and shm_count.  Messages name the call
+ * ("call 2: rank ...") when ncalls > 1.  Returns as vine__verify_scheds.
+ */
+int vine__verify_calls(int ncalls, const vine_args *const *args, vine_sched *const *scheds,
+                       char *msg, size_t msglen);
 
 /*
  * Builds the schedules of all ranks with vine__algo_build() and checks them.
@@ -47,6 +68,15 @@ int vine__verify_scheds(const vine_args *a, vine_sched *scheds, char *msg, size_
  * exclude the case; otherwise as vine__verify_scheds().  Frees everything.
  */
 int vine__verify_case(const vine_algo *algo, const vine_args *a, char *msg, size_t msglen);
+
+/*
+ * Builds the cases (algos[c], args[c]) of ncalls (1 .. VINE_VERIFY_MAX_CALLS)
+ * consecutive calls and checks them with vine__verify_calls, e.g. a bcast
+ * from root 0 followed by one from root 1, or two counts in turn.
+ * VINE_ERR_UNSUPPORTED when some algorithm's restrictions exclude its case.
+ */
+int vine__verify_cases(int ncalls, const vine_algo *const *algos, const vine_args *args, char *msg,
+                       size_t msglen);
 
 /*
  * The irregular receive counts of the reduce_scatter cases:

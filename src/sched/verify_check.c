@@ -1,19 +1,15 @@
 /*
  * Static checks of the symbolic verifier: the shape of each schedule, the
  * bounds of every range, the read-only send buffer, overlaps inside a round,
- * and the pairing of sends with receives (the k-th send from a to b meets the
- * k-th receive at b from a, MPI's non-overtaking rule).
+ * the shared-memory operations (peers on the node, readable buffers, flag
+ * values, the schedule's shm mark), and the pairing of sends with receives
+ * (the k-th send from a to b meets the k-th receive at b from a, MPI's
+ * non-overtaking rule).  All of it looks at the call in view.
  */
 #include "verify_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static const char *buf_name(int b)
-{
-    static const char *names[] = {"send", "recv", "tmp"};
-    return b >= 0 && b < VINE_BUF_COUNT ? names[b] : "?";
-}
 
 /* Rounds must partition the operations in order. */
 static int check_shape(vine_vctx *ctx, int r)
@@ -51,7 +47,7 @@ static int in_bounds(const vine_vctx *ctx, int r, int b, size_t off, size_t coun
 static int bounds_err(vine_vctx *ctx, int r, size_t i, int b, size_t off, size_t count)
 {
     return vine__verr_op(ctx, r, i, "%s[%zu,+%zu) lies outside the %zu-element %s buffer",
-                         buf_name(b), off, count, ctx->lay[r].size[b], buf_name(b));
+                         vine__vbuf_name(b), off, count, ctx->lay[r].size[b], vine__vbuf_name(b));
 }
 
 static int check_msg(vine_vctx *ctx, int r, size_t i, const vine_op *op)
@@ -88,9 +84,87 @@ static int check_local(vine_vctx *ctx, int r, size_t i, const vine_op *op)
     return VINE_OK;
 }
 
-static int check_op(vine_vctx *ctx, int r, size_t i)
+/* A peer of a shared-memory operation: another rank of the node. */
+static int check_shm_peer(vine_vctx *ctx, int r, size_t i, int q)
+{
+    if (q < 0 || q >= ctx->p || q == r)
+        return vine__verr_op(ctx, r, i, "peer %d is not another rank of 0..%d", q, ctx->p - 1);
+    if (!vine__vsame_node(ctx->a, r, q))
+        return vine__verr_op(ctx, r, i,
+                             "rank %d lies on another node (level-0 group %d, this rank's is "
+                             "%d): shared memory reaches the ranks of the node only",
+                             q, vine__levels_group(ctx->a->levels, 0, q),
+                             vine__levels_group(ctx->a->levels, 0, r));
+    return VINE_OK;
+}
+
+/* GET and GETRED: the peer's range in a buffer it exposes, ours in a writable one. */
+static int check_get(vine_vctx *ctx, int r, size_t i, const vine_op *op)
+{
+    int rc = check_shm_peer(ctx, r, i, op->peer), q = op->peer;
+    if (rc)
+        return rc;
+    if (op->buf >= VINE_BUF_COUNT || op->dbuf >= VINE_BUF_COUNT)
+        return vine__verr_op(ctx, r, i, "unknown buffer");
+    if (op->buf != VINE_BUF_SHM &&
+        !(ctx->a->shm_single && (op->buf == VINE_BUF_SEND || op->buf == VINE_BUF_RECV)))
+        return vine__verr_op(ctx, r, i,
+                             "reads rank %d's %s buffer: only shm regions can be read, and "
+                             "send and recv buffers with single copy (shm_single)%s",
+                             q, vine__vbuf_name(op->buf),
+                             op->buf == VINE_BUF_TMP ? "" : ", which this case does not have");
+    if (op->dbuf == VINE_BUF_SEND)
+        return vine__verr_op(ctx, r, i, "writes the read-only send buffer");
+    if (op->kind == VINE_OP_GETRED && op->order != VINE_SRC_LEFT)
+        return vine__verr_op(ctx, r, i,
+                             "a getred combines the peer's data on the left (VINE_SRC_LEFT)");
+    if (!in_bounds(ctx, q, op->buf, op->off, op->count))
+        return vine__verr_op(ctx, r, i,
+                             "rank %d's %s[%zu,+%zu) lies outside its %zu-element %s buffer", q,
+                             vine__vbuf_name(op->buf), op->off, op->count,
+                             ctx->lay[q].size[op->buf], vine__vbuf_name(op->buf));
+    if (!in_bounds(ctx, r, op->dbuf, op->doff, op->count))
+        return bounds_err(ctx, r, i, op->dbuf, op->doff, op->count);
+    return VINE_OK;
+}
+
+/* SET and WAIT: flag values of one call; *last is the rank's previous SET value. */
+static int check_flag(vine_vctx *ctx, int r, size_t i, const vine_op *op, size_t *last)
+{
+    if (op->kind == VINE_OP_WAIT) {
+        int rc = check_shm_peer(ctx, r, i, op->peer);
+        if (rc == VINE_OK && op->count >= VINE_SHM_FLAG_MAX)
+            rc = vine__verr_op(ctx, r, i, "flag value %zu is not below VINE_SHM_FLAG_MAX (%zu)",
+                               op->count, VINE_SHM_FLAG_MAX);
+        return rc;
+    }
+    if (op->count < 1 || op->count >= VINE_SHM_FLAG_MAX)
+        return vine__verr_op(ctx, r, i, "flag value %zu lies outside 1..%zu", op->count,
+                             VINE_SHM_FLAG_MAX - 1);
+    if (op->count <= *last)
+        return vine__verr_op(ctx, r, i,
+                             "flag values must increase strictly within a schedule: %zu "
+                             "follows %zu",
+                             op->count, *last);
+    *last = op->count;
+    return VINE_OK;
+}
+
+/* Whether op touches shared memory: a shared-memory operation or the SHM buffer. */
+static int uses_shm(const vine_op *op)
+{
+    if (op->kind >= VINE_OP_SET)
+        return 1;
+    return op->buf == VINE_BUF_SHM || (vine__op_local(op->kind) && op->dbuf == VINE_BUF_SHM);
+}
+
+static int check_op(vine_vctx *ctx, int r, size_t i, size_t *last_set)
 {
     const vine_op *op = &ctx->s[r].ops[i];
+    if (op->kind <= VINE_OP_GETRED && uses_shm(op) && !ctx->s[r].shm)
+        return vine__verr_op(ctx, r, i,
+                             "uses shared memory in a schedule without the shm mark "
+                             "(vine__sched_shm)");
     switch (op->kind) {
     case VINE_OP_SEND:
     case VINE_OP_RECV:
@@ -98,6 +172,12 @@ static int check_op(vine_vctx *ctx, int r, size_t i)
     case VINE_OP_COPY:
     case VINE_OP_REDUCE:
         return check_local(ctx, r, i, op);
+    case VINE_OP_SET:
+    case VINE_OP_WAIT:
+        return check_flag(ctx, r, i, op, last_set);
+    case VINE_OP_GET:
+    case VINE_OP_GETRED:
+        return check_get(ctx, r, i, op);
     default:
         return vine__verr_op(ctx, r, i, "unknown operation kind");
     }
@@ -157,8 +237,9 @@ static int check_rank(vine_vctx *ctx, int r, range **rg, size_t *rg_cap)
 {
     const vine_sched *s = &ctx->s[r];
     int rc = check_shape(ctx, r);
+    size_t last_set = 0;
     for (size_t i = 0; rc == VINE_OK && i < s->nops; i++)
-        rc = check_op(ctx, r, i);
+        rc = check_op(ctx, r, i, &last_set);
     for (size_t k = 0; rc == VINE_OK && k < s->nrounds; k++) {
         size_t b, e;
         vine__sched_round(s, k, &b, &e);
@@ -182,6 +263,13 @@ int vine__verify_static(vine_vctx *ctx)
     for (int r = 0; r < ctx->p && rc == VINE_OK; r++)
         rc = check_rank(ctx, r, &rg, &rg_cap);
     free(rg);
+    /* The executor publishes flag 0 only for marked schedules: every rank must agree. */
+    for (int r = 1; r < ctx->p && rc == VINE_OK; r++)
+        if (!ctx->s[r].shm != !ctx->s[0].shm)
+            rc = vine__verr(ctx,
+                            "rank %d: the schedule's shm mark (%d) differs from rank 0's (%d): "
+                            "all ranks of a call must agree",
+                            r, ctx->s[r].shm, ctx->s[0].shm);
     return rc;
 }
 

@@ -4,8 +4,9 @@
  * where the verify tier sweeps a fixed grid.  The input's bytes pick the
  * collective, the algorithm, p (1..200, mostly small), the count (zero
  * included), the root, in place or not, a commutative op or not, a segment
- * size, irregular reduce_scatter counts, and a level map ("block:",
- * "cyclic:" or "random:" with one or two levels) with or without remapping.
+ * size, irregular reduce_scatter counts, a level map ("block:",
+ * "cyclic:" or "random:" with one or two levels) with or without remapping,
+ * and a shared-memory region (64 to 1024 elements) with or without single copy.
  * A schedule the verifier rejects is a bug: the harness prints the case as a
  * `vine verify` command and aborts.
  */
@@ -51,6 +52,9 @@ static void report(const vine_algo *algo, const vine_args *a, const char *levels
         fprintf(stderr, " --seg %zu", a->seg_count);
     if (levels)
         fprintf(stderr, " --levels %s%s", levels, a->remap ? " --remap" : "");
+    if (a->shm_node_count)
+        fprintf(stderr, " --shm-count %zu --shm-single %s", a->shm_node_count,
+                a->shm_single ? "yes" : "no");
     fprintf(stderr, "%s\n", own_counts ? " (with the input's reduce_scatter counts)" : "");
 }
 
@@ -74,6 +78,9 @@ int vine_fuzz_sched(const uint8_t *data, size_t size)
     a.commutative = !(flags & 2);
     a.seg_count = flags & 4 ? 1 + take(&b) % 64 : 0;
     a.remap = (flags & 8) != 0;
+    a.shm_count = flags & 64 ? (size_t)64 << take(&b) % 5 : 0;
+    a.shm_node_count = a.shm_count; /* as `vine verify --shm-count` sets both */
+    a.shm_single = (flags & 128) != 0;
 
     size_t *counts = NULL, *displs = NULL;
     int own_counts = 0;
@@ -111,6 +118,10 @@ int vine_fuzz_sched(const uint8_t *data, size_t size)
             have_levels = 1;
         }
     }
+
+    /* Ranks of several nodes share no one segment (as the API layer sets it). */
+    if (have_levels && !vine__levels_flat(&m))
+        a.shm_count = 0;
 
     char msg[512];
     if (vine__verify_case(algo, &a, msg, sizeof msg) == VINE_ERR_INTERNAL) {

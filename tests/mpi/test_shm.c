@@ -1,0 +1,238 @@
+/*
+ * MPI tier: the shared-memory family under stress (docs/shm.md).  Every
+ * collective is forced to its "shm" algorithm and called back to back with
+ * sizes, roots, ops and in-place choices drawn at random (the same draw on
+ * every rank), on two communicators used alternately, with point-to-point
+ * traffic in between and communicators freed and made again; every result is
+ * compared with the MPI library's own collective.  Sizes reach several times
+ * the region, so that with a small VINE_SHM_BYTES the chunked pipelines run.
+ *
+ * Environment: VINE_TEST_SHM_CALLS (default 1000) calls in the main loop;
+ * VINE_TEST_SHM_EXPECT=none when the run disables the segment (VINE_SHM=0):
+ * then vine_shm_info must say so and every call must be served by another
+ * algorithm, still correctly.
+ */
+#include "mpitest.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const vine_coll colls[] = {
+    VINE_COLL_BCAST,          VINE_COLL_REDUCE,  VINE_COLL_ALLREDUCE,
+    VINE_COLL_REDUCE_SCATTER, VINE_COLL_ALLGATHER, VINE_COLL_ALLTOALL,
+    VINE_COLL_GATHER,         VINE_COLL_SCATTER, VINE_COLL_BARRIER,
+    VINE_COLL_REDUCE_SCATTER_BLOCK};
+enum { NCOLLS = sizeof colls / sizeof colls[0] };
+
+static int expect_shm = 1;
+
+/* The shared random stream: the same numbers on every rank. */
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+static unsigned draw(unsigned n)
+{
+    rng = rng * 6364136223846793005u + 1442695040888963407u;
+    return (unsigned)((rng >> 33) % n);
+}
+
+/* One call of coll with vine (use_vine) or MPI; returns the ints to compare in out. */
+static size_t call(vine_coll coll, int use_vine, MPI_Comm w, size_t n, int root, MPI_Op op,
+                   int inplace, const int *in, int *out, int *rc)
+{
+    int p, me;
+    MPI_Comm_size(w, &p);
+    MPI_Comm_rank(w, &me);
+    int cnt = (int)n;
+    static int counts[1024];
+    switch (coll) {
+    case VINE_COLL_BCAST:
+        if (me == root)
+            memcpy(out, in, n * sizeof(int));
+        *rc = use_vine ? vine_bcast(out, cnt, MPI_INT, root, w) : MPI_Bcast(out, cnt, MPI_INT, root, w);
+        return n;
+    case VINE_COLL_REDUCE: {
+        const void *s = in;
+        if (inplace && me == root) {
+            memcpy(out, in, n * sizeof(int));
+            s = MPI_IN_PLACE;
+        }
+        *rc = use_vine ? vine_reduce(s, out, cnt, MPI_INT, op, root, w)
+                       : MPI_Reduce(s, out, cnt, MPI_INT, op, root, w);
+        return me == root ? n : 0;
+    }
+    case VINE_COLL_ALLREDUCE: {
+        const void *s = in;
+        if (inplace) {
+            memcpy(out, in, n * sizeof(int));
+            s = MPI_IN_PLACE;
+        }
+        *rc = use_vine ? vine_allreduce(s, out, cnt, MPI_INT, op, w)
+                       : MPI_Allreduce(s, out, cnt, MPI_INT, op, w);
+        return n;
+    }
+    case VINE_COLL_REDUCE_SCATTER: {
+        /* Irregular counts summing to about n * p, zeros included. */
+        size_t mine = 0;
+        for (int i = 0; i < p; i++) {
+            counts[i] = (int)(n * (size_t)((i * 7 + 3) % 5) / 2);
+            if (i == me)
+                mine = (size_t)counts[i];
+        }
+        *rc = use_vine ? vine_reduce_scatter(in, out, counts, MPI_INT, op, w)
+                       : MPI_Reduce_scatter(in, out, counts, MPI_INT, op, w);
+        return mine;
+    }
+    case VINE_COLL_REDUCE_SCATTER_BLOCK:
+        *rc = use_vine ? vine_reduce_scatter_block(in, out, cnt, MPI_INT, op, w)
+                       : MPI_Reduce_scatter_block(in, out, cnt, MPI_INT, op, w);
+        return n;
+    case VINE_COLL_ALLGATHER: {
+        const void *s = in;
+        if (inplace) {
+            memcpy(out + (size_t)me * n, in, n * sizeof(int));
+            s = MPI_IN_PLACE;
+        }
+        *rc = use_vine ? vine_allgather(s, cnt, MPI_INT, out, cnt, MPI_INT, w)
+                       : MPI_Allgather(s, cnt, MPI_INT, out, cnt, MPI_INT, w);
+        return n * (size_t)p;
+    }
+    case VINE_COLL_ALLTOALL:
+        *rc = use_vine ? vine_alltoall(in, cnt, MPI_INT, out, cnt, MPI_INT, w)
+                       : MPI_Alltoall(in, cnt, MPI_INT, out, cnt, MPI_INT, w);
+        return n * (size_t)p;
+    case VINE_COLL_GATHER:
+        *rc = use_vine ? vine_gather(in, cnt, MPI_INT, out, cnt, MPI_INT, root, w)
+                       : MPI_Gather(in, cnt, MPI_INT, out, cnt, MPI_INT, root, w);
+        return me == root ? n * (size_t)p : 0;
+    case VINE_COLL_SCATTER:
+        *rc = use_vine ? vine_scatter(in, cnt, MPI_INT, out, cnt, MPI_INT, root, w)
+                       : MPI_Scatter(in, cnt, MPI_INT, out, cnt, MPI_INT, root, w);
+        return n;
+    default:
+        *rc = use_vine ? vine_barrier(w) : MPI_Barrier(w);
+        return 0;
+    }
+}
+
+/*
+ * What served the last call must be shm exactly when the segment is expected;
+ * a call with nothing to move (count 0, or one rank) is served by "none".
+ */
+static void check_served(vine_coll coll, int nothing)
+{
+    const char *served = vine_last_algorithm(coll);
+    if (nothing && strcmp(served, "none") == 0)
+        return;
+    if (expect_shm && strcmp(served, "shm") != 0)
+        mt_fail("served by %s, not shm", served);
+    if (!expect_shm && strcmp(served, "shm") == 0)
+        mt_fail("served by shm without a segment");
+}
+
+static int *in, *out, *want;
+
+/* One random call on w, checked against MPI. */
+static void one(MPI_Comm w, size_t max_n, const char *where)
+{
+    int p, me;
+    MPI_Comm_size(w, &p);
+    MPI_Comm_rank(w, &me);
+    vine_coll coll = colls[draw(NCOLLS)];
+    /* Mostly small, sometimes up to max_n elements per block. */
+    size_t n = draw(4) ? draw(64) : draw((unsigned)max_n + 1);
+    int root = (int)draw((unsigned)p);
+    MPI_Op op = draw(2) ? MPI_SUM : MPI_MAX;
+    int inplace = (int)draw(3) == 0;
+    size_t total = n * (size_t)p * 3;
+    for (size_t i = 0; i < total; i++)
+        in[i] = (int)((i * 31 + (size_t)me * 17 + n) % 1000) - 500;
+    memset(want, 0x5a, total * sizeof(int));
+    memset(out, 0x5a, total * sizeof(int));
+    mt_case c = {vine_coll_name(coll), "shm", "int", "sum/max", (long)n,
+                 coll == VINE_COLL_BCAST || coll == VINE_COLL_REDUCE || coll == VINE_COLL_GATHER ||
+                         coll == VINE_COLL_SCATTER
+                     ? root
+                     : -1,
+                 inplace};
+    mt_begin(&c);
+    int rc;
+    size_t m = call(coll, 0, w, n, root, op, inplace, in, want, &rc);
+    if (!mt_check_rc(rc, "the MPI library's collective"))
+        return;
+    call(coll, 1, w, n, root, op, inplace, in, out, &rc);
+    if (!mt_check_rc(rc, where))
+        return;
+    check_served(coll, p == 1 || (n == 0 && coll != VINE_COLL_BARRIER));
+    for (size_t i = 0; i < m; i++)
+        if (out[i] != want[i]) {
+            mt_fail("%s: element %zu is %d, expected %d", where, i, out[i], want[i]);
+            return;
+        }
+}
+
+/* Point-to-point traffic on the user's communicator between collectives. */
+static void ring(MPI_Comm w)
+{
+    int p, me, x, y = -1;
+    MPI_Comm_size(w, &p);
+    MPI_Comm_rank(w, &me);
+    x = me;
+    MPI_Sendrecv(&x, 1, MPI_INT, (me + 1) % p, 5, &y, 1, MPI_INT, (me + p - 1) % p, 5, w,
+                 MPI_STATUS_IGNORE);
+    if (y != (me + p - 1) % p)
+        mt_fail("point-to-point between collectives: got %d", y);
+}
+
+int main(int argc, char **argv)
+{
+    mt_init(&argc, &argv, "shm");
+    const char *e = getenv("VINE_TEST_SHM_EXPECT");
+    expect_shm = !(e && strcmp(e, "none") == 0);
+    const char *nc = getenv("VINE_TEST_SHM_CALLS");
+    int calls = nc ? atoi(nc) : 1000;
+    mt_case setup = {"all", "shm", "-", "-", 0, -1, 0};
+    mt_begin(&setup);
+    for (int i = 0; i < NCOLLS; i++)
+        if (vine_set_algorithm(colls[i], "shm") != MPI_SUCCESS)
+            mt_fail("vine_set_algorithm(%s, shm) failed", vine_coll_name(colls[i]));
+
+    int shm = -1, single = -1;
+    char msg[256];
+    if (vine_shm_info(MPI_COMM_WORLD, &shm, &single, msg, sizeof msg) != MPI_SUCCESS)
+        mt_fail("vine_shm_info failed");
+    if (mt_rank == 0)
+        printf("shared memory: %s\n", msg);
+    if (shm != expect_shm)
+        mt_fail("vine_shm_info says shm=%d (%s), expected %d", shm, msg, expect_shm);
+
+    /* Up to 3 blocks of max_n ints per rank: with VINE_SHM_BYTES=4KiB, well past the region. */
+    size_t max_n = 3000;
+    size_t cap = max_n * (size_t)mt_size * 3 + 64;
+    in = malloc(cap * sizeof(int));
+    out = malloc(cap * sizeof(int));
+    want = malloc(cap * sizeof(int));
+    if (!in || !out || !want)
+        mt_fail("out of memory");
+
+    MPI_Comm a, b;
+    MPI_Comm_dup(MPI_COMM_WORLD, &a);
+    /* The same ranks in reverse order: other roots, other neighbours. */
+    MPI_Comm_split(MPI_COMM_WORLD, 0, mt_size - mt_rank, &b);
+    for (int k = 0; in && k < calls; k++) {
+        one(k % 2 ? b : a, max_n, k % 2 ? "reversed communicator" : "duplicate of world");
+        if (k % 7 == 0)
+            ring(k % 2 ? a : b);
+        /* Free and make again now and then: the new segment starts over. */
+        if (k % 250 == 249) {
+            MPI_Comm_free(&b);
+            MPI_Comm_split(MPI_COMM_WORLD, 0, mt_size - mt_rank, &b);
+        }
+    }
+    MPI_Comm_free(&a);
+    MPI_Comm_free(&b);
+    free(in);
+    free(out);
+    free(want);
+    return mt_finish();
+}
