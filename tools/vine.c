@@ -23,6 +23,8 @@
 
 #define STANDARD_RANKS "1-64,100,127,128,129,255,256,1000,1024"
 #define STANDARD_COUNTS "0,1,p-1,p,p+1,1000,4099"
+/* Region sizes for shared-memory algorithms: chunked through a small region, and in one go. */
+#define STANDARD_SHM_COUNTS "64,1000000"
 
 static const char *prog = "vine";
 
@@ -53,7 +55,8 @@ static void usage_verify(FILE *f)
     fprintf(f,
             "usage: %s verify --coll C[,C...]|all [--algo A[,A...]|all] [--ranks LIST]\n"
             "       [--count LIST] [--root LIST|all] [--noncommutative]\n"
-            "       [--inplace yes|no|both] [--seg N] [--levels SPEC [--remap]] [-v]\n"
+            "       [--inplace yes|no|both] [--seg N] [--levels SPEC [--remap]]\n"
+            "       [--shm-count LIST] [--shm-single yes|no|both] [-v]\n"
             "  --coll      bcast, reduce, allreduce, allgather, reduce_scatter,\n"
             "              reduce_scatter_block, alltoall, gather, scatter, barrier,\n"
             "              or all\n"
@@ -75,8 +78,14 @@ static void usage_verify(FILE *f)
             "              (docs/hierarchical.md), e.g. sizes:1,3,5,7/block:2\n"
             "  --remap     run flat bcast, reduce, allreduce and barrier algorithms\n"
             "              on the ranks in block order of the --levels map\n"
+            "  --shm-count LIST  elements of each rank's shared-memory region, for\n"
+            "              every algorithm; default " STANDARD_SHM_COUNTS " for the shm\n"
+            "              algorithms (skipped without a region), 0 for the others\n"
+            "  --shm-single  peers' send and recv buffers readable (single copy);\n"
+            "              default both for the shm algorithms, no for the others\n"
             "  -v          print passing and skipped cases too\n"
             "LIST: comma-separated integers and ranges a-b, e.g. 1-64,100,p-1.\n"
+            "Schedules that use shared memory are checked over two calls in a row.\n"
             "Prints one line per failing case, then 'N passed, M failed, K skipped';\n"
             "exits 1 when a case fails, 2 on bad options.\n",
             prog, prog);
@@ -87,10 +96,12 @@ static void usage_dump(FILE *f)
     fprintf(f,
             "usage: %s dump --coll C --algo A --ranks P --count N [--root R]\n"
             "       [--rank R] [--inplace yes|no] [--noncommutative] [--seg N]\n"
-            "       [--levels SPEC [--remap]]\n"
+            "       [--levels SPEC [--remap]] [--shm-count N] [--shm-single yes|no]\n"
             "Prints the schedule of every rank (or of --rank R only).  barrier\n"
             "ignores --count and may leave it out.  --levels gives the level map of\n"
-            "the hierarchical algorithms (see '%s verify --help').\n",
+            "the hierarchical algorithms (see '%s verify --help').  --shm-count: the\n"
+            "elements of each rank's shared-memory region (default 64 for the shm\n"
+            "algorithms, else 0); --shm-single: peers' buffers readable (default no).\n",
             prog, prog);
 }
 
@@ -232,16 +243,19 @@ static int roots_eval(const list *l, int given, long long p, vals *out)
 /* Options of verify and dump. */
 typedef struct opts {
     const char *coll, *algo, *ranks, *count, *root, *inplace, *seg, *rank, *levels;
+    const char *shm_count, *shm_single;
     int noncomm, remap, verbose, help;
 } opts;
 
 static int parse_opts(int argc, char **argv, opts *o)
 {
-    static const char *names[] = {"--coll",    "--algo", "--ranks", "--count", "--root",
-                                  "--inplace", "--seg",  "--rank",  "--levels"};
+    static const char *names[] = {"--coll",   "--algo",      "--ranks",     "--count",
+                                  "--root",   "--inplace",   "--seg",       "--rank",
+                                  "--levels", "--shm-count", "--shm-single"};
     memset(o, 0, sizeof *o);
-    const char **slots[] = {&o->coll,    &o->algo, &o->ranks, &o->count, &o->root,
-                            &o->inplace, &o->seg,  &o->rank,  &o->levels};
+    const char **slots[] = {&o->coll,   &o->algo,      &o->ranks,     &o->count,
+                            &o->root,   &o->inplace,   &o->seg,       &o->rank,
+                            &o->levels, &o->shm_count, &o->shm_single};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         int hit = 0;
@@ -278,6 +292,8 @@ typedef struct sweep {
     size_t seg;
     int noncomm, remap, verbose;
     const char *levels; /* --levels: the description of a level map, or NULL */
+    list shm_counts;    /* --shm-count, when shm_given */
+    int shm_given, single_mask, single_given; /* single_mask as inplace_mask */
     long passed, failed, skipped;
 } sweep;
 
@@ -398,6 +414,12 @@ static int build_sweep(const opts *o, sweep *w)
         return bad("--inplace value (yes, no or both)", o->inplace);
     if (o->seg && parse_size(o->seg, &w->seg))
         return bad("--seg value", o->seg);
+    w->shm_given = o->shm_count != NULL;
+    if (o->shm_count && parse_list(o->shm_count, 0, 0, &w->shm_counts))
+        return bad("--shm-count list", o->shm_count);
+    w->single_given = o->shm_single != NULL;
+    if (parse_inplace(o->shm_single, &w->single_mask))
+        return bad("--shm-single value (yes, no or both)", o->shm_single);
     return 0;
 }
 
@@ -421,7 +443,11 @@ static void case_label(const vine_algo *algo, const vine_args *a, const vine_col
     if (info->has_inplace && n > 0 && (size_t)n < len)
         n += snprintf(out + n, len - (size_t)n, " inplace=%s", a->inplace ? "yes" : "no");
     if (a->seg_count && n > 0 && (size_t)n < len)
-        snprintf(out + n, len - (size_t)n, " seg=%zu", a->seg_count);
+        n += snprintf(out + n, len - (size_t)n, " seg=%zu", a->seg_count);
+    if (a->shm_node_count && n > 0 && (size_t)n < len)
+        n += snprintf(out + n, len - (size_t)n, " shm=%zu", a->shm_node_count);
+    if (a->shm_single && n > 0 && (size_t)n < len)
+        snprintf(out + n, len - (size_t)n, " single=yes");
 }
 
 /* Runs one case and counts it. */
@@ -482,11 +508,61 @@ static int make_levels(const char *spec, int p, vine_levels *m)
     return -2;
 }
 
-/* Every count, root and in-place form of one algorithm at size p. */
+/*
+ * The region sizes and single-copy forms of algo: the options, or for the
+ * shm algorithms the standard sizes and both forms, for the others none.
+ */
+static int shm_eval(const sweep *w, const vine_algo *algo, vals *sizes, int *single)
+{
+    int shm = (algo->flags & (VINE_ALGO_SHM | VINE_ALGO_SHM_NODES)) != 0;
+    list dflt = {0};
+    *single = w->single_given ? w->single_mask : (algo->flags & VINE_ALGO_SHM) ? 3 : 1;
+    if (w->shm_given)
+        return list_eval(&w->shm_counts, 0, -1, sizes);
+    if (!shm)
+        return vals_push(sizes, 0);
+    if (parse_list(STANDARD_SHM_COUNTS, 0, 0, &dflt))
+        return -1;
+    int rc = list_eval(&dflt, 0, -1, sizes);
+    free(dflt.it);
+    return rc;
+}
+
+/*
+ * A region of n elements: every node's (shm_node_count), and the segment of
+ * all p ranks (shm_count) only when they share one node, which a level map
+ * with locality denies (as the API layer sets them).
+ */
+static void set_shm(vine_args *a, size_t n)
+{
+    a->shm_node_count = n;
+    a->shm_count = vine__levels_ready(a->levels, a->p) && !vine__levels_flat(a->levels) ? 0 : n;
+}
+
+/* Every form of a case at size p with a count and root: in place, shm size, single copy. */
+static int run_forms(sweep *w, const vine_algo *algo, vine_args *a, const vine_coll_info *info,
+                     const vals *shm, int single)
+{
+    int forms = info->has_inplace ? w->inplace_mask : 1, rc = 0;
+    for (int ip = 0; !rc && ip < 2; ip++)
+        for (size_t m = 0; !rc && m < shm->n; m++)
+            for (int sc = 0; !rc && sc < 2; sc++) {
+                if (!(forms & (1 << ip)) || !(single & (1 << sc)))
+                    continue;
+                a->inplace = ip;
+                set_shm(a, (size_t)shm->v[m]);
+                a->shm_single = sc;
+                rc = run_case(w, algo, a, info);
+            }
+    return rc;
+}
+
+/* Every count, root and form of one algorithm at size p. */
 static int run_size(sweep *w, const vine_algo *algo, int p, const vine_coll_info *info)
 {
-    vals counts = {0}, roots = {0};
+    vals counts = {0}, roots = {0}, shm = {0};
     vine_levels lv;
+    int single;
     int rc = make_levels(w->levels, p, &lv);
     if (rc)
         return rc;
@@ -504,25 +580,23 @@ static int run_size(sweep *w, const vine_algo *algo, int p, const vine_coll_info
         rc = roots_eval(&w->roots, w->roots_given, p, &roots);
     else if (!rc)
         rc = vals_push(&roots, 0);
-    int forms = info->has_inplace ? w->inplace_mask : 1;
+    if (!rc)
+        rc = shm_eval(w, algo, &shm, &single);
     for (size_t c = 0; !rc && c < counts.n; c++)
-        for (size_t r = 0; !rc && r < roots.n; r++)
-            for (int ip = 0; !rc && ip < 2; ip++) {
-                if (!(forms & (1 << ip)))
-                    continue;
-                vine_args a = {.coll = algo->coll,
-                               .p = p,
-                               .root = (int)roots.v[r],
-                               .count = (size_t)counts.v[c],
-                               .inplace = ip,
-                               .commutative = !w->noncomm,
-                               .seg_count = w->seg,
-                               .levels = w->levels ? &lv : NULL,
-                               .remap = w->remap};
-                rc = run_case(w, algo, &a, info);
-            }
+        for (size_t r = 0; !rc && r < roots.n; r++) {
+            vine_args a = {.coll = algo->coll,
+                           .p = p,
+                           .root = (int)roots.v[r],
+                           .count = (size_t)counts.v[c],
+                           .commutative = !w->noncomm,
+                           .seg_count = w->seg,
+                           .levels = w->levels ? &lv : NULL,
+                           .remap = w->remap};
+            rc = run_forms(w, algo, &a, info, &shm, single);
+        }
     free(counts.v);
     free(roots.v);
+    free(shm.v);
     vine__levels_free(&lv);
     return rc;
 }
@@ -563,6 +637,7 @@ static void free_sweep(sweep *w)
     free(w->ranks.it);
     free(w->counts.it);
     free(w->roots.it);
+    free(w->shm_counts.it);
 }
 
 static int cmd_verify(int argc, char **argv)
@@ -601,7 +676,8 @@ static int cmd_list(int argc, char **argv)
     opts o;
     int c = -1;
     if (parse_opts(argc, argv, &o) || o.algo || o.ranks || o.count || o.root || o.inplace ||
-        o.seg || o.rank || o.levels || o.remap || (o.coll && (c = vine__coll_parse(o.coll)) < 0)) {
+        o.seg || o.rank || o.levels || o.remap || o.shm_count || o.shm_single ||
+        (o.coll && (c = vine__coll_parse(o.coll)) < 0)) {
         if (o.coll && c < 0)
             fprintf(stderr, "%s: unknown collective '%s'\n", prog, o.coll);
         fprintf(stderr, "usage: %s list [--coll C]\n", prog);
@@ -689,8 +765,10 @@ static int cmd_dump(int argc, char **argv)
     }
     int c = o.coll ? vine__coll_parse(o.coll) : -1;
     const vine_algo *algo = c >= 0 ? vine__algo_find((vine_coll)c, o.algo) : NULL;
-    long long p = 0, count = 0, root = 0, seg = 0, only = -1;
-    int ip = 1;
+    long long p = 0, count = 0, root = 0, seg = 0, only = -1, shm = 0;
+    int ip = 1, single = 1;
+    if (algo && (algo->flags & (VINE_ALGO_SHM | VINE_ALGO_SHM_NODES)))
+        shm = 64;
     if (!algo || !o.ranks || (!o.count && c != VINE_COLL_BARRIER)) {
         fprintf(stderr, "%s: dump needs a known --coll and --algo, --ranks and --count\n", prog);
     } else if (!dump_int("--ranks", o.ranks, 1000000, &p) && p > 0 &&
@@ -698,7 +776,9 @@ static int cmd_dump(int argc, char **argv)
                !dump_int("--root", o.root, p - 1, &root) &&
                !dump_int("--rank", o.rank, p - 1, &only) &&
                !dump_int("--seg", o.seg, 1LL << 40, &seg) &&
-               !parse_inplace(o.inplace ? o.inplace : "no", &ip) && ip != 3) {
+               !dump_int("--shm-count", o.shm_count, 1LL << 40, &shm) &&
+               !parse_inplace(o.inplace ? o.inplace : "no", &ip) && ip != 3 &&
+               !parse_inplace(o.shm_single ? o.shm_single : "no", &single) && single != 3) {
         vine_levels lv;
         int lrc = make_levels(o.levels, (int)p, &lv);
         if (lrc)
@@ -711,7 +791,9 @@ static int cmd_dump(int argc, char **argv)
                        .commutative = !o.noncomm,
                        .seg_count = (size_t)seg,
                        .levels = o.levels ? &lv : NULL,
-                       .remap = o.remap};
+                       .remap = o.remap,
+                       .shm_single = single == 2};
+        set_shm(&a, (size_t)shm);
         int rc = dump_case(algo, &a, only);
         vine__levels_free(&lv);
         return rc;

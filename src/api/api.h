@@ -32,6 +32,7 @@ typedef struct vine_key {
     unsigned tuning_gen;  /* auto's choice depends on the tuning file in use */
     size_t shm_count;     /* the shm family's region in elements (depends on the extent) */
     int shm_single;
+    size_t shm_node_count;
 } vine_key;
 
 typedef struct vine_cache_entry {
@@ -79,6 +80,7 @@ typedef struct vine_memo {
 typedef struct vine_shm_state {
     int ok;       /* every rank of the communicator has its node's segment */
     int all;      /* ... and all p ranks share one node (the flat shm family applies) */
+    int nodes;    /* ... and each group of level 0 of the level map lies in one segment */
     size_t bytes; /* each rank's region */
     MPI_Comm node;
     MPI_Win win;
@@ -204,6 +206,8 @@ void vine__shm_setup(vine_comm_state *st);
 void vine__shm_free(vine_comm_state *st, int mpi_ok);
 /* vine_args.shm_count for elements of t on st (0: the flat shm family does not apply). */
 size_t vine__shm_count(const vine_comm_state *st, const vine_exec_type *t);
+/* vine_args.shm_node_count: the same wherever every node has its segment. */
+size_t vine__shm_node_count(const vine_comm_state *st, const vine_exec_type *t);
 /* The segment for the executor, or NULL. */
 static inline vine_exec_shm *vine__shm_exec(vine_comm_state *st)
 {

@@ -22,7 +22,8 @@ static int key_equal(const vine_key *a, const vine_key *b, int p)
            a->inplace == b->inplace && a->commutative == b->commutative &&
            a->type_size == b->type_size && a->seg_count == b->seg_count &&
            a->tuning_gen == b->tuning_gen && a->shm_count == b->shm_count &&
-           a->shm_single == b->shm_single && counts_equal(a->counts, b->counts, p);
+           a->shm_single == b->shm_single && a->shm_node_count == b->shm_node_count &&
+           counts_equal(a->counts, b->counts, p);
 }
 
 static vine_cache_entry *touch(vine_comm_state *st, int i)

@@ -161,9 +161,11 @@ int vine__call_none(const vine_call *c)
 static int schedule(vine_call *c, vine_cache_entry **out)
 {
     vine_comm_state *st = c->st;
-    vine_key k = {c->a.coll,   c->a.root,         c->a.inplace,     c->a.commutative,
-                  c->req,      (size_t)c->t.size, c->a.count,       c->a.seg_count,
-                  NULL,        vine__tuning_gen,  c->a.shm_count,   c->a.shm_single};
+    vine_key k = {c->a.coll,          c->a.root,      c->a.inplace,
+                  c->a.commutative,   c->req,         (size_t)c->t.size,
+                  c->a.count,         c->a.seg_count, NULL,
+                  vine__tuning_gen,   c->a.shm_count, c->a.shm_single,
+                  c->a.shm_node_count};
     if (c->a.coll == VINE_COLL_REDUCE_SCATTER)
         k.counts = c->a.counts;
     if ((*out = vine__cache_find(st, &k)))
@@ -195,6 +197,7 @@ int vine__call_plan(vine_call *c)
     c->a.levels = &c->st->levels;
     c->a.remap = vine__choose_remap();
     c->a.shm_count = vine__shm_count(c->st, &c->t);
+    c->a.shm_node_count = vine__shm_node_count(c->st, &c->t);
     /* Single copy reads peers' user buffers as bytes: the data-movement
      * collectives, which run on bytes, use it. */
     c->a.shm_single = c->a.shm_count && c->st->shm.x.single && c->t.dense && c->t.size == 1;

@@ -184,6 +184,17 @@ void vine__shm_setup(vine_comm_state *st)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     /* More ranks than cores: a spinning rank would hold the core its peer needs. */
     sh->x.spins = cores > 0 && nn > cores ? 0 : SHM_SPINS_DEFAULT;
+    /* The hierarchical shm algorithms take level 0 of the level map for the
+     * nodes: with pretend hosts it may differ from the real ones. */
+    int nodes = st->levels_rc == MPI_SUCCESS && vine__levels_ready(&st->levels, st->p);
+    if (nodes) {
+        int n;
+        const int *mem = vine__levels_members(
+            &st->levels, 0, vine__levels_group(&st->levels, 0, st->rank), &n);
+        for (int k = 0; k < n; k++)
+            nodes = nodes && sh->x.line[mem[k]] != NULL;
+    }
+    sh->nodes = agree(nodes, st->comm);
     int single = probe_single(st, nn, me);
     sh->x.single = agree(single && !env_off("VINE_SHM_SINGLE_COPY"), st->comm);
     sh->ok = 1;
@@ -208,17 +219,25 @@ void vine__shm_free(vine_comm_state *st, int mpi_ok)
     free(sh->x.region);
     sh->x.line = NULL;
     sh->x.region = NULL;
-    sh->ok = sh->all = 0;
+    sh->ok = sh->all = sh->nodes = 0;
 }
 
 #endif
 
+/* Elements of t that fit in a region: n elements span (n - 1) extents and one true extent. */
+static size_t region_elems(const vine_shm_state *sh, const vine_exec_type *t)
+{
+    if (t->extent <= 0 || t->true_extent < 0 || (size_t)t->true_extent > sh->bytes)
+        return 0;
+    return (sh->bytes - (size_t)t->true_extent) / (size_t)t->extent + 1;
+}
+
 size_t vine__shm_count(const vine_comm_state *st, const vine_exec_type *t)
 {
-    const vine_shm_state *sh = &st->shm;
-    if (!sh->ok || !sh->all || t->extent <= 0 || t->true_extent < 0 ||
-        (size_t)t->true_extent > sh->bytes)
-        return 0;
-    /* n elements span (n - 1) extents and one true extent. */
-    return (sh->bytes - (size_t)t->true_extent) / (size_t)t->extent + 1;
+    return st->shm.ok && st->shm.all ? region_elems(&st->shm, t) : 0;
+}
+
+size_t vine__shm_node_count(const vine_comm_state *st, const vine_exec_type *t)
+{
+    return st->shm.ok && st->shm.nodes ? region_elems(&st->shm, t) : 0;
 }

@@ -92,6 +92,13 @@ typedef struct vine_args {
      */
     size_t shm_count;
     int shm_single;
+    /*
+     * The hierarchical shm algorithms (VINE_ALGO_SHM_NODES): the elements of
+     * each rank's region when the ranks of every node share a segment, 0
+     * when they do not.  Peers of their shared-memory operations lie in the
+     * rank's node (level 0 of levels).
+     */
+    size_t shm_node_count;
 } vine_args;
 
 typedef int (*vine_build_fn)(const vine_args *a, vine_sched *s);
@@ -111,7 +118,12 @@ enum vine_algo_flags {
      */
     VINE_ALGO_MPI = 1u << 5,
     /* Shared memory: needs all p ranks on one node segment (vine_args.shm_count > 0). */
-    VINE_ALGO_SHM = 1u << 6
+    VINE_ALGO_SHM = 1u << 6,
+    /*
+     * Shared memory in every node of a level map with locality: needs
+     * shm_node_count > 0 and nodes (level 0) of one size.
+     */
+    VINE_ALGO_SHM_NODES = 1u << 7
 };
 
 typedef struct vine_algo {
@@ -232,5 +244,17 @@ VINE_BUILDER(reduce, hier_large);
 VINE_BUILDER(allgather, hier);
 VINE_BUILDER(gather, leader_bine);
 VINE_BUILDER(scatter, leader_bine);
+/* Shared memory inside one node (VINE_ALGO_SHM; src/coll/shm, docs/shm.md). */
+VINE_BUILDER(barrier, shm);
+VINE_BUILDER(bcast, shm);
+VINE_BUILDER(reduce, shm);
+VINE_BUILDER(allreduce, shm);
+VINE_BUILDER(reduce_scatter, shm);
+VINE_BUILDER(allgather, shm);
+VINE_BUILDER(gather, shm);
+VINE_BUILDER(scatter, shm);
+VINE_BUILDER(alltoall, shm);
+/* shm in the nodes, a point-to-point algorithm across them (VINE_ALGO_SHM_NODES). */
+VINE_BUILDER(allreduce, hier_shm);
 
 #endif

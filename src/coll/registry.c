@@ -199,6 +199,43 @@ const vine_algo vine__algos[] = {
      "ring reduce-scatter in the node, Rabenseifner across nodes, ring allgather in the node",
      vine__allreduce_hier_rab_build},
 
+/* Shared memory inside one node (src/coll/shm, docs/shm.md). */
+#define S VINE_ALGO_SHM
+#define SHM_R "one node segment"
+    {VINE_COLL_BARRIER, "shm", S, SHM_R,
+     "flags: arrival tree of fan-in 8, release by rank 0's flag", vine__barrier_shm_build},
+    {VINE_COLL_BCAST, "shm", S, SHM_R,
+     "root copies chunks into its region, all read them (or its buffer, single copy)",
+     vine__bcast_shm_build},
+    {VINE_COLL_REDUCE, "shm", S, SHM_R,
+     "rank j reduces part j of each chunk from all regions, the root reads the parts",
+     vine__reduce_shm_build},
+    {VINE_COLL_ALLREDUCE, "shm", S, SHM_R,
+     "rank j reduces part j of each chunk from all regions, all read the parts",
+     vine__allreduce_shm_build},
+    {VINE_COLL_REDUCE_SCATTER, "shm", S, SHM_R,
+     "each rank reduces its block from all regions, chunks dealt round-robin",
+     vine__reduce_scatter_shm_build},
+    RSB(shm, S, SHM_R, "each rank reduces its block from all regions, chunks dealt round-robin"),
+    {VINE_COLL_ALLGATHER, "shm", S, SHM_R,
+     "every rank copies its block into its region, all read all (or single copy)",
+     vine__allgather_shm_build},
+    {VINE_COLL_ALLTOALL, "shm", S, SHM_R,
+     "every rank streams its blocks through its region, each reads its own (or single copy)",
+     vine__alltoall_shm_build},
+    {VINE_COLL_GATHER, "shm", S, SHM_R,
+     "every rank copies its block into its region, the root reads all (or single copy)",
+     vine__gather_shm_build},
+    {VINE_COLL_SCATTER, "shm", S, SHM_R,
+     "root streams the blocks through its region, each rank reads its own (or single copy)",
+     vine__scatter_shm_build},
+    {VINE_COLL_ALLREDUCE, "hier_shm",
+     C | VINE_ALGO_LEVELS | VINE_ALGO_SHM_NODES, "commutative op, levels, nodes of one size",
+     "shm reduce-scatter in the node, Bine allreduce (bine_large) across nodes, shm allgather",
+     vine__allreduce_hier_shm_build},
+#undef S
+#undef SHM_R
+
     /* The MPI library's own collective of each (docs/selection.md). */
     MPI_ALGO(VINE_COLL_BCAST),
     MPI_ALGO(VINE_COLL_REDUCE),
@@ -258,6 +295,18 @@ int vine__algo_count(vine_coll c)
     return n;
 }
 
+/* Whether a's level map has nodes (level 0) of one size. */
+static int equal_nodes(const vine_args *a)
+{
+    if (!vine__levels_ready(a->levels, a->p))
+        return 0;
+    int n = vine__levels_ngroups(a->levels, 0);
+    for (int g = 1; g < n; g++)
+        if (vine__levels_size(a->levels, 0, g) != vine__levels_size(a->levels, 0, 0))
+            return 0;
+    return 1;
+}
+
 int vine__algo_admits(const vine_algo *algo, const vine_args *a)
 {
     if ((algo->flags & VINE_ALGO_COMMUTATIVE) && !a->commutative)
@@ -271,6 +320,8 @@ int vine__algo_admits(const vine_algo *algo, const vine_args *a)
     if ((algo->flags & VINE_ALGO_MPI) && a->count > INT_MAX)
         return VINE_ERR_UNSUPPORTED;
     if ((algo->flags & VINE_ALGO_SHM) && a->shm_count == 0)
+        return VINE_ERR_UNSUPPORTED;
+    if ((algo->flags & VINE_ALGO_SHM_NODES) && (a->shm_node_count == 0 || !equal_nodes(a)))
         return VINE_ERR_UNSUPPORTED;
     if ((algo->flags & VINE_ALGO_LEVELS) &&
         (!vine__levels_ready(a->levels, a->p) || vine__levels_flat(a->levels)))

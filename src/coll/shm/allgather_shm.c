@@ -1,0 +1,22 @@
+/*
+ * Shared-memory allgather.  Through the regions: every rank copies its block
+ * into its region in chunks (two slots, at most VINE_SHM_CHUNK_BYTES or
+ * seg_count each) and SETs 2c + 1 for chunk c, then WAITs for chunk c of
+ * every other rank (starting after itself, so readers spread over the
+ * regions), GETs it into its place in RECV and SETs 2c + 2; a rank writes a
+ * slot again only after every rank's SET for its previous chunk.  Single copy
+ * (shm_single, blocks of at least VINE_SHM_SINGLE_MIN bytes): every rank
+ * GETs every other rank's block from its SEND (its RECV in place) after its
+ * WAIT 0, SETs 1, and leaves after all others' SET 1.  Direct reads of issue
+ * 18 (shm_common.c).  Restrictions: one node segment (VINE_ALGO_SHM); any p,
+ * any count, MPI_IN_PLACE.  Cost: every rank copies n bytes in and (p - 1) n
+ * out; single copy: (p - 1) n.
+ */
+#include "../coll.h"
+
+#include "shm_common.h"
+
+int vine__allgather_shm_build(const vine_args *a, vine_sched *s)
+{
+    return vine__shm_move(a, s, VINE_SHM_ALLGATHER);
+}

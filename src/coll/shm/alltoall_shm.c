@@ -1,0 +1,23 @@
+/*
+ * Shared-memory alltoall.  Through the regions: rank w's blocks for ranks
+ * w + 1, w + 2, ... (mod p) form a stream of (p - 1) n bytes, which it copies
+ * into its region in chunks (two slots, at most VINE_SHM_CHUNK_BYTES or
+ * seg_count each), SETting 2c + 1 for chunk c; each rank then WAITs for the
+ * writers whose chunk c holds part of its block, GETs it and SETs 2c + 2,
+ * which a writer WAITs for before it reuses the slot.  Since every stream
+ * starts after its writer, in any chunk the ranks read from different
+ * writers.  Single copy (shm_single, blocks of at least VINE_SHM_SINGLE_MIN
+ * bytes): every rank GETs its block of each other rank's SEND after its WAIT
+ * 0, SETs 1, and leaves after all others' SET 1.  Direct reads of issue 18
+ * (shm_common.c).  Restrictions: one node segment (VINE_ALGO_SHM); any p, any
+ * count.  Cost: every rank copies (p - 1) n bytes in and (p - 1) n out;
+ * single copy: (p - 1) n.
+ */
+#include "../coll.h"
+
+#include "shm_common.h"
+
+int vine__alltoall_shm_build(const vine_args *a, vine_sched *s)
+{
+    return vine__shm_move(a, s, VINE_SHM_ALLTOALL);
+}

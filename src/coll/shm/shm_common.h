@@ -1,0 +1,89 @@
+/*
+ * Helpers of the shared-memory builders (the shm family, docs/shm.md;
+ * operations in sched.h), MPI-free.
+ *
+ * Rules every shm builder follows:
+ *   - A rank writes its region only after WAIT 0 on every other rank (the
+ *     entry wait): whatever collective ran before on the communicator, its
+ *     readers of this region have finished it.  So no schedule waits at its
+ *     end for the readers of its region.
+ *   - Data that passes through a region goes in chunks of at most half the
+ *     region (two slots, so that the owner writes chunk c + 1 while readers
+ *     read chunk c); a slot is written again only after every reader of its
+ *     previous chunk has said, with a SET, that it has read it.
+ *   - A GET from a peer's SEND or RECV (single copy) follows WAIT 0 on that
+ *     peer, and the peer returns only after the reader's SET: user buffers
+ *     are never read after their owner has left the call.
+ */
+#ifndef VINE_SHM_COMMON_H
+#define VINE_SHM_COMMON_H
+
+#include "../coll.h"
+
+/*
+ * Default chunk caps (vine_args.seg_count overrides both): bytes for the
+ * data-movement collectives, elements for the reductions.  A chunk of every
+ * rank together stays within a last-level cache on a 16-rank node.
+ */
+#define VINE_SHM_CHUNK_BYTES ((size_t)65536)
+#define VINE_SHM_CHUNK_ELEMS ((size_t)16384)
+/* Single copy serves blocks of at least this many bytes; smaller ones go through regions. */
+#define VINE_SHM_SINGLE_MIN ((size_t)4096)
+/* Reductions with count * p at most this, within one region, read whole inputs (small path). */
+#define VINE_SHM_SMALL_TOTAL ((size_t)4096)
+/* Pieces of the reduce_scatter stream hold at least this many elements (or the whole slot). */
+#define VINE_SHM_MIN_PIECE ((size_t)64)
+/* Fan-in of the barrier's arrival tree. */
+#define VINE_SHM_RADIX 8
+
+/* How a stream of len elements goes through a region: nchunks chunks in slots. */
+typedef struct vine_shm_plan {
+    size_t chunk;   /* elements per chunk (the slot size) */
+    size_t nchunks; /* ceil(len / chunk); 0 when len is 0 */
+    int slots;      /* 1 or 2: chunk c lies at (c % slots) * chunk */
+} vine_shm_plan;
+
+/*
+ * Plans a stream of len elements through regions of a->shm_count elements
+ * with at most cap elements a chunk (a->seg_count when set), using
+ * per_chunk flag values per chunk.  Flag values stay below VINE_SHM_PHASE
+ * (phase_sub.h), so that every shm schedule can also be a phase of a
+ * composed one.  Returns VINE_ERR_UNSUPPORTED only when even whole slots
+ * would need more flag values than that (count above about
+ * VINE_SHM_PHASE / per_chunk times half the region).
+ */
+int vine__shm_plan(const vine_args *a, size_t len, size_t cap, size_t per_chunk, vine_shm_plan *pl);
+
+/* The entry wait: WAIT 0 on every other rank, starting after a->rank. */
+void vine__shm_enter(const vine_args *a, vine_sched *s);
+
+/* WAIT v on every other rank, starting after a->rank. */
+void vine__shm_wait_all(const vine_args *a, vine_sched *s, size_t v);
+
+/* The data-movement collectives, as streams of equal segments (shm_common.c). */
+typedef enum vine_shm_move_kind {
+    VINE_SHM_BCAST,
+    VINE_SHM_GATHER,
+    VINE_SHM_SCATTER,
+    VINE_SHM_ALLGATHER,
+    VINE_SHM_ALLTOALL
+} vine_shm_move_kind;
+
+/*
+ * Builds collective kind for a->rank (bytes, a->count a block) and finishes
+ * s: through the regions in chunks, or by single copy when a->shm_single
+ * and a block holds at least VINE_SHM_SINGLE_MIN bytes.
+ */
+int vine__shm_move(const vine_args *a, vine_sched *s, vine_shm_move_kind kind);
+
+/* What the reductions leave where (shm_red.c). */
+typedef enum vine_shm_red_kind {
+    VINE_SHM_RED_ALL,  /* allreduce: the whole result on every rank */
+    VINE_SHM_RED_ROOT, /* reduce: the whole result at a->root */
+    VINE_SHM_RED_SCAT  /* reduce_scatter: block r of a->counts at rank r */
+} vine_shm_red_kind;
+
+/* Builds reduction kind for a->rank, operands in rank order, and finishes s. */
+int vine__shm_reduce(const vine_args *a, vine_sched *s, vine_shm_red_kind kind);
+
+#endif
