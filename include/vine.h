@@ -113,8 +113,10 @@ int vine_topology_info(MPI_Comm comm, int *nlevels, char *msg, int msglen);
 /*
  * The shared-memory segment of comm (docs/shm.md), made like the levels by
  * the first call on comm that communicates (collective then).  *shm (may be
- * NULL) gets 1 when all ranks of comm share one node segment, so that the
- * shm algorithms can serve its calls, else 0; *single (may be NULL) 1 when
+ * NULL) gets 2 when all ranks of comm share one node segment (the shm
+ * algorithms can serve its calls), 1 when the ranks of each node share one
+ * but comm spans several nodes (the hierarchical shm algorithms can), 0
+ * without segments; *single (may be NULL) 1 when
  * peers' buffers can be read directly (cross-memory attach); msg (msglen
  * bytes, may be NULL) one line saying what set-up found.  Returns
  * MPI_SUCCESS, MPI_ERR_COMM for MPI_COMM_NULL or an intercommunicator, or

@@ -238,7 +238,7 @@ int vine_shm_info(MPI_Comm comm, int *shm, int *single, char *msg, int msglen)
     if (rc != MPI_SUCCESS)
         return rc;
     if (shm)
-        *shm = st->shm.ok && st->shm.all;
+        *shm = st->shm.ok ? 1 + st->shm.all : 0;
     if (single)
         *single = st->shm.ok && st->shm.x.single;
     if (msg && msglen > 0)

@@ -494,11 +494,15 @@ void mt_check_served(vine_coll coll, const char *algo, int commutative, size_t t
     if (strcmp(algo, "auto") == 0 || total == 0)
         return;
     const vine_algo *a = vine__algo_find(coll, algo);
+    int shm = 0;
+    vine_shm_info(MPI_COMM_WORLD, &shm, NULL, NULL, 0);
     vine_args args = {.coll = coll,
                       .p = mt_size,
                       .rank = mt_rank,
                       .commutative = commutative,
-                      .levels = &world_levels};
+                      .levels = &world_levels,
+                      .shm_count = shm == 2,
+                      .shm_node_count = shm != 0};
     int admits = a && vine__algo_admits(a, &args) == VINE_OK;
     const char *served = vine_last_algorithm(coll);
     if (admits && strcmp(served, algo) != 0)
