@@ -85,6 +85,18 @@ foreach(np 3 4)
   vine_pmpi_test(tuned_linked ${np} pmpi_app_linked
     TUNING ${CMAKE_SOURCE_DIR}/tests/data/tuning/pmpi-app.json SERVED ${vine_pmpi_served})
 endforeach()
+# The same with a file that gives every collective to the shm family
+# (docs/shm.md): the drop-in on the node segment.
+set(vine_pmpi_shm "bcast=shm reduce=shm allreduce=shm allgather=shm reduce_scatter=shm \
+reduce_scatter_block=shm alltoall=shm gather=shm scatter=shm barrier=shm")
+foreach(np 3 4)
+  if(vine_pmpi_preload)
+    vine_pmpi_test(shm_preload ${np} pmpi_app PRELOAD
+      TUNING ${CMAKE_SOURCE_DIR}/tests/data/tuning/pmpi-shm.json SERVED ${vine_pmpi_shm})
+  endif()
+  vine_pmpi_test(shm_linked ${np} pmpi_app_linked
+    TUNING ${CMAKE_SOURCE_DIR}/tests/data/tuning/pmpi-shm.json SERVED ${vine_pmpi_shm})
+endforeach()
 if(vine_pmpi_preload)
   vine_pmpi_test(inter 3 pmpi_app PRELOAD EXPECT inter ARGS inter)
   vine_pmpi_test(inter 4 pmpi_app PRELOAD EXPECT inter ARGS inter)

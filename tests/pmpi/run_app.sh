@@ -114,8 +114,8 @@ n=$(count "^vine: tuning file .+: [0-9]+ rules\$")
 [ "$n" -eq "$tuned" ] || problem "$n 'tuning file' lines, want $tuned"
 n=$(count "^vine: levels of MPI_COMM_WORLD \\(p=$np\\): ")
 [ "$n" -eq 1 ] || problem "$n 'levels of MPI_COMM_WORLD' lines, want 1"
-# Nothing but the three documented kinds of line.
+# Nothing but the documented kinds of line.
 others=$(grep '^vine: ' "$err" |
-    grep -cvE '^vine: ([a-z_]+ on .+ \(p=[0-9]+\) (served by .+|passed to MPI \(.+\))|levels of .+ \(p=[0-9]+\): .+|tuning file .+: [0-9]+ rules)$')
+    grep -cvE '^vine: ([a-z_]+ on .+ \(p=[0-9]+\) (served by .+|passed to MPI \(.+\))|levels of .+ \(p=[0-9]+\): .+|shared memory \(p=[0-9]+\): .+|tuning file .+: [0-9]+ rules)$')
 [ "$others" -eq 0 ] || problem "$others other 'vine:' lines on stderr"
 exit $fail
