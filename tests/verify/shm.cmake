@@ -1,0 +1,49 @@
+# The shm family (docs/shm.md) under the verifier: results, the flag
+# protocol's race freedom and deadlock freedom, over two calls in a row
+# (docs/verify.md), at node sizes (every root up to p = 16, the tool's
+# default), with a small region (every large case
+# pipelined in chunks) and a large one, single copy on and off, every
+# collective, the reductions with a non-commutative op too; and allreduce
+# hier_shm (shm in the nodes, Bine across) on level maps.  The issue's full
+# sweep (every node size 1-64, 100, 127, 128, the region of 64 elements)
+# takes about half an hour of CPU: `make verify-large` (label verify_large).
+if(VINE_SMPI)
+  return()
+endif()
+set(vine_shm_colls bcast reduce allreduce allgather reduce_scatter reduce_scatter_block
+  alltoall gather scatter barrier)
+set(vine_shm_counts "0,1,p-1,p,p+1,1000,4099")
+set(vine_shm_ranks "1-33,48,63,64,100,128")
+set(vine_shm_nc_ranks "1-17,33,64")
+if(VINE_SANITIZE)
+  set(vine_shm_ranks "1-9,16,17,33,64")
+  set(vine_shm_nc_ranks "1-9,17")
+endif()
+foreach(coll ${vine_shm_colls})
+  add_test(NAME verify.shm.${coll}
+    COMMAND $<TARGET_FILE:vine_cli> verify --coll ${coll} --algo shm --ranks ${vine_shm_ranks}
+            --count ${vine_shm_counts} --shm-count 256,1000000)
+  set_tests_properties(verify.shm.${coll} PROPERTIES LABELS verify TIMEOUT 900)
+  add_test(NAME verify.shm_large.${coll}
+    COMMAND $<TARGET_FILE:vine_cli> verify --coll ${coll} --algo shm --ranks 1-64,100,127,128
+            --count ${vine_shm_counts})
+  set_tests_properties(verify.shm_large.${coll} PROPERTIES LABELS verify_large TIMEOUT 3600)
+endforeach()
+foreach(coll reduce allreduce reduce_scatter reduce_scatter_block)
+  add_test(NAME verify.shm.${coll}.noncommutative
+    COMMAND $<TARGET_FILE:vine_cli> verify --coll ${coll} --algo shm --ranks ${vine_shm_nc_ranks}
+            --count ${vine_shm_counts} --shm-count 256,1000000 --noncommutative)
+  set_tests_properties(verify.shm.${coll}.noncommutative PROPERTIES LABELS verify TIMEOUT 900)
+endforeach()
+# hier_shm: nodes of 4 in blocks and dealt round-robin, nodes of 8; a map with
+# nodes of different sizes is a skip (its restriction).
+foreach(m "block4;block:4;8,12,16,20,24,28,32,64" "cyclic4;cyclic:4;8,12,16,20,24,32"
+    "block8;block:8;16,24,32,64,128" "uneven;sizes:2,3;5-20")
+  list(GET m 0 name)
+  list(GET m 1 spec)
+  list(GET m 2 ranks)
+  add_test(NAME verify.shm.hier_shm.${name}
+    COMMAND $<TARGET_FILE:vine_cli> verify --coll allreduce --algo hier_shm --ranks ${ranks}
+            --count ${vine_shm_counts} --levels ${spec} --shm-count 256,1000000)
+  set_tests_properties(verify.shm.hier_shm.${name} PROPERTIES LABELS verify TIMEOUT 900)
+endforeach()
