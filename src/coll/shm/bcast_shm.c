@@ -4,14 +4,14 @@
  * VINE_SHM_CHUNK_BYTES or seg_count each) and SETs 2c + 1 for chunk c; every
  * other rank WAITs for it and GETs the chunk into its RECV, then SETs 2c + 2,
  * which the root WAITs for before it writes that slot again, so copy-in of
- * chunk c + 1 overlaps the reads of chunk c.  Single copy (shm_single, blocks
- * of at least VINE_SHM_SINGLE_MIN bytes): every rank GETs the root's RECV
- * once the root has entered (WAIT 0) and SETs 1; the root leaves after all
- * SETs.  The release broadcast of MPICH's and Open MPI's shared-memory
+ * chunk c + 1 overlaps the reads of chunk c.  No single copy: p - 1 ranks
+ * reading the same pages of the root with process_vm_readv contend in the
+ * kernel and were 10 times slower than the regions on 16 ranks (issue 18's
+ * measurements, docs/performance.md).  The release broadcast of MPICH's and Open MPI's shared-memory
  * collectives (issue 18), written as a schedule (shm_common.c).
  * Restrictions: one node segment (VINE_ALGO_SHM); any p, any root, any count.
  * Cost: the root copies n bytes in, every other rank n out; latency two
- * chunk copies plus one flag hand-off per chunk; single copy: n per reader.
+ * chunk copies plus one flag hand-off per chunk.
  */
 #include "../coll.h"
 

@@ -246,7 +246,11 @@ int vine__shm_move(const vine_args *a, vine_sched *s, vine_shm_move_kind kind)
         own_copy(&m, s);
         return vine__sched_finish(s);
     }
-    if (a->shm_single && m.n >= VINE_SHM_SINGLE_MIN)
+    /* Not bcast: p - 1 readers of the same pages of one process contend in
+     * the kernel (process_vm_readv pins each page for every reader); on 16
+     * ranks a 1 MiB bcast took 1.6 ms so and 0.16 ms through the regions
+     * (docs/performance.md, issue 18). */
+    if (a->shm_single && m.n >= VINE_SHM_SINGLE_MIN && kind != VINE_SHM_BCAST)
         return move_single(&m, s);
     /* Every stream is empty or as long as the longest. */
     size_t len =
