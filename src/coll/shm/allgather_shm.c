@@ -4,13 +4,11 @@
  * seg_count each) and SETs 2c + 1 for chunk c, then WAITs for chunk c of
  * every other rank (starting after itself, so readers spread over the
  * regions), GETs it into its place in RECV and SETs 2c + 2; a rank writes a
- * slot again only after every rank's SET for its previous chunk.  Single copy
- * (shm_single, blocks of at least VINE_SHM_SINGLE_MIN bytes): every rank
- * GETs every other rank's block from its SEND (its RECV in place) after its
- * WAIT 0, SETs 1, and leaves after all others' SET 1.  Direct reads of issue
- * 18 (shm_common.c).  Restrictions: one node segment (VINE_ALGO_SHM); any p,
- * any count, MPI_IN_PLACE.  Cost: every rank copies n bytes in and (p - 1) n
- * out; single copy: (p - 1) n.
+ * slot again only after every rank's SET for its previous chunk.  No single
+ * copy: it was slower than the regions on 16 ranks (shm_common.c).  Direct
+ * reads of issue 18 (shm_common.c).  Restrictions: one node segment
+ * (VINE_ALGO_SHM); any p, any count, MPI_IN_PLACE.  Cost: every rank copies
+ * n bytes in and (p - 1) n out.
  */
 #include "../coll.h"
 

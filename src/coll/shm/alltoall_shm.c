@@ -6,12 +6,10 @@
  * writers whose chunk c holds part of its block, GETs it and SETs 2c + 2,
  * which a writer WAITs for before it reuses the slot.  Since every stream
  * starts after its writer, in any chunk the ranks read from different
- * writers.  Single copy (shm_single, blocks of at least VINE_SHM_SINGLE_MIN
- * bytes): every rank GETs its block of each other rank's SEND after its WAIT
- * 0, SETs 1, and leaves after all others' SET 1.  Direct reads of issue 18
- * (shm_common.c).  Restrictions: one node segment (VINE_ALGO_SHM); any p, any
- * count.  Cost: every rank copies (p - 1) n bytes in and (p - 1) n out;
- * single copy: (p - 1) n.
+ * writers.  No single copy: it was slower than the regions on 16 ranks
+ * (shm_common.c).  Direct reads of issue 18 (shm_common.c).  Restrictions:
+ * one node segment (VINE_ALGO_SHM); any p, any count.  Cost: every rank
+ * copies (p - 1) n bytes in and (p - 1) n out.
  */
 #include "../coll.h"
 

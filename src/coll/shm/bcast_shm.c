@@ -7,11 +7,10 @@
  * chunk c + 1 overlaps the reads of chunk c.  No single copy: p - 1 ranks
  * reading the same pages of the root with process_vm_readv contend in the
  * kernel and were 10 times slower than the regions on 16 ranks (issue 18's
- * measurements, docs/performance.md).  The release broadcast of MPICH's and Open MPI's shared-memory
- * collectives (issue 18), written as a schedule (shm_common.c).
- * Restrictions: one node segment (VINE_ALGO_SHM); any p, any root, any count.
- * Cost: the root copies n bytes in, every other rank n out; latency two
- * chunk copies plus one flag hand-off per chunk.
+ * measurements, docs/performance.md).  The release broadcast of MPICH's and Open MPI's
+ * shared-memory collectives (issue 18), written as a schedule (shm_common.c). Restrictions: one
+ * node segment (VINE_ALGO_SHM); any p, any root, any count. Cost: the root copies n bytes in, every
+ * other rank n out; latency two chunk copies plus one flag hand-off per chunk.
  */
 #include "../coll.h"
 

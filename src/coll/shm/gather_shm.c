@@ -4,13 +4,11 @@
  * VINE_SHM_CHUNK_BYTES or seg_count each) and SETs 2c + 1 for chunk c; the
  * root WAITs for each rank in turn (starting after itself), GETs its chunk
  * into RECV, and SETs 2c + 2 once it has read chunk c of all, which each
- * rank WAITs for before it reuses the slot.  Single copy (shm_single, blocks
- * of at least VINE_SHM_SINGLE_MIN bytes): the root GETs each rank's SEND
- * after its WAIT 0 and SETs 1, for which the others wait before leaving.
- * Direct reads of issue 18 (shm_common.c).  Restrictions: one node segment
- * (VINE_ALGO_SHM); any p, any root, any count, MPI_IN_PLACE at the root.
- * Cost: every rank copies n bytes in, the root (p - 1) n out; single copy:
- * (p - 1) n at the root.
+ * rank WAITs for before it reuses the slot.  No single copy: it was slower
+ * than the regions on 16 ranks (shm_common.c).  Direct reads of issue 18
+ * (shm_common.c).  Restrictions: one node segment (VINE_ALGO_SHM); any p,
+ * any root, any count, MPI_IN_PLACE at the root.  Cost: every rank copies n
+ * bytes in, the root (p - 1) n out.
  */
 #include "../coll.h"
 

@@ -246,11 +246,13 @@ int vine__shm_move(const vine_args *a, vine_sched *s, vine_shm_move_kind kind)
         own_copy(&m, s);
         return vine__sched_finish(s);
     }
-    /* Not bcast: p - 1 readers of the same pages of one process contend in
-     * the kernel (process_vm_readv pins each page for every reader); on 16
-     * ranks a 1 MiB bcast took 1.6 ms so and 0.16 ms through the regions
-     * (docs/performance.md, issue 18). */
-    if (a->shm_single && m.n >= VINE_SHM_SINGLE_MIN && kind != VINE_SHM_BCAST)
+    /* Only scatter: on 16 ranks single copy made bcast 10 times slower than
+     * the regions (p - 1 readers of the same pages of one process contend in
+     * process_vm_readv, which pins each page for every reader) and allgather,
+     * gather and alltoall 1.3-1.7 times slower, while scatter's readers, each
+     * on its own pages of the root, ran 6 times faster (docs/performance.md,
+     * issue 18). */
+    if (a->shm_single && m.n >= VINE_SHM_SINGLE_MIN && kind == VINE_SHM_SCATTER)
         return move_single(&m, s);
     /* Every stream is empty or as long as the longest. */
     size_t len =
