@@ -196,10 +196,53 @@ static const char *rule_name(const vine_args *a, size_t n)
     }
 }
 
-/* The MPICH rules' choice, or the default when the rule's algorithm is excluded. */
+/*
+ * From vine-bench sweeps of mpi, shm and the point-to-point rules on 16
+ * ranks of one node (docs/measurements/2026-11-26-shm-np16): shm where it
+ * was the fastest.  Below 1 KiB the binomial reduce was faster (8 B: 0.92 of
+ * the MPI library's time against 1.15); the reduce-scatters lose from 32 KiB
+ * of vector on (every rank copies the whole vector into its region, where
+ * recursive halving sends n (p - 1) / p), reduce_scatter_block also below
+ * 2 KiB; scatter through the regions lost at 32 KiB blocks (1.19), its
+ * single copy wins from 256 KiB.  {1, 0}: no second range.
+ */
+const vine_select_shm_range vine__select_shm[VINE_COLL_COUNT][VINE_SELECT_SHM_RANGES] = {
+    [VINE_COLL_BCAST] = {{0, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_REDUCE] = {{1 * KIB, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_ALLREDUCE] = {{0, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_ALLGATHER] = {{0, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_REDUCE_SCATTER] = {{0, 16 * KIB}, {1, 0}},
+    [VINE_COLL_REDUCE_SCATTER_BLOCK] = {{2 * KIB, 16 * KIB}, {1, 0}},
+    [VINE_COLL_ALLTOALL] = {{0, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_GATHER] = {{0, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_SCATTER] = {{0, 16 * KIB}, {256 * KIB, SIZE_MAX}},
+    [VINE_COLL_BARRIER] = {{0, SIZE_MAX}, {1, 0}},
+};
+
+/* The shm algorithm where vine__select_shm gives it a's payload and it is admitted. */
+static const vine_algo *shm_choice(const vine_args *a, size_t bytes)
+{
+    int in = 0;
+    for (int k = 0; k < VINE_SELECT_SHM_RANGES; k++)
+        in |=
+            bytes >= vine__select_shm[a->coll][k].min && bytes <= vine__select_shm[a->coll][k].max;
+    if (a->shm_count == 0 || !in)
+        return NULL;
+    const vine_algo *algo = vine__algo_find(a->coll, "shm");
+    return algo && vine__algo_admits(algo, a) == VINE_OK ? algo : NULL;
+}
+
+/*
+ * The shm algorithm where it wins, else the MPICH rules' choice, or the
+ * default when the rule's algorithm is excluded.
+ */
 static const vine_algo *rules_choice(const vine_args *a, size_t type_size)
 {
-    const char *name = rule_name(a, vine__select_bytes(a, type_size));
+    size_t bytes = vine__select_bytes(a, type_size);
+    const vine_algo *shm = shm_choice(a, bytes);
+    if (shm)
+        return shm;
+    const char *name = rule_name(a, bytes);
     if (!name)
         return NULL;
     const vine_algo *algo = vine__algo_find(a->coll, name);

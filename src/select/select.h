@@ -44,6 +44,20 @@ typedef struct vine_select_cutoffs {
 extern const vine_select_cutoffs vine__select_cutoffs;
 
 /*
+ * Where the rules hand a call to the collective's shm algorithm when it is
+ * admitted (all ranks on one node segment, docs/shm.md): payloads (as
+ * vine__select_bytes counts them) in [min, max] of either of two ranges per
+ * collective; min > max means none.  Measured on 16 ranks of one node
+ * (docs/performance.md, issue 18).
+ */
+typedef struct vine_select_shm_range {
+    size_t min, max;
+} vine_select_shm_range;
+
+#define VINE_SELECT_SHM_RANGES 2
+extern const vine_select_shm_range vine__select_shm[VINE_COLL_COUNT][VINE_SELECT_SHM_RANGES];
+
+/*
  * The payload the selector compares with the cutoffs: count * type_size for
  * bcast, reduce and allreduce; the gathered total p * count * type_size for
  * allgather; the full input vector (displs[p], or p * count when displs is

@@ -204,9 +204,54 @@ static void test_helpers(void)
     CHECK(vine__select_auto(&bad, 4) == NULL, "unknown collective");
 }
 
+/*
+ * On a node segment (shm_count > 0) the rules hand the call to shm inside the
+ * ranges of vine__select_shm and keep their own choice outside them; without
+ * a segment shm is never chosen.
+ */
+static void test_shm(void)
+{
+    for (int c = 0; c < VINE_COLL_COUNT; c++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (int seg = 0; seg < 2; seg++) {
+                int p = 16;
+                vine_coll coll = (vine_coll)c;
+                size_t count = count_for(coll, p, sizes[i], 4);
+                vine_args a = {.coll = coll,
+                               .p = p,
+                               .rank = 3,
+                               .count = count,
+                               .commutative = 1,
+                               .shm_count = seg ? 1024 : 0};
+                size_t n = vine__select_bytes(&a, 4);
+                int in = 0;
+                for (int k = 0; k < VINE_SELECT_SHM_RANGES; k++)
+                    in |= n >= vine__select_shm[c][k].min && n <= vine__select_shm[c][k].max;
+                const vine_algo *got = vine__select_auto(&a, 4);
+                int is_shm = got && strcmp(got->name, "shm") == 0;
+                CHECK(is_shm == (seg && in), "%s n=%zu shm_count=%zu: got %s",
+                      vine__coll_name(coll), n, a.shm_count, got ? got->name : "none");
+                if (!is_shm && got) {
+                    a.shm_count = 0;
+                    CHECK(vine__select_auto(&a, 4) == got, "%s n=%zu: not the rules' choice",
+                          vine__coll_name(coll), n);
+                }
+            }
+    /* Spot checks of the measured ranges. */
+    vine_args r = {.coll = VINE_COLL_REDUCE, .p = 16, .count = 2, .commutative = 1, .shm_count = 9};
+    CHECK(strcmp(vine__select_auto(&r, 4)->name, "shm") != 0, "reduce of 8 B: not shm");
+    r.count = 16384;
+    CHECK(strcmp(vine__select_auto(&r, 4)->name, "shm") == 0, "reduce of 64 KiB: shm");
+    vine_args sc = {.coll = VINE_COLL_SCATTER, .p = 16, .count = 32768, .shm_count = 9};
+    CHECK(strcmp(vine__select_auto(&sc, 1)->name, "shm") != 0, "scatter of 32 KiB blocks: not shm");
+    sc.count = 1 << 20;
+    CHECK(strcmp(vine__select_auto(&sc, 1)->name, "shm") == 0, "scatter of 1 MiB blocks: shm");
+}
+
 int main(void)
 {
     test_grid();
+    test_shm();
     test_spots();
     test_displs();
     test_helpers();
