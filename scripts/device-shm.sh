@@ -15,6 +15,13 @@
 #             copy where the kernel allows it (machine.txt says whether it does)
 #   region    allreduce, reduce_scatter, reduce at 16MiB with VINE_SHM_BYTES
 #             256KiB and 4MiB (the default is 1MiB)
+#   sweep     mpi, shm and auto over sizes 8B..16MiB, every collective (not by
+#             default: STAGES="sweep" runs it alone)
+#   hier      allreduce hier_shm against hier_large and mpi at 64KiB, 1MiB and
+#             16MiB on two pretend nodes of NP/2 ranks (VINE_TOPOLOGY_FAKE_HOSTS)
+#
+# At the end everything is packed into $OUT/shm.tgz and the loose files are
+# removed (the device tool brings back a few files only).
 #
 # Turn the result files into tables with `vine table pairs --in OUT/small.json
 # --in OUT/large.json` (docs/bench.md).
@@ -23,7 +30,8 @@
 #   sh scripts/device-deps.sh            # here: writes build-devdeps/
 #   OUT=$OUT sh scripts/device-shm.sh    # there, with build-devdeps carried
 #
-# Variables: OUT (default results/shm-DATE-TIME), NP (default: every core),
+# Variables: OUT (default results/shm-DATE-TIME), STAGES (default "small large
+# copy region hier"), NP (default: every core),
 # BUDGET (seconds, default 500), BUILD (default build-shm), QUICK=1 (tiny
 # sizes, to try the script on a small machine).
 # $bind is split into words on purpose.
@@ -100,15 +108,46 @@ region() {
     done
 }
 
+# The selector's shm ranges (src/select/select.c): mpi, shm and auto side by
+# side over sizes, every collective.
+sweep() {
+    if [ "$QUICK" = 1 ]; then
+        bench sweep-small --coll all --size 8B,4KiB --iters 5
+        return
+    fi
+    bench sweep-small --coll all --size 8B,256B,4KiB,32KiB,256KiB --iters 300 || return
+    bench sweep-large --coll bcast,reduce,allreduce,reduce_scatter,gather,scatter \
+        --size 2MiB,16MiB --iters 20 || return
+    bench sweep-2m --coll allgather,alltoall,reduce_scatter_block --size 2MiB --iters 10
+}
+
+hier() {
+    VINE_TOPOLOGY_FAKE_HOSTS=block:$((NP / 2)) mpirun_np "$NP" $bind "$BENCH" coll \
+        --coll allreduce --algo mpi,hier_shm,hier_large,shm,auto --check \
+        --size "$(if [ "$QUICK" = 1 ]; then echo 1KiB; else echo 64KiB,1MiB,16MiB; fi)" \
+        --iters "$it_mid" --json "$OUT/hier.json"
+}
+
 echo "device-shm.sh: results in $OUT, budget $BUDGET s"
+# STAGES: the stages to run after build and machine (default all but sweep).
+STAGES=${STAGES:-small large copy region hier}
 stage build 90 build
 if [ ! -x "$BENCH" ]; then
     echo "device-shm.sh: no $BENCH, nothing measured ($OUT/build.txt)" | tee -a "$OUT/stages.txt"
     exit 1
 fi
 stage machine 10 machine
-stage small 60 small
-stage large 90 large
-stage copy 40 copy
-stage region 60 region
+for st in $STAGES; do
+    case $st in
+    small) stage small 60 small ;;
+    large) stage large 90 large ;;
+    copy) stage copy 40 copy ;;
+    region) stage region 60 region ;;
+    hier) stage hier 40 hier ;;
+    sweep) stage sweep 120 sweep ;;
+    *) echo "device-shm.sh: unknown stage $st" | tee -a "$OUT/stages.txt" ;;
+    esac
+done
 echo "device-shm.sh: done in $(($(date +%s) - t0)) s; $OUT/stages.txt"
+(cd "$OUT" && tar czf /tmp/device-shm.tgz --exclude shm.tgz . && find . -type f ! -name shm.tgz -delete &&
+    mv /tmp/device-shm.tgz shm.tgz)

@@ -132,6 +132,9 @@ static void check_served(vine_coll coll, int nothing)
 
 static int *in, *out, *want;
 
+/* Elements of scatter's big blocks (above 256 KiB of ints). */
+enum { BIG = 66000 };
+
 /* One random call on w, checked against MPI. */
 static void one(MPI_Comm w, size_t max_n, const char *where)
 {
@@ -139,12 +142,15 @@ static void one(MPI_Comm w, size_t max_n, const char *where)
     MPI_Comm_size(w, &p);
     MPI_Comm_rank(w, &me);
     vine_coll coll = colls[draw(NCOLLS)];
-    /* Mostly small, sometimes up to max_n elements per block. */
+    /* Mostly small, sometimes up to max_n elements per block; scatter now
+     * and then with blocks above 256 KiB, which single copy serves. */
     size_t n = draw(4) ? draw(64) : draw((unsigned)max_n + 1);
+    if (coll == VINE_COLL_SCATTER && draw(8) == 0)
+        n = BIG + draw(1000);
     int root = (int)draw((unsigned)p);
     MPI_Op op = draw(2) ? MPI_SUM : MPI_MAX;
     int inplace = (int)draw(3) == 0;
-    size_t total = n * (size_t)p * 3;
+    size_t total = n * (size_t)p * (n >= BIG ? 1 : 3);
     for (size_t i = 0; i < total; i++)
         in[i] = (int)((i * 31 + (size_t)me * 17 + n) % 1000) - 500;
     memset(want, 0x5a, total * sizeof(int));
@@ -206,9 +212,10 @@ int main(int argc, char **argv)
     if (shm != 2 * expect_shm)
         mt_fail("vine_shm_info says shm=%d (%s), expected %d", shm, msg, 2 * expect_shm);
 
-    /* Up to 3 blocks of max_n ints per rank: with VINE_SHM_BYTES=4KiB, well past the region. */
+    /* Up to 3 blocks of max_n ints per rank (with VINE_SHM_BYTES=4KiB well past
+     * the region), or one of scatter's big blocks. */
     size_t max_n = 3000;
-    size_t cap = max_n * (size_t)mt_size * 3 + 64;
+    size_t cap = (BIG + 1000) * (size_t)mt_size + 64;
     in = malloc(cap * sizeof(int));
     out = malloc(cap * sizeof(int));
     want = malloc(cap * sizeof(int));

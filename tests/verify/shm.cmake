@@ -35,6 +35,11 @@ foreach(coll reduce allreduce reduce_scatter reduce_scatter_block)
             --count ${vine_shm_counts} --shm-count 256,1000000 --noncommutative)
   set_tests_properties(verify.shm.${coll}.noncommutative PROPERTIES LABELS verify TIMEOUT 900)
 endforeach()
+# scatter's single copy serves blocks of 256 KiB and more (the counts above stay below).
+add_test(NAME verify.shm.scatter.single
+  COMMAND $<TARGET_FILE:vine_cli> verify --coll scatter --algo shm --ranks 1-5,8,9,16,17
+          --count 262143,262144,300000 --shm-count 256,1000000)
+set_tests_properties(verify.shm.scatter.single PROPERTIES LABELS verify TIMEOUT 900)
 # hier_shm: nodes of 4 in blocks and dealt round-robin, nodes of 8; a map with
 # nodes of different sizes is a skip (its restriction).
 foreach(m "block4;block:4;8,12,16,20,24,28,32,64" "cyclic4;cyclic:4;8,12,16,20,24,32"
