@@ -203,8 +203,8 @@ static const char *rule_name(const vine_args *a, size_t n)
  * the MPI library's time against 1.15); the reduce-scatters lose from 32 KiB
  * of vector on (every rank copies the whole vector into its region, where
  * recursive halving sends n (p - 1) / p), reduce_scatter_block also below
- * 2 KiB; scatter through the regions lost at 32 KiB blocks (1.19), its
- * single copy wins from 256 KiB.  {1, 0}: no second range.
+ * 2 KiB.  At 32 KiB scatter shm lost to the MPI library (1.21) but less
+ * than binomial (1.63).  {1, 0}: no second range.
  */
 const vine_select_shm_range vine__select_shm[VINE_COLL_COUNT][VINE_SELECT_SHM_RANGES] = {
     [VINE_COLL_BCAST] = {{0, SIZE_MAX}, {1, 0}},
@@ -215,7 +215,7 @@ const vine_select_shm_range vine__select_shm[VINE_COLL_COUNT][VINE_SELECT_SHM_RA
     [VINE_COLL_REDUCE_SCATTER_BLOCK] = {{2 * KIB, 16 * KIB}, {1, 0}},
     [VINE_COLL_ALLTOALL] = {{0, SIZE_MAX}, {1, 0}},
     [VINE_COLL_GATHER] = {{0, SIZE_MAX}, {1, 0}},
-    [VINE_COLL_SCATTER] = {{0, 16 * KIB}, {256 * KIB, SIZE_MAX}},
+    [VINE_COLL_SCATTER] = {{0, SIZE_MAX}, {1, 0}},
     [VINE_COLL_BARRIER] = {{0, SIZE_MAX}, {1, 0}},
 };
 

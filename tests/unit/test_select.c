@@ -242,10 +242,16 @@ static void test_shm(void)
     CHECK(strcmp(vine__select_auto(&r, 4)->name, "shm") != 0, "reduce of 8 B: not shm");
     r.count = 16384;
     CHECK(strcmp(vine__select_auto(&r, 4)->name, "shm") == 0, "reduce of 64 KiB: shm");
-    vine_args sc = {.coll = VINE_COLL_SCATTER, .p = 16, .count = 32768, .shm_count = 9};
-    CHECK(strcmp(vine__select_auto(&sc, 1)->name, "shm") != 0, "scatter of 32 KiB blocks: not shm");
-    sc.count = 1 << 20;
-    CHECK(strcmp(vine__select_auto(&sc, 1)->name, "shm") == 0, "scatter of 1 MiB blocks: shm");
+    vine_args rs = {.coll = VINE_COLL_REDUCE_SCATTER_BLOCK,
+                    .p = 16,
+                    .count = 64,
+                    .commutative = 1,
+                    .shm_count = 9};
+    CHECK(strcmp(vine__select_auto(&rs, 4)->name, "shm") == 0,
+          "reduce_scatter_block of 4 KiB: shm");
+    rs.count = 8192;
+    CHECK(strcmp(vine__select_auto(&rs, 4)->name, "shm") != 0,
+          "reduce_scatter_block of 512 KiB: not shm");
 }
 
 int main(void)
