@@ -17,6 +17,8 @@
 #             256KiB and 4MiB (the default is 1MiB)
 #   sweep     mpi, shm and auto over sizes 8B..16MiB, every collective (not by
 #             default: STAGES="sweep" runs it alone)
+#   preload   (not by default) vine-bench --algo mpi at 8B, 4KiB, 64KiB, 1MiB, alone
+#             and with libvine-mpi.so preloaded (auto): the drop-in
 #   hier      allreduce hier_shm against hier_large and mpi at 64KiB, 1MiB and
 #             16MiB on two pretend nodes of NP/2 ranks (VINE_TOPOLOGY_FAKE_HOSTS)
 #
@@ -76,7 +78,7 @@ machine() {
 
 build() {
     cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF -DVINE_WERROR=OFF || return
-    cmake --build "$BUILD" -j "$cores" --target vine-bench
+    cmake --build "$BUILD" -j "$cores" --target vine-bench vine-mpi
 }
 
 bench() { # json name, then vine-bench coll options
@@ -121,6 +123,18 @@ sweep() {
     bench sweep-2m --coll allgather,alltoall,reduce_scatter_block --size 2MiB --iters 10
 }
 
+# The drop-in: vine-bench's plain MPI_<Coll> calls (--algo mpi), alone and
+# with libvine-mpi.so preloaded (auto, no tuning file), one run after the other.
+preload() {
+    lib=$(cd "$BUILD/lib" && pwd)/libvine-mpi.so
+    sizes=8B,4KiB,64KiB,1MiB
+    [ "$QUICK" = 1 ] && sizes=8B,4KiB
+    mpirun_np "$NP" $bind "$BENCH" coll --coll all --algo mpi --size "$sizes" \
+        --iters "$it_mid" --json "$OUT/preload-off.json" || return
+    mpirun_np "$NP" $bind -x LD_PRELOAD="$lib" "$BENCH" coll --coll all \
+        --algo mpi --size "$sizes" --iters "$it_mid" --json "$OUT/preload-on.json"
+}
+
 hier() {
     VINE_TOPOLOGY_FAKE_HOSTS=block:$((NP / 2)) mpirun_np "$NP" $bind "$BENCH" coll \
         --coll allreduce --algo mpi,hier_shm,hier_large,shm,auto --check \
@@ -144,6 +158,7 @@ for st in $STAGES; do
     copy) stage copy 40 copy ;;
     region) stage region 60 region ;;
     hier) stage hier 40 hier ;;
+    preload) stage preload 40 preload ;;
     sweep) stage sweep 120 sweep ;;
     *) echo "device-shm.sh: unknown stage $st" | tee -a "$OUT/stages.txt" ;;
     esac
