@@ -12,7 +12,8 @@
 #   make fuzz     libFuzzer on every parser for FUZZ_SECONDS each (default
 #                 60; clang and libclang-rt-14-dev), tests/fuzz/run.sh
 #   make verify-large  the Bine algorithms' verifier sweep at p = 96, 2048,
-#                 4095 and 4096 (about 23 minutes of CPU; not in make test)
+#                 4095 and 4096, and the shm family's at every node size up to
+#                 64 and 100, 127, 128 (about 50 minutes of CPU; not in make test)
 #   make clean    remove the build directories
 #
 # scripts/deps.sh installs what is missing on Debian 12 and does nothing when
@@ -116,8 +117,10 @@ test-mpich:
 test-install: build
 	cd build && $(CTEST) $(CTEST_FLAGS) -L '^install$$'
 
-# The Bine algorithms at p = 96, 2048, 4095 and 4096 (issue 4): about 23
-# minutes of CPU, so not part of `make test`.
+# The Bine algorithms at p = 96, 2048, 4095 and 4096 (issue 4, about 23
+# minutes of CPU) and the shm family at node sizes 1-64, 100, 127 and 128
+# with a region of 64 elements (issue 18, about 26 minutes), so not part of
+# `make test`.
 verify-large: build
 	cd build && $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -L '^verify_large$$'
 
