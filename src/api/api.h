@@ -84,6 +84,7 @@ typedef struct vine_shm_state {
     size_t bytes; /* each rank's region */
     MPI_Comm node;
     MPI_Win win;
+    int locked; /* win is in a passive-target epoch (MPI_Win_lock_all) */
     vine_exec_shm x;
     char msg[VINE_SHM_MSG_MAX]; /* what set-up found, for VINE_VERBOSE */
 } vine_shm_state;

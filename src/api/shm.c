@@ -148,6 +148,8 @@ void vine__shm_setup(vine_comm_state *st)
     int want = !env_off("VINE_SHM") && sh->bytes > 0;
     /* Every rank takes part in every collective below, whatever it found. */
     rc = MPI_Comm_split_type(st->comm, MPI_COMM_TYPE_SHARED, st->rank, MPI_INFO_NULL, &sh->node);
+    if (rc != MPI_SUCCESS)
+        sh->node = MPI_COMM_NULL; /* undefined after an error */
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_size(sh->node, &nn);
     if (rc == MPI_SUCCESS)
@@ -167,9 +169,12 @@ void vine__shm_setup(vine_comm_state *st)
                                        &base, &sh->win) == MPI_SUCCESS;
         MPI_Info_free(&info);
     }
+    /* A window's default error handler aborts: errors here are fallbacks. */
+    if (made)
+        made = MPI_Win_set_errhandler(sh->win, MPI_ERRORS_RETURN) == MPI_SUCCESS;
     if (made) {
         memset(base, 0, VINE_SHM_LINE);
-        made = MPI_Win_lock_all(MPI_MODE_NOCHECK, sh->win) == MPI_SUCCESS;
+        made = sh->locked = MPI_Win_lock_all(MPI_MODE_NOCHECK, sh->win) == MPI_SUCCESS;
     }
     made = made && map_ranks(st, nn);
     /* The agreement also orders the zeroed lines before anyone polls them. */
@@ -208,9 +213,11 @@ void vine__shm_free(vine_comm_state *st, int mpi_ok)
 {
     vine_shm_state *sh = &st->shm;
     if (sh->win != MPI_WIN_NULL && mpi_ok) {
-        MPI_Win_unlock_all(sh->win);
+        if (sh->locked)
+            MPI_Win_unlock_all(sh->win);
         MPI_Win_free(&sh->win);
     }
+    sh->locked = 0;
     if (sh->node != MPI_COMM_NULL && mpi_ok)
         MPI_Comm_free(&sh->node);
     sh->win = MPI_WIN_NULL;
