@@ -222,11 +222,13 @@ const vine_select_shm_range vine__select_shm[VINE_COLL_COUNT][VINE_SELECT_SHM_RA
 /* The shm algorithm where vine__select_shm gives it a's payload and it is admitted. */
 static const vine_algo *shm_choice(const vine_args *a, size_t bytes)
 {
+    if (a->shm_count == 0 || (unsigned)a->coll >= VINE_COLL_COUNT)
+        return NULL;
     int in = 0;
     for (int k = 0; k < VINE_SELECT_SHM_RANGES; k++)
         in |=
             bytes >= vine__select_shm[a->coll][k].min && bytes <= vine__select_shm[a->coll][k].max;
-    if (a->shm_count == 0 || !in)
+    if (!in)
         return NULL;
     const vine_algo *algo = vine__algo_find(a->coll, "shm");
     return algo && vine__algo_admits(algo, a) == VINE_OK ? algo : NULL;

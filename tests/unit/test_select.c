@@ -202,6 +202,8 @@ static void test_helpers(void)
     }
     vine_args bad = {.coll = VINE_COLL_COUNT, .p = 4};
     CHECK(vine__select_auto(&bad, 4) == NULL, "unknown collective");
+    bad.shm_count = 1024; /* the shm ranges are indexed by collective too */
+    CHECK(vine__select_auto(&bad, 4) == NULL, "unknown collective on a node segment");
 }
 
 /*
