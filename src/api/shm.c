@@ -35,6 +35,21 @@
 /* Flag polls before a waiting rank starts yielding its core. */
 #define SHM_SPINS_DEFAULT 20000UL
 
+#if defined(VINE_NO_SHM)
+
+void vine__shm_setup(vine_comm_state *st)
+{
+    snprintf(st->shm.msg, sizeof st->shm.msg, "none (the SimGrid build has no shared memory)");
+}
+
+void vine__shm_free(vine_comm_state *st, int mpi_ok)
+{
+    (void)st;
+    (void)mpi_ok;
+}
+
+#else
+
 static int env_off(const char *name)
 {
     const char *v = getenv(name);
@@ -62,21 +77,6 @@ static size_t env_bytes(void)
         return 0;
     return (size_t)(n << shift) / 64 * 64;
 }
-
-#if defined(VINE_NO_SHM)
-
-void vine__shm_setup(vine_comm_state *st)
-{
-    snprintf(st->shm.msg, sizeof st->shm.msg, "none (the SimGrid build has no shared memory)");
-}
-
-void vine__shm_free(vine_comm_state *st, int mpi_ok)
-{
-    (void)st;
-    (void)mpi_ok;
-}
-
-#else
 
 /* A word that peers read with process_vm_readv to see whether single copy works. */
 static volatile uint64_t probe_word = 0x76696e65u;

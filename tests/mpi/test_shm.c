@@ -163,7 +163,9 @@ static void one(MPI_Comm w, size_t max_n, const char *where)
                  inplace};
     mt_begin(&c);
     int rc;
-    size_t m = call(coll, 0, w, n, root, op, inplace, in, want, &rc);
+    /* The reference never runs in place: MPICH 4.0.2's MPI_Reduce crashes
+     * with MPI_IN_PLACE at the root (the result is the same either way). */
+    size_t m = call(coll, 0, w, n, root, op, 0, in, want, &rc);
     if (!mt_check_rc(rc, "the MPI library's collective"))
         return;
     call(coll, 1, w, n, root, op, inplace, in, out, &rc);
