@@ -230,7 +230,7 @@ const vine_algo vine__algos[] = {
      "root streams the blocks through its region, each rank reads its own (or single copy)",
      vine__scatter_shm_build},
     {VINE_COLL_ALLREDUCE, "hier_shm",
-     C | VINE_ALGO_LEVELS | VINE_ALGO_SHM_NODES, "commutative op, levels, nodes of one size",
+     C | VINE_ALGO_LEVELS | VINE_ALGO_SHM_NODES, "commutative op, levels, nodes of one size, a segment in every node",
      "shm reduce-scatter in the node, Bine allreduce (bine_large) across nodes, shm allgather",
      vine__allreduce_hier_shm_build},
 #undef S

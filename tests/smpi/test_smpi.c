@@ -22,7 +22,8 @@
  * Rank 0 prints one line per failing case and closes with
  * "smpi: N passed, M failed"; the exit status is non-zero on any failure, or
  * when an algorithm never ran itself (every call fell back to another one),
- * since then the test would have checked nothing of it.
+ * since then the test would have checked nothing of it; the shm algorithms,
+ * which need a node segment that the SimGrid build lacks, are said skipped.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -334,10 +335,20 @@ static int run_collective(const struct coll_entry *e, int rank, int p, struct ta
                 run_group(e, &g, ran_self, tally);
             }
     MPI_Allreduce(MPI_IN_PLACE, ran_self, nalgos, MPI_INT, MPI_MAX, comm);
+    /* The SimGrid build has no node segment (docs/shm.md): the algorithms that
+     * need one, as their restrictions say, fall back by design. */
+    int shm = 0;
+    vine_shm_info(comm, &shm, NULL, NULL, 0);
     int never_ran = 0;
     for (int a = 0; a < nalgos; a++) {
         if (ran_self[a])
             continue;
+        if (!shm && strstr(vine_algorithm_restrictions(e->coll, a), "segment")) {
+            if (rank == 0)
+                printf("skip %s/%s: no shared-memory segment under SimGrid\n",
+                       vine_coll_name(e->coll), vine_algorithm_name(e->coll, a));
+            continue;
+        }
         never_ran++;
         if (rank == 0)
             printf("FAIL %s/%s never ran: every call fell back to another algorithm\n",
