@@ -15,9 +15,11 @@ set(vine_shm_colls bcast reduce allreduce allgather reduce_scatter reduce_scatte
 set(vine_shm_counts "0,1,p-1,p,p+1,1000,4099")
 set(vine_shm_ranks "1-33,48,63,64,100,128")
 set(vine_shm_nc_ranks "1-17,33,64")
+set(vine_shm_single_ranks "1-5,8,9,16,17")
 if(VINE_SANITIZE)
-  set(vine_shm_ranks "1-9,16,17,33,64")
+  set(vine_shm_ranks "1-9,17,33")
   set(vine_shm_nc_ranks "1-9,17")
+  set(vine_shm_single_ranks "1-4,9")
 endif()
 foreach(coll ${vine_shm_colls})
   add_test(NAME verify.shm.${coll}
@@ -37,7 +39,7 @@ foreach(coll reduce allreduce reduce_scatter reduce_scatter_block)
 endforeach()
 # scatter's single copy serves blocks of 256 KiB and more (the counts above stay below).
 add_test(NAME verify.shm.scatter.single
-  COMMAND $<TARGET_FILE:vine_cli> verify --coll scatter --algo shm --ranks 1-5,8,9,16,17
+  COMMAND $<TARGET_FILE:vine_cli> verify --coll scatter --algo shm --ranks ${vine_shm_single_ranks}
           --count 262143,262144,300000 --shm-count 256,1000000)
 set_tests_properties(verify.shm.scatter.single PROPERTIES LABELS verify TIMEOUT 900)
 # hier_shm: nodes of 4 in blocks and dealt round-robin, nodes of 8; a map with
