@@ -6,7 +6,11 @@
 if(VINE_SMPI)
   return()
 endif()
-set(VINE_VERIFY_RANKS "1-64,100,127,128,129,255,256,1000,1024")
+# p = 1000 and 1024 take two thirds of the sweep's time (the alltoall-like
+# algorithms send p^2 messages): they run in `make verify-large` (label
+# verify_large, verify.p1000.*), not in `make test`.
+set(VINE_VERIFY_RANKS "1-64,100,127,128,129,255,256")
+set(VINE_VERIFY_RANKS_LARGE "1000,1024")
 # The sanitizer build looks for memory errors, not for more cases: it runs the
 # sweep without the sizes above 128, which take most of its time (the plain
 # build proves them).
@@ -25,6 +29,10 @@ foreach(coll ${VINE_VERIFY_COLLS})
     COMMAND $<TARGET_FILE:vine_cli> verify --coll ${coll} --algo all
             --ranks ${VINE_VERIFY_RANKS} --count ${VINE_VERIFY_COUNTS} --shm-count 0)
   set_tests_properties(verify.${coll} PROPERTIES LABELS verify TIMEOUT 900)
+  add_test(NAME verify.p1000.${coll}
+    COMMAND $<TARGET_FILE:vine_cli> verify --coll ${coll} --algo all
+            --ranks ${VINE_VERIFY_RANKS_LARGE} --count ${VINE_VERIFY_COUNTS} --shm-count 0)
+  set_tests_properties(verify.p1000.${coll} PROPERTIES LABELS verify_large TIMEOUT 3600)
 endforeach()
 
 # Non-commutative ops: operands must be combined in rank order.
@@ -34,6 +42,12 @@ foreach(coll ${VINE_VERIFY_REDUCING})
             --ranks ${VINE_VERIFY_RANKS} --count ${VINE_VERIFY_COUNTS} --noncommutative
             --shm-count 0)
   set_tests_properties(verify.${coll}.noncommutative PROPERTIES LABELS verify TIMEOUT 900)
+  add_test(NAME verify.p1000.${coll}.noncommutative
+    COMMAND $<TARGET_FILE:vine_cli> verify --coll ${coll} --algo all
+            --ranks ${VINE_VERIFY_RANKS_LARGE} --count ${VINE_VERIFY_COUNTS} --noncommutative
+            --shm-count 0)
+  set_tests_properties(verify.p1000.${coll}.noncommutative PROPERTIES LABELS verify_large
+    TIMEOUT 3600)
 endforeach()
 
 # The tool itself: a listing works, and a bad option is refused (exit 2).
