@@ -11,6 +11,11 @@
  * variant, vine_allreduce served by "mpi", is what vine adds where a tuning
  * file hands a call to the MPI library.
  *
+ * Then every collective with 8 bytes per block (one double), served by "mpi"
+ * through vine against the same MPI_<Coll> call, interleaved the same way:
+ * what vine's entry point adds before it hands a repeated call to the MPI
+ * library.
+ *
  * Then, without MPI, the cost of auto's lookup in a tuning table (the rule
  * for the communicator size, the range for the size): paid once per
  * schedule built, not per call, but measured on its own so that a large
@@ -77,6 +82,115 @@ static double batch(int k, int iters, MPI_Comm dup, int p, int rank)
     dt = (MPI_Wtime() - t0) / iters * 1e6;
     MPI_Allreduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return slowest;
+}
+
+enum { COLLS = VINE_COLL_COUNT, MAXB = 1024 };
+
+/* One call of collective c with 8 bytes per block, by vine (served by mpi) or by MPI. */
+static void coll_call(int c, int by_vine, const double *in, double *out, const int *counts)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    switch ((vine_coll)c) {
+    case VINE_COLL_BCAST:
+        (void)(by_vine ? vine_bcast(out, 1, MPI_DOUBLE, 0, w) : MPI_Bcast(out, 1, MPI_DOUBLE, 0, w));
+        break;
+    case VINE_COLL_REDUCE:
+        (void)(by_vine ? vine_reduce(in, out, 1, MPI_DOUBLE, MPI_SUM, 0, w)
+                       : MPI_Reduce(in, out, 1, MPI_DOUBLE, MPI_SUM, 0, w));
+        break;
+    case VINE_COLL_ALLREDUCE:
+        (void)(by_vine ? vine_allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, w)
+                       : MPI_Allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, w));
+        break;
+    case VINE_COLL_ALLGATHER:
+        (void)(by_vine ? vine_allgather(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, w)
+                       : MPI_Allgather(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, w));
+        break;
+    case VINE_COLL_REDUCE_SCATTER:
+        (void)(by_vine ? vine_reduce_scatter(in, out, counts, MPI_DOUBLE, MPI_SUM, w)
+                       : MPI_Reduce_scatter(in, out, counts, MPI_DOUBLE, MPI_SUM, w));
+        break;
+    case VINE_COLL_REDUCE_SCATTER_BLOCK:
+        (void)(by_vine ? vine_reduce_scatter_block(in, out, 1, MPI_DOUBLE, MPI_SUM, w)
+                       : MPI_Reduce_scatter_block(in, out, 1, MPI_DOUBLE, MPI_SUM, w));
+        break;
+    case VINE_COLL_ALLTOALL:
+        (void)(by_vine ? vine_alltoall(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, w)
+                       : MPI_Alltoall(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, w));
+        break;
+    case VINE_COLL_GATHER:
+        (void)(by_vine ? vine_gather(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, w)
+                       : MPI_Gather(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, w));
+        break;
+    case VINE_COLL_SCATTER:
+        (void)(by_vine ? vine_scatter(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, w)
+                       : MPI_Scatter(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, w));
+        break;
+    default:
+        (void)(by_vine ? vine_barrier(w) : MPI_Barrier(w));
+        break;
+    }
+}
+
+/* iters calls of c by vine or MPI; the slowest rank's time per call (us). */
+static double coll_batch(int c, int by_vine, int iters, const double *in, double *out,
+                         const int *counts)
+{
+    double dt, slowest;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; i++)
+        coll_call(c, by_vine, in, out, counts);
+    dt = (MPI_Wtime() - t0) / iters * 1e6;
+    MPI_Allreduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return slowest;
+}
+
+/* The per-collective table: vine served by mpi against MPI_<Coll>. */
+static int coll_overhead(int batches, int iters, int p, int rank)
+{
+    if (p > MAXB) {
+        if (rank == 0)
+            printf("(per-collective table skipped: more than %d ranks)\n", MAXB);
+        return 0;
+    }
+    double *in = calloc(MAXB, sizeof *in), *out = calloc(MAXB, sizeof *out);
+    double *t = calloc((size_t)batches * 2, sizeof *t);
+    int *counts = malloc(MAXB * sizeof *counts);
+    if (!in || !out || !t || !counts) {
+        free(in);
+        free(out);
+        free(t);
+        free(counts);
+        return -1;
+    }
+    for (int i = 0; i < MAXB; i++)
+        counts[i] = 1;
+    if (rank == 0)
+        printf("# every collective, 8 bytes per block (MPI_DOUBLE), vine served by mpi against\n"
+               "# MPI_<Coll>, median over %d batches of %d calls each, slowest rank per batch\n"
+               "%-22s %12s %12s %10s\n",
+               batches, iters, "collective", "MPI us/call", "vine us/call", "vine - MPI");
+    for (int c = 0; c < COLLS; c++) {
+        vine_set_algorithm((vine_coll)c, "mpi");
+        for (int b = -2; b < batches; b++)
+            for (int v = 0; v < 2; v++) {
+                double x = coll_batch(c, v, iters, in, out, counts);
+                if (b >= 0)
+                    t[v * batches + b] = x;
+            }
+        vine_set_algorithm((vine_coll)c, "auto");
+        qsort(t, (size_t)batches, sizeof *t, cmp_double);
+        qsort(t + batches, (size_t)batches, sizeof *t, cmp_double);
+        double m = t[batches / 2], v = t[batches + batches / 2];
+        if (rank == 0)
+            printf("%-22s %12.3f %12.3f %+9.3f\n", vine_coll_name((vine_coll)c), m, v, v - m);
+    }
+    free(in);
+    free(out);
+    free(t);
+    free(counts);
+    return 0;
 }
 
 static int parse_count(const char *s, int *out)
@@ -206,5 +320,7 @@ int vine__bench_overhead(int argc, char **argv)
         free(t[k]);
     vine_set_algorithm(VINE_COLL_ALLREDUCE, "auto");
     MPI_Comm_free(&dup);
-    return 0;
+    if (rank == 0)
+        fflush(stdout);
+    return coll_overhead(batches, iters, p, rank) ? 1 : 0;
 }

@@ -51,21 +51,25 @@ enum { VINE_PACK_IN = 0, VINE_PACK_OUT = 1, VINE_PACK_COUNT = 2 };
 
 /*
  * The previous call on a communicator, kept when a repeat of it needs none of
- * the checks: its datatype and op are predefined (their handles never change
+ * the checks: its datatypes and op are predefined (their handles never change
  * meaning) and vine_set_algorithm() has not been called since (gen).  A
- * repeat with the same collective, datatype, op, count, root and in-place
- * choice runs the same cached schedule on the new buffers.
+ * repeat with the same collective, datatypes, op, counts, root and in-place
+ * choice runs the same cached schedule (or the same MPI library call) on the
+ * new buffers.  The data-movement collectives with two sides (allgather,
+ * alltoall, gather, scatter) keep the send side in dt and count and the
+ * receive side in dt2 and count2; reduce_scatter's counts are the cache
+ * entry's own (e->key.counts).
  */
 typedef struct vine_memo {
     int valid;
     vine_coll coll;
-    MPI_Datatype dt;
+    MPI_Datatype dt, dt2;
     MPI_Op op;
-    size_t count;
+    size_t count, count2;
     int root, inplace;
     unsigned gen;
     struct vine_cache_entry *e;
-    vine_exec_type xt; /* the type the schedule runs on (bytes for bcast) */
+    vine_exec_type xt; /* the type the schedule runs on (bytes for the data-movement calls) */
     int commutative;
 } vine_memo;
 
@@ -266,6 +270,14 @@ int vine__call_run(vine_call *c);
  */
 void vine__call_memo_keep(const vine_call *c, const vine_exec_type *user_t, size_t count, int root,
                           int inplace);
+/*
+ * The same for a call with a send and a receive side: send type st and
+ * count, receive type rt and count (NULL types where the side is
+ * MPI_IN_PLACE or not significant on this rank: then dt or dt2 is
+ * MPI_DATATYPE_NULL and the count is kept as given).
+ */
+void vine__call_memo_keep2(const vine_call *c, const vine_exec_type *st, size_t scount,
+                           const vine_exec_type *rt, size_t rcount, int root, int inplace);
 /* Whether a call on st repeats the remembered one. */
 static inline int vine__call_memo_hit(const vine_comm_state *st, vine_coll coll, MPI_Datatype dt,
                                       MPI_Op op, MPI_Count count, int root, int inplace)
@@ -275,13 +287,38 @@ static inline int vine__call_memo_hit(const vine_comm_state *st, vine_coll coll,
            (size_t)count == m->count && m->root == root && m->inplace == inplace &&
            m->gen == vine__choice_gen;
 }
+/*
+ * The same for a call with two sides.  A side the call does not use on this
+ * rank (kept as MPI_DATATYPE_NULL) matches whatever the repeat passes there.
+ */
+static inline int vine__call_memo_hit2(const vine_comm_state *st, vine_coll coll,
+                                       MPI_Datatype sdt, MPI_Count scount, MPI_Datatype rdt,
+                                       MPI_Count rcount, int root, int inplace)
+{
+    const vine_memo *m = &st->memo;
+    return m->valid && m->coll == coll && m->root == root && m->inplace == inplace &&
+           m->gen == vine__choice_gen &&
+           (m->dt == MPI_DATATYPE_NULL || (m->dt == sdt && (size_t)scount == m->count &&
+                                           scount >= 0)) &&
+           (m->dt2 == MPI_DATATYPE_NULL || (m->dt2 == rdt && (size_t)rcount == m->count2 &&
+                                            rcount >= 0));
+}
+/* Whether the remembered call of st goes to the MPI library's collective. */
+static inline int vine__call_memo_mpi(const vine_comm_state *st)
+{
+    return (st->memo.e->served->flags & VINE_ALGO_MPI) != 0;
+}
+/* Records that the remembered call of st served a repeat when rc is MPI_SUCCESS; returns rc. */
+int vine__call_memo_done(const vine_comm_state *st, int rc);
 /* Runs the remembered call of st on new buffers (NULL where the call has none). */
 int vine__call_memo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf);
 
 /*
- * The remembered call of st (see vine_memo) by the MPI library's collective:
- * bcast, reduce or allreduce with the memo's datatype, op, count and root on
- * the user's communicator (coll_mpi.c).
+ * The remembered call of st (see vine_memo) by the MPI library's collective
+ * with the memo's datatype, op, count and root on the user's communicator
+ * (coll_mpi.c): bcast, reduce, allreduce and reduce_scatter_block.  The
+ * others' entry points hand a repeat's own arguments to PMPI_<Coll> and
+ * report it with vine__call_memo_done.
  */
 int vine__mpi_memo(const vine_comm_state *st, const void *sendbuf, void *recvbuf);
 /* PMPI_Reduce_scatter with the int counts ic, or counts (p entries) made ints. */

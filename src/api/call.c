@@ -195,6 +195,7 @@ int vine__call_plan(vine_call *c)
 {
     c->a.seg_count = vine__choose_seg_count((size_t)c->t.size);
     c->a.levels = &c->st->levels;
+    c->a.levels_full = c->st->levels_full.group ? &c->st->levels_full : NULL;
     c->a.remap = vine__choose_remap();
     c->a.shm_count = vine__shm_count(c->st, &c->t);
     c->a.shm_node_count = vine__shm_node_count(c->st, &c->t);
@@ -247,27 +248,60 @@ void vine__call_memo_keep(const vine_call *c, const vine_exec_type *user_t, size
         m->valid = 0;
         return;
     }
-    *m = (vine_memo){1,       c->a.coll,        user_t->dt, c->op, count,           root,
-                     inplace, vine__choice_gen, c->e,       c->t,  c->a.commutative};
+    *m = (vine_memo){.valid = 1,
+                     .coll = c->a.coll,
+                     .dt = user_t->dt,
+                     .dt2 = MPI_DATATYPE_NULL,
+                     .op = c->op,
+                     .count = count,
+                     .root = root,
+                     .inplace = inplace,
+                     .gen = vine__choice_gen,
+                     .e = c->e,
+                     .xt = c->t,
+                     .commutative = c->a.commutative};
+}
+
+void vine__call_memo_keep2(const vine_call *c, const vine_exec_type *st, size_t scount,
+                           const vine_exec_type *rt, size_t rcount, int root, int inplace)
+{
+    vine_memo *m = &c->st->memo;
+    if ((st && !st->named) || (rt && !rt->named)) {
+        m->valid = 0;
+        return;
+    }
+    *m = (vine_memo){.valid = 1,
+                     .coll = c->a.coll,
+                     .dt = st ? st->dt : MPI_DATATYPE_NULL,
+                     .dt2 = rt ? rt->dt : MPI_DATATYPE_NULL,
+                     .op = MPI_OP_NULL,
+                     .count = scount,
+                     .count2 = rcount,
+                     .root = root,
+                     .inplace = inplace,
+                     .gen = vine__choice_gen,
+                     .e = c->e,
+                     .xt = c->t,
+                     .commutative = c->a.commutative};
+}
+
+int vine__call_memo_done(const vine_comm_state *st, int rc)
+{
+    if (rc == MPI_SUCCESS)
+        vine__choose_note(st->memo.coll, st->memo.e->served);
+    return rc;
 }
 
 int vine__call_memo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf)
 {
     const vine_memo *m = &st->memo;
     const vine_cache_entry *e = m->e;
-    if (e->served->flags & VINE_ALGO_MPI) {
-        int rc = vine__mpi_memo(st, sendbuf, recvbuf);
-        if (rc == MPI_SUCCESS)
-            vine__choose_note(m->coll, e->served);
-        return rc;
-    }
+    if (e->served->flags & VINE_ALGO_MPI)
+        return vine__call_memo_done(st, vine__mpi_memo(st, sendbuf, recvbuf));
     vine_exec_call x = {&e->sched,   e->has_plan ? &e->plan : NULL,
                         e->max_reqs, sendbuf,
                         recvbuf,     &m->xt,
                         m->op,       m->commutative,
                         st->comm,    vine__shm_exec(st)};
-    int rc = vine__exec_run(&x, &st->scr);
-    if (rc == MPI_SUCCESS)
-        vine__choose_note(m->coll, e->served);
-    return rc;
+    return vine__call_memo_done(st, vine__exec_run(&x, &st->scr));
 }

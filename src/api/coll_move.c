@@ -129,10 +129,20 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, 
 static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int inplace = sendbuf == MPI_IN_PLACE;
+    vine_comm_state *ms = vine__last_state;
+    if (ms && ms->user == comm &&
+        vine__call_memo_hit2(ms, VINE_COLL_ALLGATHER, sendtype, sendcount, recvtype, recvcount, 0,
+                             inplace) &&
+        (inplace || sendbuf) && recvbuf && recvbuf != MPI_IN_PLACE) {
+        if (vine__call_memo_mpi(ms))
+            return vine__call_memo_done(ms, PMPI_Allgather(sendbuf, (int)sendcount, sendtype,
+                                                           recvbuf, (int)recvcount, recvtype, comm));
+        return vine__call_memo_run(ms, inplace ? NULL : sendbuf, recvbuf);
+    }
     vine_call c;
     vine_exec_type st, rt;
     size_t block, sbytes, all;
-    int inplace = sendbuf == MPI_IN_PLACE;
     int rc = vine__call_start(&c, VINE_COLL_ALLGATHER, comm);
     if (rc || (rc = check_side(recvbuf, recvcount, recvtype, &rt, &block)))
         return rc;
@@ -149,9 +159,14 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     c.a.inplace = inplace;
     if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, block)))
         return rc;
-    if (vine__call_to_mpi(&c))
-        return vine__call_mpi_done(&c, PMPI_Allgather(sendbuf, (int)sendcount, sendtype, recvbuf,
-                                                      (int)recvcount, recvtype, comm));
+    if (vine__call_to_mpi(&c)) {
+        if ((rc = vine__call_mpi_done(&c, PMPI_Allgather(sendbuf, (int)sendcount, sendtype, recvbuf,
+                                                         (int)recvcount, recvtype, comm))))
+            return rc;
+        vine__call_memo_keep2(&c, inplace ? NULL : &st, (size_t)sendcount, &rt, (size_t)recvcount,
+                              0, inplace);
+        return MPI_SUCCESS;
+    }
     vine_side rs, ss;
     char *rmem, *smem;
     vine__side_init(&rs, recvbuf, (size_t)recvcount * (size_t)c.a.p, &rt);
@@ -170,16 +185,32 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
         c.sendbuf = smem;
     }
     c.recvbuf = rmem;
-    return run_bytes(&c, &rs, rmem);
+    if ((rc = run_bytes(&c, &rs, rmem)))
+        return rc;
+    /* Types used in place can be repeated on new buffers as they are. */
+    if (rs.raw && (inplace || ss.raw))
+        vine__call_memo_keep2(&c, inplace ? NULL : &st, (size_t)sendcount, &rt, (size_t)recvcount,
+                              0, inplace);
+    return MPI_SUCCESS;
 }
 
 static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int inplace = sendbuf == MPI_IN_PLACE;
+    vine_comm_state *ms = vine__last_state;
+    if (ms && ms->user == comm && !inplace &&
+        vine__call_memo_hit2(ms, VINE_COLL_ALLTOALL, sendtype, sendcount, recvtype, recvcount, 0,
+                             0) &&
+        sendbuf && recvbuf && recvbuf != MPI_IN_PLACE) {
+        if (vine__call_memo_mpi(ms))
+            return vine__call_memo_done(ms, PMPI_Alltoall(sendbuf, (int)sendcount, sendtype,
+                                                          recvbuf, (int)recvcount, recvtype, comm));
+        return vine__call_memo_run(ms, sendbuf, recvbuf);
+    }
     vine_call c;
     vine_exec_type st, rt;
     size_t block, sbytes, all;
-    int inplace = sendbuf == MPI_IN_PLACE;
     int rc = vine__call_start(&c, VINE_COLL_ALLTOALL, comm);
     if (rc || (rc = check_side(recvbuf, recvcount, recvtype, &rt, &block)))
         return rc;
@@ -195,9 +226,15 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
         return vine__call_none(&c);
     if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, block)))
         return rc;
-    if (vine__call_to_mpi(&c))
-        return vine__call_mpi_done(&c, PMPI_Alltoall(sendbuf, (int)sendcount, sendtype, recvbuf,
-                                                     (int)recvcount, recvtype, comm));
+    if (vine__call_to_mpi(&c)) {
+        if ((rc = vine__call_mpi_done(&c, PMPI_Alltoall(sendbuf, (int)sendcount, sendtype, recvbuf,
+                                                        (int)recvcount, recvtype, comm))))
+            return rc;
+        /* In place, the repeat needs the checks (the input moves to scratch). */
+        if (!inplace)
+            vine__call_memo_keep2(&c, &st, (size_t)sendcount, &rt, (size_t)recvcount, 0, 0);
+        return MPI_SUCCESS;
+    }
     vine_side rs, ss;
     char *rmem, *smem;
     size_t n = (size_t)c.a.p;
@@ -216,7 +253,11 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
         return rc;
     c.sendbuf = smem;
     c.recvbuf = rmem;
-    return run_bytes(&c, &rs, rmem);
+    if ((rc = run_bytes(&c, &rs, rmem)))
+        return rc;
+    if (!inplace && rs.raw && ss.raw)
+        vine__call_memo_keep2(&c, &st, (size_t)sendcount, &rt, (size_t)recvcount, 0, 0);
+    return MPI_SUCCESS;
 }
 
 /*
@@ -267,6 +308,19 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                        MPI_Comm comm)
 {
+    vine_comm_state *ms = vine__last_state;
+    if (ms && ms->user == comm &&
+        vine__call_memo_hit2(ms, VINE_COLL_GATHER, sendtype, sendcount, recvtype, recvcount, root,
+                             sendbuf == MPI_IN_PLACE)) {
+        int at_root = ms->rank == root, inplace = sendbuf == MPI_IN_PLACE;
+        if ((inplace || sendbuf) && (!at_root || (recvbuf && recvbuf != MPI_IN_PLACE))) {
+            if (vine__call_memo_mpi(ms))
+                return vine__call_memo_done(ms, PMPI_Gather(sendbuf, (int)sendcount, sendtype,
+                                                            recvbuf, (int)recvcount, recvtype,
+                                                            root, comm));
+            return vine__call_memo_run(ms, inplace ? NULL : sendbuf, at_root ? recvbuf : NULL);
+        }
+    }
     vine_call c;
     vine_exec_type st, rt;
     size_t block;
@@ -274,10 +328,15 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                               sendbuf, sendcount, sendtype, &st, &block, &go);
     if (rc || !go)
         return rc;
-    if (vine__call_to_mpi(&c))
-        return vine__call_mpi_done(&c, PMPI_Gather(sendbuf, (int)sendcount, sendtype, recvbuf,
-                                                   (int)recvcount, recvtype, root, comm));
     int at_root = c.a.rank == root, inplace = c.a.inplace;
+    if (vine__call_to_mpi(&c)) {
+        if ((rc = vine__call_mpi_done(&c, PMPI_Gather(sendbuf, (int)sendcount, sendtype, recvbuf,
+                                                      (int)recvcount, recvtype, root, comm))))
+            return rc;
+        vine__call_memo_keep2(&c, inplace ? NULL : &st, (size_t)sendcount, at_root ? &rt : NULL,
+                              (size_t)recvcount, root, inplace);
+        return MPI_SUCCESS;
+    }
     vine_side rs, ss;
     char *rmem = NULL, *smem;
     if (at_root) {
@@ -298,13 +357,31 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
         c.sendbuf = smem;
     }
     c.recvbuf = rmem;
-    return run_bytes(&c, at_root ? &rs : NULL, rmem);
+    if ((rc = run_bytes(&c, at_root ? &rs : NULL, rmem)))
+        return rc;
+    if ((!at_root || rs.raw) && (inplace || ss.raw))
+        vine__call_memo_keep2(&c, inplace ? NULL : &st, (size_t)sendcount, at_root ? &rt : NULL,
+                              (size_t)recvcount, root, inplace);
+    return MPI_SUCCESS;
 }
 
 static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                         MPI_Comm comm)
 {
+    vine_comm_state *ms = vine__last_state;
+    if (ms && ms->user == comm &&
+        vine__call_memo_hit2(ms, VINE_COLL_SCATTER, sendtype, sendcount, recvtype, recvcount, root,
+                             recvbuf == MPI_IN_PLACE)) {
+        int at_root = ms->rank == root, inplace = recvbuf == MPI_IN_PLACE;
+        if ((inplace || recvbuf) && (!at_root || (sendbuf && sendbuf != MPI_IN_PLACE))) {
+            if (vine__call_memo_mpi(ms))
+                return vine__call_memo_done(ms, PMPI_Scatter(sendbuf, (int)sendcount, sendtype,
+                                                             recvbuf, (int)recvcount, recvtype,
+                                                             root, comm));
+            return vine__call_memo_run(ms, at_root ? sendbuf : NULL, inplace ? NULL : recvbuf);
+        }
+    }
     vine_call c;
     vine_exec_type st, rt;
     size_t block;
@@ -312,10 +389,15 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                               recvbuf, recvcount, recvtype, &rt, &block, &go);
     if (rc || !go)
         return rc;
-    if (vine__call_to_mpi(&c))
-        return vine__call_mpi_done(&c, PMPI_Scatter(sendbuf, (int)sendcount, sendtype, recvbuf,
-                                                    (int)recvcount, recvtype, root, comm));
     int at_root = c.a.rank == root, inplace = c.a.inplace;
+    if (vine__call_to_mpi(&c)) {
+        if ((rc = vine__call_mpi_done(&c, PMPI_Scatter(sendbuf, (int)sendcount, sendtype, recvbuf,
+                                                       (int)recvcount, recvtype, root, comm))))
+            return rc;
+        vine__call_memo_keep2(&c, at_root ? &st : NULL, (size_t)sendcount, inplace ? NULL : &rt,
+                              (size_t)recvcount, root, inplace);
+        return MPI_SUCCESS;
+    }
     vine_side rs, ss;
     char *rmem = NULL, *smem;
     if (at_root) {
@@ -330,7 +412,12 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
             return rc;
     }
     c.recvbuf = rmem;
-    return run_bytes(&c, inplace ? NULL : &rs, rmem);
+    if ((rc = run_bytes(&c, inplace ? NULL : &rs, rmem)))
+        return rc;
+    if ((!at_root || ss.raw) && (inplace || rs.raw))
+        vine__call_memo_keep2(&c, at_root ? &st : NULL, (size_t)sendcount, inplace ? NULL : &rt,
+                              (size_t)recvcount, root, inplace);
+    return MPI_SUCCESS;
 }
 
 int vine_barrier(MPI_Comm comm)

@@ -41,6 +41,8 @@ int vine__mpi_memo(const vine_comm_state *st, const void *sendbuf, void *recvbuf
         return PMPI_Reduce(in, recvbuf, n, m->dt, m->op, m->root, st->user);
     case VINE_COLL_ALLREDUCE:
         return PMPI_Allreduce(in, recvbuf, n, m->dt, m->op, st->user);
+    case VINE_COLL_REDUCE_SCATTER_BLOCK:
+        return PMPI_Reduce_scatter_block(in, recvbuf, n, m->dt, m->op, st->user);
     default:
         return MPI_ERR_INTERN;
     }

@@ -114,9 +114,27 @@ static int check_reduce_scatter(vine_call *c, const void *sendbuf, void *recvbuf
     return vine__call_check_request(c);
 }
 
+/* Entry i of recvcounts given as ints (ic) or MPI_Counts (cc). */
+static MPI_Count count_at(const int *ic, const MPI_Count *cc, int i)
+{
+    return ic ? (MPI_Count)ic[i] : cc[i];
+}
+
+/* The buffers of a repeated reduce-scatter pass the checks (sendbuf: MPI_IN_PLACE or memory). */
+static int repeat_bufs(const void *sendbuf, const void *recvbuf)
+{
+    return sendbuf && recvbuf && recvbuf != MPI_IN_PLACE;
+}
+
 static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
+    vine_comm_state *ms = vine__last_state;
+    int inplace = sendbuf == MPI_IN_PLACE;
+    if (ms && ms->user == comm &&
+        vine__call_memo_hit(ms, VINE_COLL_REDUCE_SCATTER_BLOCK, dt, op, recvcount, 0, inplace) &&
+        repeat_bufs(sendbuf, recvbuf))
+        return vine__call_memo_run(ms, inplace ? NULL : sendbuf, recvbuf);
     vine_call c;
     int rc = start_reduction(&c, VINE_COLL_REDUCE_SCATTER_BLOCK, comm, recvcount, dt, op);
     if (rc != MPI_SUCCESS)
@@ -140,20 +158,46 @@ static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Cou
     if ((rc = vine__call_plan(&c)))
         return rc;
     if (vine__call_to_mpi(&c))
-        return vine__call_mpi_done(
+        rc = vine__call_mpi_done(
             &c, PMPI_Reduce_scatter_block(sendbuf, recvbuf, (int)recvcount, dt, op, comm));
-    return vine__call_exec(&c);
+    else
+        rc = vine__call_exec(&c);
+    if (rc == MPI_SUCCESS)
+        vine__call_memo_keep(&c, &c.t, c.a.count, 0, inplace);
+    return rc;
 }
 
-/* Entry i of recvcounts given as ints (ic) or MPI_Counts (cc). */
-static MPI_Count count_at(const int *ic, const MPI_Count *cc, int i)
+
+/* Whether recvcounts (ic or cc) are the counts of the reduce-scatter remembered on st. */
+static int memo_counts(const vine_comm_state *st, const int *ic, const MPI_Count *cc)
 {
-    return ic ? (MPI_Count)ic[i] : cc[i];
+    const vine_memo *m = &st->memo;
+    if (!m->valid || m->coll != VINE_COLL_REDUCE_SCATTER || (!ic && !cc))
+        return 0;
+    const size_t *k = m->e->key.counts;
+    for (int i = 0; i < st->p; i++) {
+        MPI_Count n = count_at(ic, cc, i);
+        if (n < 0 || (size_t)n != k[i])
+            return 0;
+    }
+    return 1;
 }
 
 static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, const int *ic,
                                const MPI_Count *cc, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
+    vine_comm_state *ms = vine__last_state;
+    int inplace = sendbuf == MPI_IN_PLACE;
+    if (ms && ms->user == comm && memo_counts(ms, ic, cc) &&
+        vine__call_memo_hit(ms, VINE_COLL_REDUCE_SCATTER, dt, op, (MPI_Count)ms->memo.count, 0,
+                            inplace) &&
+        repeat_bufs(sendbuf, recvbuf)) {
+        if (vine__call_memo_mpi(ms))
+            return vine__call_memo_done(ms, vine__mpi_reduce_scatter(sendbuf, recvbuf, ic,
+                                                                     ms->memo.e->key.counts, dt,
+                                                                     op, comm));
+        return vine__call_memo_run(ms, inplace ? NULL : sendbuf, recvbuf);
+    }
     vine_call c;
     int rc = start_reduction(&c, VINE_COLL_REDUCE_SCATTER, comm, 0, dt, op);
     if (rc != MPI_SUCCESS)
@@ -188,9 +232,14 @@ static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, const int *ic
     if ((rc = vine__call_plan(&c)))
         return rc;
     if (vine__call_to_mpi(&c))
-        return vine__call_mpi_done(
+        rc = vine__call_mpi_done(
             &c, vine__mpi_reduce_scatter(sendbuf, recvbuf, ic, st->counts, dt, op, comm));
-    return vine__call_exec(&c);
+    else
+        rc = vine__call_exec(&c);
+    /* The counts are the cache entry's own (memo_counts), total the vector's length. */
+    if (rc == MPI_SUCCESS && c.e->key.counts)
+        vine__call_memo_keep(&c, &c.t, total, 0, inplace);
+    return rc;
 }
 
 int vine_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
