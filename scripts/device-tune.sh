@@ -9,8 +9,10 @@
 #   machine   nproc, the MPI library, the bindings
 #   build     cmake Release build of vine-tune, vine-bench, vine and libvine-mpi
 #   tune      mpirun -np NP vine-tune --budget TUNE_BUDGET --max-size 16MiB
-#             --ranks NP --out $OUT/tuning.json (the whole budget on the
-#             communicator the later stages measure)
+#             --ranks RANKS --out $OUT/tuning.json (RANKS defaults to NP: the
+#             whole budget on the communicator the later stages measure;
+#             RANKS=all leaves --ranks out, so vine-tune also measures its
+#             sub-communicator sizes NP/2 ... 2 and NP-1)
 #   small     VINE_TUNING_FILE=tuning.json vine-bench coll --coll all --algo auto
 #             --size 8B..64KiB, checked: auto/mpi per cell (the mpi row comes first)
 #   large     the same from 128KiB to 16MiB
@@ -28,11 +30,11 @@
 #   sh scripts/device-deps.sh        # here: writes build-devdeps/
 #   OUT=$OUT sh scripts/device-tune.sh   # there, with build-devdeps carried
 #
-# Variables: OUT (default results/tune-DATE-TIME), NP (default: every core),
+# Variables: OUT (default results/tune-DATE-TIME), NP (default: every core), RANKS,
 # BUDGET (seconds, default 520), TUNE_BUDGET (default 240), BUILD (default
 # build-tune), QUICK=1 (tiny sizes and budgets, to try the script on a small
 # machine).
-# $bind is split into words on purpose.
+# $bind and $ranks_opt are split into words on purpose.
 # shellcheck disable=SC2086
 set -eu
 cd "$(dirname "$0")/.."
@@ -45,6 +47,7 @@ NP=${NP:-$cores}
 BUDGET=${BUDGET:-520}
 TUNE_BUDGET=${TUNE_BUDGET:-240}
 QUICK=${QUICK:-0}
+RANKS=${RANKS:-$NP}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 if [ "$QUICK" = 1 ]; then
@@ -59,6 +62,8 @@ else
     overhead_args="--batches 20"
 fi
 BIN=$BUILD/bin
+ranks_opt="--ranks $RANKS"
+[ "$RANKS" = all ] && ranks_opt=""
 
 . scripts/device-stages.sh
 
@@ -75,7 +80,7 @@ build() {
 
 tune() {
     mpirun_np "$NP" $bind "$BIN/vine-tune" --out "$OUT/tuning.json" --budget "$TUNE_BUDGET" \
-        --max-size "$max" --ranks "$NP" --progress
+        --max-size "$max" $ranks_opt --progress
 }
 
 tuned_bench() { # name, sizes, iterations
@@ -112,4 +117,6 @@ stage overhead 15 overhead
 stage preload 30 preload
 "$BIN/vine" table best --in "$OUT/small.json" --in "$OUT/large.json" --mark 1.05 \
     >"$OUT/table.md" 2>&1 || true
+"$BIN/vine" table tuning --in "$OUT/tuning.json" >"$OUT/tuning.md" 2>&1 || true
+[ -n "${PACK:-}" ] && (cd "$OUT" && tar czf "$PACK" --exclude="$(basename "$PACK")" .) || true
 echo "device-tune.sh: done in $(($(date +%s) - t0)) s; $OUT/stages.txt"
