@@ -355,7 +355,11 @@ static void load_tuning_path(const char *path)
     if (rc == VINE_OK) {
         tune.state = 1;
         tune.has = 1;
-        snprintf(tune.msg, sizeof tune.msg, "tuning file %s: %d rules", path, tune.table.nrules);
+        /* The message names the file's last characters when the path is long. */
+        size_t n = strlen(path), room = sizeof tune.msg - 40;
+        snprintf(tune.msg, sizeof tune.msg, "tuning file %s%.*s: %d rules", n > room ? "..." : "",
+                 (int)(n > room ? room - 3 : n), n > room ? path + n - (room - 3) : path,
+                 tune.table.nrules);
         vine__select_set_tuning(&tune.table);
     } else {
         tune.state = 2;
