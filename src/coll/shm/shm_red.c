@@ -22,7 +22,9 @@
  *
  * Small vectors (count * p <= VINE_SHM_SMALL_TOTAL within one region) skip
  * the slicing: every rank copies its input into its region and SETs 1, and
- * each rank that wants the result folds all p inputs itself.
+ * each rank that wants the result folds all p inputs itself.  So does a
+ * reduce_scatter of at most VINE_SHM_SMALL_TOTAL elements in all, each rank
+ * folding only its own block.
  */
 #include "../ranks.h"
 #include "shm_common.h"
@@ -290,6 +292,39 @@ static int red_small(const vine_args *a, vine_sched *s, int inbuf, int all)
     return vine__sched_finish(s);
 }
 
+/*
+ * The small path of reduce_scatter: every rank copies its whole input into
+ * its region and SETs 1; each rank folds its own block of all p copies,
+ * x_{p-1} first, into RECV (its own operand from its region's copy, which an
+ * in-place result cannot overwrite).  Each rank reads p blocks and no rank
+ * waits for a piece's owner, where the chunked path adds a second hand-off.
+ */
+static int red_small_scat(const vine_args *a, vine_sched *s, int inbuf)
+{
+    int p = a->p, r = a->rank;
+    size_t len = a->displs[p], off = a->displs[r], n = a->counts[r];
+    vine__shm_enter(a, s);
+    vine__sched_copy(s, inbuf, 0, VINE_BUF_SHM, 0, len);
+    vine__sched_set(s, 1);
+    if (n == 0)
+        return vine__sched_finish(s);
+    if (r == p - 1) {
+        vine__sched_copy(s, VINE_BUF_SHM, off, VINE_BUF_RECV, 0, n);
+    } else {
+        vine__sched_wait(s, p - 1, 1);
+        vine__sched_get(s, p - 1, VINE_BUF_SHM, off, VINE_BUF_RECV, 0, n);
+    }
+    for (int j = p - 2; j >= 0; j--) {
+        if (j == r) {
+            vine__sched_reduce(s, VINE_BUF_SHM, off, VINE_BUF_RECV, 0, n, VINE_SRC_LEFT);
+            continue;
+        }
+        vine__sched_wait(s, j, 1);
+        vine__sched_getred(s, j, VINE_BUF_SHM, off, VINE_BUF_RECV, 0, n);
+    }
+    return vine__sched_finish(s);
+}
+
 int vine__shm_reduce(const vine_args *a, vine_sched *s, vine_shm_red_kind kind)
 {
     int inplace = a->inplace && (kind != VINE_SHM_RED_ROOT || a->rank == a->root);
@@ -304,6 +339,8 @@ int vine__shm_reduce(const vine_args *a, vine_sched *s, vine_shm_red_kind kind)
     if (kind != VINE_SHM_RED_SCAT && R.len <= a->shm_count &&
         R.len <= VINE_SHM_SMALL_TOTAL / (size_t)a->p)
         return red_small(a, s, R.inbuf, kind == VINE_SHM_RED_ALL);
+    if (kind == VINE_SHM_RED_SCAT && R.len <= a->shm_count && R.len <= VINE_SHM_SMALL_TOTAL)
+        return red_small_scat(a, s, R.inbuf);
     int rc = red_init(&R);
     for (size_t c = 0; rc == VINE_OK && c < R.pl.nchunks; c++)
         red_chunk(&R, s, c);
