@@ -215,9 +215,10 @@ static int parse_value(tune_opts *o, const char *opt, const char *v, int p)
     if (strcmp(opt, "--mpi-margin") == 0)
         return parse_double(v, 0, 1, &o->mpi_margin);
     if (strcmp(opt, "--max-iters") == 0) {
-        int bad = parse_long(v, TUNE_MIN_SAMPLES, 1000000, &n);
+        if (parse_long(v, TUNE_MIN_SAMPLES, 1000000, &n))
+            return -1;
         o->max_iters = (int)n;
-        return bad;
+        return 0;
     }
     return -2;
 }
