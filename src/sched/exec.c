@@ -207,25 +207,20 @@ static int wait_all(size_t n, MPI_Request *reqs)
 #endif
 }
 
-/* Runs round [b, e): receives, sends, wait, then local operations in order. */
-static int run_round(const vine_exec_call *c, char *const base[], size_t b, size_t e,
-                     MPI_Request *reqs)
+/*
+ * MPI_Testall without statuses (see wait_all for the pragma): *flag says
+ * whether every request is complete.
+ */
+static int test_all(size_t n, MPI_Request *reqs, int *flag)
 {
-    const vine_op *ops = c->sched->ops;
-    size_t n = 0;
-    int rc = MPI_SUCCESS;
-    for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
-        if (ops[i].kind == VINE_OP_RECV)
-            rc = post(c, base, &ops[i], reqs, &n);
-    for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
-        if (ops[i].kind == VINE_OP_SEND)
-            rc = post(c, base, &ops[i], reqs, &n);
-    if (rc == MPI_SUCCESS && n)
-        rc = wait_all(n, reqs);
-    for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
-        if (vine__op_local(ops[i].kind))
-            rc = run_local(c, base, &ops[i]);
-    return rc;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+    return err_class(MPI_Testall((int)n, reqs, flag, MPI_STATUSES_IGNORE));
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 }
 
 /*
@@ -370,79 +365,165 @@ void vine__exec_plan_free(vine_exec_plan *plan)
     memset(plan, 0, sizeof *plan);
 }
 
-/* Runs the local operations locals[*from .. to) of a plan. */
-static int run_locals(const vine_exec_call *c, char *const base[], size_t from, size_t to)
+/* What a step of the state machine returns besides an MPI error class. */
+enum { AGAIN = -1 };
+
+/*
+ * Runs x's local operations from its cursor x->l up to to: plan->locals
+ * indices with a plan, schedule indices without.  Without block it stops
+ * before a WAIT whose flag has not arrived and returns AGAIN, the cursor on
+ * that WAIT.
+ */
+static int run_locals(vine_exec_state *x, size_t to, int block)
 {
-    const vine_exec_plan *pl = c->plan;
-    for (size_t l = from; l < to; l++) {
-        int rc = run_local(c, base, &c->sched->ops[pl->locals[l]]);
+    const vine_exec_call *c = &x->call;
+    const vine_op *ops = c->sched->ops;
+    for (; x->l < to; x->l++) {
+        const vine_op *op = &ops[c->plan ? c->plan->locals[x->l] : x->l];
+        if (!c->plan && !vine__op_local(op->kind))
+            continue;
+        if (!block && !vine__exec_shm_ready(c, op))
+            return AGAIN;
+        int rc = run_local(c, x->base, op);
         if (rc != MPI_SUCCESS)
             return rc;
     }
     return MPI_SUCCESS;
 }
 
-/*
- * Runs c by its plan: the hot path of every cached call.  The local
- * operations of a round marked defer wait in [pend, pend_end) until the next
- * round's messages are posted.
- */
-static int run_plan(const vine_exec_call *c, char *const base[], MPI_Request *reqs)
+/* The deferred local operations of the previous round, [pend, pend_end) of the plan. */
+static int run_pending(vine_exec_state *x)
 {
+    const vine_exec_call *c = &x->call;
+    for (; x->pend < x->pend_end; x->pend++) {
+        int rc = run_local(c, x->base, &c->sched->ops[c->plan->locals[x->pend]]);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Posts round k's messages by the plan: one MPI call each, receives first. */
+static int post_plan(vine_exec_state *x, size_t k)
+{
+    const vine_exec_call *c = &x->call;
     const vine_exec_plan *pl = c->plan;
     MPI_Datatype dt = c->type->dt;
     MPI_Aint extent = c->type->extent;
-    size_t m = 0, l = 0, pend = 0, pend_end = 0;
-    for (size_t k = 0; k < pl->nrounds; k++) {
-        int n = 0, rc = MPI_SUCCESS;
-        for (; m < pl->msg_end[k] && rc == MPI_SUCCESS; m++, n++) {
-            const vine_exec_msg *x = &pl->msgs[m];
-            char *addr = elem(base[x->buf], x->off, extent);
-            if (x->recv)
-                rc = MPI_Irecv(addr, x->count, dt, x->peer, VINE_EXEC_TAG, c->comm, &reqs[n]);
-            else
-                rc = MPI_Isend(addr, x->count, dt, x->peer, VINE_EXEC_TAG, c->comm, &reqs[n]);
-        }
-        if (rc != MPI_SUCCESS)
-            return err_class(rc);
-        if (pend < pend_end && (rc = run_locals(c, base, pend, pend_end)) != MPI_SUCCESS)
-            return rc;
-        pend = pend_end = 0;
-        if (n && (rc = wait_all((size_t)n, reqs)) != MPI_SUCCESS)
-            return rc;
-        if (pl->defer[k]) {
-            pend = l;
-            pend_end = pl->local_end[k];
-        } else if ((rc = run_locals(c, base, l, pl->local_end[k])) != MPI_SUCCESS) {
-            return rc;
-        }
-        l = pl->local_end[k];
+    size_t n = 0;
+    int rc = MPI_SUCCESS;
+    for (; x->m < pl->msg_end[k] && rc == MPI_SUCCESS; x->m++, n++) {
+        const vine_exec_msg *g = &pl->msgs[x->m];
+        char *addr = elem(x->base[g->buf], g->off, extent);
+        if (g->recv)
+            rc = MPI_Irecv(addr, g->count, dt, g->peer, VINE_EXEC_TAG, c->comm, &x->reqs[n]);
+        else
+            rc = MPI_Isend(addr, g->count, dt, g->peer, VINE_EXEC_TAG, c->comm, &x->reqs[n]);
     }
-    return pend < pend_end ? run_locals(c, base, pend, pend_end) : MPI_SUCCESS;
+    x->nreq = n;
+    return err_class(rc);
 }
 
-int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr)
+/* Posts round [b, e) op by op (no plan): receives, then sends, split at INT_MAX. */
+static int post_ops(vine_exec_state *x, size_t b, size_t e)
+{
+    const vine_exec_call *c = &x->call;
+    const vine_op *ops = c->sched->ops;
+    size_t n = 0;
+    int rc = MPI_SUCCESS;
+    for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
+        if (ops[i].kind == VINE_OP_RECV)
+            rc = post(c, x->base, &ops[i], x->reqs, &n);
+    for (size_t i = b; i < e && rc == MPI_SUCCESS; i++)
+        if (ops[i].kind == VINE_OP_SEND)
+            rc = post(c, x->base, &ops[i], x->reqs, &n);
+    x->nreq = n;
+    return rc;
+}
+
+/*
+ * One round at a time: post round k (and then run the previous round's
+ * deferred local operations while its messages travel), complete its
+ * messages, run its local operations or defer them.  Without block a step
+ * that would wait returns AGAIN and the next call resumes where it stopped.
+ */
+static int advance(vine_exec_state *x, int block)
+{
+    const vine_exec_call *c = &x->call;
+    const vine_exec_plan *pl = c->plan;
+    const vine_sched *s = c->sched;
+    int rc;
+    while (x->k < s->nrounds) {
+        size_t k = x->k, b = 0, e = 0;
+        if (!pl)
+            vine__sched_round(s, k, &b, &e);
+        if (!x->posted) {
+            if ((rc = pl ? post_plan(x, k) : post_ops(x, b, e)) != MPI_SUCCESS)
+                return rc;
+            x->posted = 1;
+            if ((rc = run_pending(x)) != MPI_SUCCESS)
+                return rc;
+            if (!pl)
+                x->l = b;
+        }
+        if (x->nreq) {
+            int flag = 1;
+            rc = block ? wait_all(x->nreq, x->reqs) : test_all(x->nreq, x->reqs, &flag);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            if (!flag)
+                return AGAIN;
+            x->nreq = 0;
+        }
+        /* A deferred round has no WAIT (can_defer), so it never stops halfway. */
+        if (pl && pl->defer[k]) {
+            x->pend = x->l;
+            x->pend_end = x->l = pl->local_end[k];
+        } else if ((rc = run_locals(x, pl ? pl->local_end[k] : e, block)) != MPI_SUCCESS) {
+            return rc;
+        }
+        x->k++;
+        x->posted = 0;
+    }
+    return run_pending(x);
+}
+
+int vine__exec_start(vine_exec_state *x, const vine_exec_call *c, vine_exec_scratch *scr)
 {
     const vine_sched *s = c->sched;
-    char *base[VINE_BUF_COUNT] = {(char *)(uintptr_t)c->sendbuf, (char *)c->recvbuf, NULL, NULL};
+    x->call = *c;
+    x->base[VINE_BUF_SEND] = (char *)(uintptr_t)c->sendbuf;
+    x->base[VINE_BUF_RECV] = (char *)c->recvbuf;
+    x->base[VINE_BUF_TMP] = NULL;
+    x->base[VINE_BUF_SHM] = NULL;
+    x->k = x->m = x->l = x->pend = x->pend_end = x->nreq = 0;
+    x->posted = 0;
     if (s->shm) {
         /* A schedule of the shm family runs only on the node segment it was built for. */
         if (!c->shm)
             return MPI_ERR_INTERN;
-        base[VINE_BUF_SHM] = vine__exec_shm_base(c->shm, c->shm->me, c->type);
+        x->base[VINE_BUF_SHM] = vine__exec_shm_base(c->shm, c->shm->me, c->type);
         vine__exec_shm_start(c->shm, c->sendbuf, c->recvbuf);
     }
-    int rc = scratch_tmp(scr, c->type, s->tmp_count, &base[VINE_BUF_TMP]);
+    int rc = scratch_tmp(scr, c->type, s->tmp_count, &x->base[VINE_BUF_TMP]);
     if (rc == MPI_SUCCESS)
         rc = scratch_reqs(scr, c->max_reqs);
-    if (rc == MPI_SUCCESS && c->plan)
-        return run_plan(c, base, scr->reqs);
-    for (size_t k = 0; k < s->nrounds && rc == MPI_SUCCESS; k++) {
-        size_t b, e;
-        vine__sched_round(s, k, &b, &e);
-        rc = run_round(c, base, b, e, scr->reqs);
-    }
+    x->reqs = scr->reqs;
     return rc;
+}
+
+int vine__exec_progress(vine_exec_state *x, int block, int *done)
+{
+    int rc = advance(x, block);
+    *done = rc != AGAIN;
+    return rc == AGAIN ? MPI_SUCCESS : rc;
+}
+
+int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr)
+{
+    vine_exec_state x;
+    int rc = vine__exec_start(&x, c, scr);
+    return rc == MPI_SUCCESS ? advance(&x, 1) : rc;
 }
 
 void vine__exec_scratch_free(vine_exec_scratch *scr)

@@ -127,6 +127,34 @@ void vine__exec_plan_free(vine_exec_plan *plan);
 /* Runs c; returns MPI_SUCCESS or an MPI error class. */
 int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr);
 
+/*
+ * A call in progress: the executor as a state machine, one round at a time
+ * (the groundwork of nonblocking collectives, issue 19).  vine__exec_run is
+ * vine__exec_start and then progress until done, blocking.  The state holds
+ * a copy of the call and points into scr, which must stay unused by other
+ * calls until this one is done.
+ */
+typedef struct vine_exec_state {
+    vine_exec_call call;
+    char *base[VINE_BUF_COUNT];
+    MPI_Request *reqs;
+    size_t k;              /* the round in progress */
+    size_t m, l;           /* the next message (plan) and the next local operation */
+    size_t pend, pend_end; /* the previous round's deferred local operations (plan) */
+    size_t nreq;           /* round k's requests not yet complete */
+    int posted;            /* round k's messages are posted */
+} vine_exec_state;
+
+/* Starts c in x (shm: counts the call); returns MPI_SUCCESS or an MPI error class. */
+int vine__exec_start(vine_exec_state *x, const vine_exec_call *c, vine_exec_scratch *scr);
+/*
+ * Advances x: with block until it is done; without, as far as it can go
+ * without waiting (MPI_Testall, and a flag test before each shared-memory
+ * WAIT).  *done says whether the call is complete.  Returns MPI_SUCCESS or
+ * an MPI error class (the call is then over).
+ */
+int vine__exec_progress(vine_exec_state *x, int block, int *done);
+
 /* Copies count elements of t from src to dst (a local copy on the private comm). */
 int vine__exec_copy(const vine_exec_type *t, const void *src, void *dst, size_t count,
                     MPI_Comm comm);
@@ -144,6 +172,8 @@ static inline char *vine__exec_elem(const void *base, size_t off, MPI_Aint exten
     return (char *)((uintptr_t)base + (uintptr_t)((MPI_Aint)off * extent));
 }
 
+/* Whether op can run without waiting: 0 only for a WAIT whose flag has not arrived. */
+int vine__exec_shm_ready(const vine_exec_call *c, const vine_op *op);
 /* Counts a call of an shm schedule and publishes flag value 0 and the user's buffers. */
 void vine__exec_shm_start(vine_exec_shm *x, const void *sendbuf, const void *recvbuf);
 /*

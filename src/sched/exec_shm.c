@@ -58,6 +58,15 @@ static void wait_flag(const vine_exec_shm *x, int peer, uint64_t want)
     }
 }
 
+int vine__exec_shm_ready(const vine_exec_call *c, const vine_op *op)
+{
+    if (op->kind != VINE_OP_WAIT)
+        return 1;
+    const vine_exec_shm *x = c->shm;
+    uint64_t want = (x->seq << VINE_SHM_FLAG_BITS) | op->count;
+    return atomic_load_explicit(&x->line[op->peer]->flag, memory_order_acquire) >= want;
+}
+
 /* Reads bytes bytes at the peer's address from into to, with process_vm_readv. */
 static int read_peer(const vine_exec_shm *x, int peer, uint64_t from, char *to, size_t bytes)
 {

@@ -89,6 +89,8 @@ vine_mpi_test(repeat NPS 1 2 3 4)
 
 # The pipelined allreduce bine_large (vine_set_segment_size, VINE_SEGMENT_SIZE)
 # and the executor's deferral of reductions past the next round's posting.
+# The executor's state machine, nonblocking progress (groundwork of issue 19).
+vine_mpi_test(exec_nb NPS 1 2 3 4 7)
 vine_mpi_test(segment NPS 1 2 3 4 5 8)
 vine_mpi_test(segment_env PROGRAM segment NPS 4 6 ENV VINE_SEGMENT_SIZE=1k)
 # Malformed sizes: a sign, a unit that is not k/m/g, a size beyond size_t.
