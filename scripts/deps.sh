@@ -11,8 +11,9 @@ set -eu
 # openssh-client, which Open MPI's mpirun needs even on one host, comes with
 # openmpi-bin.  MPICH (mpich, libmpich-dev) installs beside Open MPI as
 # mpicc.mpich and mpiexec.mpich; Open MPI keeps the plain names, mpicc and
-# mpirun, because Debian's alternatives rank it higher.
-PACKAGES="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libsimgrid-dev mpich libmpich-dev gnuplot-nox libglpk-dev libjansson-dev"
+# mpirun, because Debian's alternatives rank it higher.  libhwloc-dev is
+# optional (the levels inside the node): vine builds without it.
+PACKAGES="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libsimgrid-dev mpich libmpich-dev gnuplot-nox libglpk-dev libjansson-dev libhwloc-dev"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -75,7 +75,9 @@ static void usage_verify(FILE *f)
             "              hierarchical algorithms (skipped without one): flat, or\n"
             "              levels joined by '/': block:N[,N..], cyclic:N[,N..],\n"
             "              sizes:N,N.., random:SEED:N[,N..], ids:I,I..\n"
-            "              (docs/hierarchical.md), e.g. sizes:1,3,5,7/block:2\n"
+            "              (docs/hierarchical.md), e.g. sizes:1,3,5,7/block:2;\n"
+            "              node= marks the node, the levels before it lie inside\n"
+            "              it (NUMA domains), e.g. block:2/node=block:4\n"
             "  --remap     run flat bcast, reduce, allreduce and barrier algorithms\n"
             "              on the ranks in block order of the --levels map\n"
             "  --shm-count LIST  elements of each rank's shared-memory region, for\n"
@@ -489,17 +491,21 @@ static int run_case(sweep *w, const vine_algo *algo, vine_args *a, const vine_co
 }
 
 /*
- * Makes the level map of --levels for p ranks into *m (left empty without
- * --levels).  Returns 0, -1 when out of memory, or -2 after printing why
- * the description does not fit.
+ * Makes the level map of --levels for p ranks into *m, from the node up, and
+ * into *full the whole map when the description has levels inside the node
+ * (node=; levels.h), both left empty without --levels.  Returns 0, -1 when
+ * out of memory, or -2 after printing why the description does not fit.
  */
-static int make_levels(const char *spec, int p, vine_levels *m)
+static int make_levels(const char *spec, int p, vine_levels *m, vine_levels *full)
 {
     char err[256];
     memset(m, 0, sizeof *m);
+    memset(full, 0, sizeof *full);
     if (!spec)
         return 0;
-    int rc = vine__levels_parse(spec, p, m, err, sizeof err);
+    int rc = vine__levels_parse(spec, p, full, err, sizeof err);
+    if (rc == VINE_OK)
+        rc = vine__levels_split_node(full, m);
     if (rc == VINE_OK)
         return 0;
     if (rc == VINE_ERR_NO_MEM)
@@ -561,9 +567,9 @@ static int run_forms(sweep *w, const vine_algo *algo, vine_args *a, const vine_c
 static int run_size(sweep *w, const vine_algo *algo, int p, const vine_coll_info *info)
 {
     vals counts = {0}, roots = {0}, shm = {0};
-    vine_levels lv;
+    vine_levels lv, full;
     int single;
-    int rc = make_levels(w->levels, p, &lv);
+    int rc = make_levels(w->levels, p, &lv, &full);
     if (rc)
         return rc;
     rc = list_eval(&w->counts, p, -1, &counts);
@@ -591,6 +597,7 @@ static int run_size(sweep *w, const vine_algo *algo, int p, const vine_coll_info
                            .commutative = !w->noncomm,
                            .seg_count = w->seg,
                            .levels = w->levels ? &lv : NULL,
+                           .levels_full = full.group ? &full : NULL,
                            .remap = w->remap};
             rc = run_forms(w, algo, &a, info, &shm, single);
         }
@@ -598,6 +605,7 @@ static int run_size(sweep *w, const vine_algo *algo, int p, const vine_coll_info
     free(roots.v);
     free(shm.v);
     vine__levels_free(&lv);
+    vine__levels_free(&full);
     return rc;
 }
 
@@ -779,8 +787,8 @@ static int cmd_dump(int argc, char **argv)
                !dump_int("--shm-count", o.shm_count, 1LL << 40, &shm) &&
                !parse_inplace(o.inplace ? o.inplace : "no", &ip) && ip != 3 &&
                !parse_inplace(o.shm_single ? o.shm_single : "no", &single) && single != 3) {
-        vine_levels lv;
-        int lrc = make_levels(o.levels, (int)p, &lv);
+        vine_levels lv, full;
+        int lrc = make_levels(o.levels, (int)p, &lv, &full);
         if (lrc)
             return lrc == -1 ? 1 : 2;
         vine_args a = {.coll = (vine_coll)c,
@@ -791,11 +799,13 @@ static int cmd_dump(int argc, char **argv)
                        .commutative = !o.noncomm,
                        .seg_count = (size_t)seg,
                        .levels = o.levels ? &lv : NULL,
+                       .levels_full = full.group ? &full : NULL,
                        .remap = o.remap,
                        .shm_single = single == 2};
         set_shm(&a, (size_t)shm);
         int rc = dump_case(algo, &a, only);
         vine__levels_free(&lv);
+        vine__levels_free(&full);
         return rc;
     }
     usage_dump(stderr);

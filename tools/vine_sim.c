@@ -364,9 +364,9 @@ void vs_placement_spread(const vine_topo *t, const int *rank_host, int p, vs_spr
     free(used);
 }
 
-int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels, int remap,
-                const vine_algo *algo, int p, size_t size, int root, size_t seg,
-                vine_sim_result *res, char *err, size_t errlen)
+int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
+                const vine_levels *full, int remap, const vine_algo *algo, int p, size_t size,
+                int root, size_t seg, vine_sim_result *res, char *err, size_t errlen)
 {
     vine_coll_info info;
     memset(res, 0, sizeof *res);
@@ -393,6 +393,7 @@ int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
     a.commutative = 1; /* a sum, as MPI_SUM on MPI_INT */
     a.seg_count = seg / elem;
     a.levels = levels;
+    a.levels_full = full;
     a.remap = remap;
     size_t *counts = NULL, *displs = NULL;
     if (info.vector) {
@@ -425,15 +426,56 @@ double vs_reduction(double algo_bytes, double base_bytes)
     return algo_bytes > 0 ? NAN : 0.0;
 }
 
-int vs_make_levels(const vine_topo *t, const int *rank_host, int p, const char *spec,
-                   vine_levels *m, int *kind, char *err, size_t errlen)
+/* The topology's levels, and with numa > 1 the domains inside the hosts below them. */
+static int topo_levels(const vine_topo *t, const int *rank_host, int p, int numa, vine_levels *m,
+                       vine_levels *full, int *kind, char *err, size_t errlen)
 {
+    int mk[VINE_LEVELS_MAX];
+    int rc = vine__sim_levels(t, rank_host, p, m, mk, err, errlen);
+    if (rc == VINE_OK && numa > 1)
+        rc = vine__sim_levels_numa(m, rank_host, t->nhosts, p, numa, full, err, errlen);
+    if (rc != VINE_OK) {
+        vine__levels_free(m);
+        return rc;
+    }
+    for (int l = 0; kind && l < VINE_LEVELS_MAX; l++)
+        kind[l] = l < m->nlevels ? mk[l] : -1;
+    if (kind && full->group) {
+        /* Domains, hosts, then the levels of m above the hosts (the last ones of m). */
+        kind[0] = VS_KIND_NUMA;
+        kind[1] = VINE_SIM_LV_NODE;
+        for (int l = 2; l < full->nlevels; l++)
+            kind[l] = mk[m->nlevels - (full->nlevels - l)];
+    }
+    return VINE_OK;
+}
+
+int vs_make_levels(const vine_topo *t, const int *rank_host, int p, const char *spec, int numa,
+                   vine_levels *m, vine_levels *full, int *kind, char *err, size_t errlen)
+{
+    memset(full, 0, sizeof *full);
     if (!spec || strcmp(spec, "topo") == 0)
-        return vine__sim_levels(t, rank_host, p, m, kind, err, errlen);
-    int rc = vine__levels_parse(spec, p, m, err, errlen);
+        return topo_levels(t, rank_host, p, numa, m, full, kind, err, errlen);
     for (int l = 0; kind && l < VINE_LEVELS_MAX; l++)
         kind[l] = -1;
+    if (numa > 1) {
+        memset(m, 0, sizeof *m);
+        snprintf(err, errlen,
+                 "--numa takes the topology's levels; in a synthetic map mark the node "
+                 "instead (block:2/node=block:4)");
+        return VINE_ERR_UNSUPPORTED;
+    }
+    int rc = vine__levels_parse(spec, p, full, err, errlen);
+    if (rc == VINE_OK)
+        rc = vine__levels_split_node(full, m);
+    else
+        memset(m, 0, sizeof *m);
     return rc;
+}
+
+const char *vs_level_name(int kind)
+{
+    return kind == VS_KIND_NUMA ? "numa" : vine__sim_level_name(kind);
 }
 
 void vs_levels_text(const vine_levels *m, const int *kind, char *buf, size_t len)
@@ -445,10 +487,11 @@ void vs_levels_text(const vine_levels *m, const int *kind, char *buf, size_t len
     }
     buf[0] = '\0';
     for (int l = 0; l < m->nlevels && used < len; l++) {
-        int n = kind[l] >= 0 ? snprintf(buf + used, len - used, "%s%s (%d groups)", l ? ", " : "",
-                                        vine__sim_level_name(kind[l]), vine__levels_ngroups(m, l))
-                             : snprintf(buf + used, len - used, "%slevel %d (%d groups)",
-                                        l ? ", " : "", l, vine__levels_ngroups(m, l));
+        int n = kind[l] != -1 ? snprintf(buf + used, len - used, "%s%s (%d groups)", l ? ", " : "",
+                                         vs_level_name(kind[l]), vine__levels_ngroups(m, l))
+                              : snprintf(buf + used, len - used, "%slevel %d (%d groups%s)",
+                                         l ? ", " : "", l, vine__levels_ngroups(m, l),
+                                         m->node > 0 && l == m->node ? ", node" : "");
         used += n > 0 ? (size_t)n : 0;
     }
 }

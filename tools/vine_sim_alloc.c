@@ -198,13 +198,13 @@ static int measure(run *w, alloc *a, const int *rank_host)
     vine_levels lv;
     int rc = vine__sim_levels(&w->net.t, rank_host, p, &lv, NULL, err, sizeof err);
     if (rc == VINE_OK)
-        rc = vs_simulate(w->net.router, rank_host, &lv, 0, w->base, p, w->size, (int)w->root, 0,
-                         &rb, err, sizeof err);
+        rc = vs_simulate(w->net.router, rank_host, &lv, NULL, 0, w->base, p, w->size, (int)w->root,
+                         0, &rb, err, sizeof err);
     const vine_algo *at = w->base;
     if (rc == VINE_OK) {
         at = w->algo;
-        rc = vs_simulate(w->net.router, rank_host, &lv, 0, w->algo, p, w->size, (int)w->root, 0,
-                         &ra, err, sizeof err);
+        rc = vs_simulate(w->net.router, rank_host, &lv, NULL, 0, w->algo, p, w->size, (int)w->root,
+                         0, &ra, err, sizeof err);
     }
     vine__levels_free(&lv);
     a->status = rc;

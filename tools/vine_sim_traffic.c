@@ -21,7 +21,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: vine sim traffic --topo SPEC --ranks LIST --coll C[,C...]|all\n"
                "       --size LIST [--algo A[,A...]|all] [--placement SPEC] [--root R]\n"
-               "       [--baseline ALGO|none] [--seg BYTES] [--levels SPEC] [--remap]\n"
+               "       [--baseline ALGO|none] [--seg BYTES] [--levels SPEC] [--numa K]\n"
+               "       [--remap]\n"
                "       [--csv FILE] [--json FILE]\n"
                "  --topo SPEC       lumi, leonardo, marenostrum5, fugaku, dragonfly:a=4,p=2,h=2,\n"
                "                    dragonflyplus:..., fattree:..., torus:4x4x4, mesh:8x8,\n"
@@ -44,7 +45,11 @@ static void usage(FILE *f)
                "  --seg BYTES       segment size of pipelined algorithms (default none)\n"
                "  --levels SPEC     the level map of the hierarchical algorithms: topo (default:\n"
                "                    node, switch and group of each rank's host), flat, or a\n"
-               "                    synthetic map such as block:4,2 (docs/hierarchical.md)\n"
+               "                    synthetic map such as block:4,2 (docs/hierarchical.md);\n"
+               "                    node= marks the node in it: block:2/node=block:4\n"
+               "  --numa K          K NUMA domains in every host: the ranks of a host in K\n"
+               "                    runs, a level below the node for the hierarchical\n"
+               "                    algorithms that take any number of levels (default 1)\n"
                "  --remap           run the flat bcast, reduce, allreduce and barrier\n"
                "                    algorithms on the ranks in block order of the levels\n"
                "  --csv FILE, --json FILE   also write the rows to FILE\n"
@@ -53,17 +58,18 @@ static void usage(FILE *f)
 
 typedef struct opts {
     const char *topo, *ranks, *placement, *coll, *algo, *size, *root, *baseline, *seg, *levels,
-        *csv, *json;
+        *csv, *json, *numa;
     int remap, help;
 } opts;
 
 static int parse_opts(int argc, char **argv, opts *o)
 {
-    static const char *names[] = {"--topo", "--ranks",  "--placement", "--coll",
-                                  "--algo", "--size",   "--root",      "--baseline",
-                                  "--seg",  "--levels", "--csv",       "--json"};
-    const char **slots[] = {&o->topo, &o->ranks,    &o->placement, &o->coll,   &o->algo, &o->size,
-                            &o->root, &o->baseline, &o->seg,       &o->levels, &o->csv,  &o->json};
+    static const char *names[] = {"--topo", "--ranks", "--placement", "--coll", "--algo",
+                                  "--size", "--root",  "--baseline",  "--seg",  "--levels",
+                                  "--csv",  "--json",  "--numa"};
+    const char **slots[] = {&o->topo, &o->ranks, &o->placement, &o->coll, &o->algo,
+                            &o->size, &o->root,  &o->baseline,  &o->seg,  &o->levels,
+                            &o->csv,  &o->json,  &o->numa};
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         int hit = 0;
@@ -109,9 +115,16 @@ typedef struct place_rec {
     int p;
     int *rank_host;
     vs_spread spread;
-    vine_levels levels;
-    int lkind[VINE_LEVELS_MAX]; /* each level's grouping (vine_sim_lkind), -1: synthetic */
+    vine_levels levels;         /* from the node up: what the node-level algorithms see */
+    vine_levels full;           /* with levels inside the node (--numa, node=); else empty */
+    int lkind[VINE_LEVELS_MAX]; /* each shown level's grouping (vs_make_levels), -1: synthetic */
 } place_rec;
+
+/* The map a placement's levels: line and JSON field show. */
+static const vine_levels *shown(const place_rec *pr)
+{
+    return pr->full.group ? &pr->full : &pr->levels;
+}
 
 typedef struct run {
     opts o;
@@ -122,6 +135,7 @@ typedef struct run {
     size_t nsizes;
     long root;
     size_t seg;
+    int numa; /* --numa: domains per host, 1 without */
     coll_plan plans[VINE_COLL_COUNT];
     int nplans;
     row *rows;
@@ -275,6 +289,13 @@ static int parse_all(run *w)
                 "vine sim", "traffic", "--root %ld is not below --ranks %ld", w->root, w->ranks[i]);
     if (o->seg && vs_parse_size(o->seg, &w->seg))
         return vine_cli_usage_error("vine sim", "traffic", "malformed --seg '%s'", o->seg);
+    long numa = 1;
+    if (o->numa && vs_parse_long(o->numa, 1024, &numa))
+        return vine_cli_usage_error("vine sim", "traffic", "malformed --numa '%s' (1 to 1024)",
+                                    o->numa);
+    if (numa < 1)
+        return vine_cli_usage_error("vine sim", "traffic", "--numa %ld: expected 1 to 1024", numa);
+    w->numa = (int)numa;
     rc = plan_algos(w);
     for (int k = 0; k < w->nplans && !rc; k++) {
         int l = (int)strlen(vine__coll_name(w->plans[k].coll));
@@ -359,8 +380,9 @@ static void simulate(run *w, const place_rec *pr, const vine_algo *algo, size_t 
                      vine_sim_result *res, int *status, char *note, size_t notelen)
 {
     note[0] = '\0';
-    *status = vs_simulate(w->net.router, pr->rank_host, &pr->levels, w->o.remap, algo, pr->p, size,
-                          (int)w->root, w->seg, res, note, notelen);
+    *status =
+        vs_simulate(w->net.router, pr->rank_host, &pr->levels, pr->full.group ? &pr->full : NULL,
+                    w->o.remap, algo, pr->p, size, (int)w->root, w->seg, res, note, notelen);
     if (*status == VINE_OK || *status == VINE_ERR_UNSUPPORTED)
         return;
     if (!note[0])
@@ -435,8 +457,8 @@ static int place(run *w, int p, place_rec **out)
     vs_placement_spread(&w->net.t, pr->rank_host, p, &pr->spread);
     /* The map comes from this very placement, so the hierarchical algorithms
      * group ranks as the simulator's routes do. */
-    rc = vs_make_levels(&w->net.t, pr->rank_host, p, w->o.levels, &pr->levels, pr->lkind, err,
-                        sizeof err);
+    rc = vs_make_levels(&w->net.t, pr->rank_host, p, w->o.levels, w->numa, &pr->levels, &pr->full,
+                        pr->lkind, err, sizeof err);
     if (rc == VINE_ERR_UNSUPPORTED)
         return vine_cli_usage_error("vine sim", "traffic", "--levels %s with %d ranks: %s",
                                     w->o.levels ? w->o.levels : "topo", p, err);
@@ -482,7 +504,7 @@ static int run_all(run *w)
                w->o.placement, pr->p, pr->spread.hosts, pr->spread.groups, pr->spread.min_per_group,
                pr->spread.max_per_group);
         char lv[512];
-        vs_levels_text(&pr->levels, pr->lkind, lv, sizeof lv);
+        vs_levels_text(shown(pr), pr->lkind, lv, sizeof lv);
         printf("levels: %s%s%s\n", lv, w->o.levels ? "" : " (from the topology)",
                w->o.remap ? "; flat bcast, reduce, allreduce, barrier remapped to block order"
                           : "");
@@ -574,12 +596,13 @@ static void json_row(FILE *f, const row *r)
 /* The level map in brief: per level, its grouping and number of groups; [] when flat. */
 static void json_levels(FILE *f, const place_rec *pr)
 {
-    int flat = vine__levels_flat(&pr->levels);
+    const vine_levels *m = shown(pr);
+    int flat = vine__levels_flat(m);
     fputc('[', f);
-    for (int l = 0; !flat && l < pr->levels.nlevels; l++) {
+    for (int l = 0; !flat && l < m->nlevels; l++) {
         fprintf(f, "%s{\"level\": ", l ? ", " : "");
-        vs_json_str(f, vine__sim_level_name(pr->lkind[l]));
-        fprintf(f, ", \"groups\": %d}", vine__levels_ngroups(&pr->levels, l));
+        vs_json_str(f, vs_level_name(pr->lkind[l]));
+        fprintf(f, ", \"groups\": %d}", vine__levels_ngroups(m, l));
     }
     fputc(']', f);
 }
@@ -660,6 +683,7 @@ static void free_run(run *w)
     for (size_t i = 0; i < w->nplaces; i++) {
         free(w->places[i].rank_host);
         vine__levels_free(&w->places[i].levels);
+        vine__levels_free(&w->places[i].full);
     }
     free(w->places);
     free(w->rows);

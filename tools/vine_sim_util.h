@@ -84,23 +84,39 @@ void vs_placement_spread(const vine_topo *t, const int *rank_host, int p, vs_spr
  * VINE_ERR_UNSUPPORTED also when a reduction's size is not a whole number of
  * elements or root >= p (err says why).  remap: flat bcast, reduce, allreduce
  * and barrier algorithms run on the ranks in block order of levels (coll.h).
+ * full: the map with levels inside the hosts (vine_args.levels_full), or NULL.
  */
-int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels, int remap,
-                const vine_algo *algo, int p, size_t size, int root, size_t seg,
-                vine_sim_result *res, char *err, size_t errlen);
+int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
+                const vine_levels *full, int remap, const vine_algo *algo, int p, size_t size,
+                int root, size_t seg, vine_sim_result *res, char *err, size_t errlen);
+
+/* The kind of a level inside the hosts made by --numa (beside enum vine_sim_lkind). */
+#define VS_KIND_NUMA (-2)
 
 /*
- * The level map the hierarchical algorithms see for p ranks placed by
- * rank_host: spec NULL or "topo" derives it from the topology
+ * The level maps the hierarchical algorithms see for p ranks placed by
+ * rank_host: spec NULL or "topo" derives them from the topology
  * (vine__sim_levels), any other spec is a synthetic map of levels.h
- * ("flat", "block:4,2" ...).  kind gets each level's grouping (-1 for a
- * synthetic level or a flat map; VINE_LEVELS_MAX entries).  Returns as
- * vine__sim_levels, with one line in err.
+ * ("flat", "block:4,2", "block:2/node=block:4" ...).  *m gets the map from
+ * the node up, *full the whole map when there are levels inside the node
+ * (a spec's node= mark, or numa > 1 domains per host with the topology's
+ * levels, vine__sim_levels_numa), else it stays empty.  kind gets the
+ * grouping of each level of the map shown (full when set, else m): a
+ * vine_sim_lkind, VS_KIND_NUMA, or -1 for a synthetic level or a flat map
+ * (VINE_LEVELS_MAX entries).  Returns as vine__sim_levels, with one line in
+ * err.
  */
-int vs_make_levels(const vine_topo *t, const int *rank_host, int p, const char *spec,
-                   vine_levels *m, int *kind, char *err, size_t errlen);
+int vs_make_levels(const vine_topo *t, const int *rank_host, int p, const char *spec, int numa,
+                   vine_levels *m, vine_levels *full, int *kind, char *err, size_t errlen);
 
-/* "switch (253 groups), group (24 groups)", or "none (flat)": a map in words. */
+/* The name of a level's kind: vine__sim_level_name, or "numa" for VS_KIND_NUMA. */
+const char *vs_level_name(int kind);
+
+/*
+ * "switch (253 groups), group (24 groups)", or "none (flat)": a map in
+ * words (m the map shown, kind its kinds; a synthetic map's node level,
+ * when m->node > 0, says "node").
+ */
 void vs_levels_text(const vine_levels *m, const int *kind, char *buf, size_t len);
 
 /*

@@ -112,6 +112,8 @@ typedef struct vine_comm_state {
      * (an unusable VINE_TOPOLOGY), levels_msg what discovery said.
      */
     vine_levels levels;
+    /* The full map when levels lie inside the nodes (VINE_NODE_LEVELS), else empty. */
+    vine_levels levels_full;
     int levels_rc;
     char levels_msg[VINE_LEVELS_MSG_MAX];
     vine_shm_state shm;

@@ -195,6 +195,7 @@ int vine__call_plan(vine_call *c)
 {
     c->a.seg_count = vine__choose_seg_count((size_t)c->t.size);
     c->a.levels = &c->st->levels;
+    c->a.levels_full = c->st->levels_full.group ? &c->st->levels_full : NULL;
     c->a.remap = vine__choose_remap();
     c->a.shm_count = vine__shm_count(c->st, &c->t);
     c->a.shm_node_count = vine__shm_node_count(c->st, &c->t);

@@ -6,6 +6,7 @@
  * whatever is left when MPI_Finalize runs.
  */
 #include "api.h"
+#include "levels_hwloc.h"
 #include "levels_mpi.h"
 
 #include <stdio.h>
@@ -46,6 +47,7 @@ static void state_free(vine_comm_state *st)
         free(st->pack[i]);
     vine__say_forget(st->user);
     vine__levels_free(&st->levels);
+    vine__levels_free(&st->levels_full);
     vine__shm_free(st, mpi_usable());
     if (st->comm != MPI_COMM_NULL && mpi_usable())
         MPI_Comm_free(&st->comm);
@@ -82,6 +84,7 @@ static int final_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     }
     MPI_Comm_free_keyval(&state_keyval);
     MPI_Comm_free_keyval(&final_keyval);
+    vine__inner_release();
     return MPI_SUCCESS;
 }
 
@@ -130,8 +133,8 @@ int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank)
  */
 static void discover(vine_comm_state *st)
 {
-    st->levels_rc =
-        vine__levels_discover(st->comm, &st->levels, st->levels_msg, sizeof st->levels_msg);
+    st->levels_rc = vine__levels_discover_all(st->comm, &st->levels, &st->levels_full,
+                                              st->levels_msg, sizeof st->levels_msg);
     if (!vine__verbose() || st->rank != 0)
         return;
     char name[MPI_MAX_OBJECT_NAME];
@@ -218,8 +221,9 @@ int vine_topology_info(MPI_Comm comm, int *nlevels, char *msg, int msglen)
         return rc;
     if (msg && msglen > 0)
         snprintf(msg, (size_t)msglen, "%s", st->levels_msg);
+    /* The levels inside the nodes count too, when there are any. */
     if (nlevels && st->levels_rc == MPI_SUCCESS)
-        *nlevels = vine__levels_dividing(&st->levels);
+        *nlevels = vine__levels_dividing(st->levels_full.group ? &st->levels_full : &st->levels);
     return st->levels_rc;
 }
 

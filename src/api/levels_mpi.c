@@ -13,12 +13,18 @@
  * the levels of its communicator again, without end.  Cost: seven
  * collectives; O(p) memory and time on rank 0 (p host names, one lookup per
  * distinct host), O(levels * p) on the others.
+ *
+ * With VINE_NODE_LEVELS, each rank also says which NUMA node, package and
+ * shared cache its binding lies in (levels_hwloc.h) in the same message, and
+ * rank 0 adds the levels inside the nodes below the node (levels_inner.h):
+ * no further collective.
  */
 #include "levels_mpi.h"
 
 #include "../sched/sched.h"
 #include "../topo/hostgroups.h"
 #include "../topo/topo_read_util.h"
+#include "levels_hwloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,11 +41,14 @@ _Static_assert(VINE_HOSTGROUPS_MAX + 1 <= VINE_LEVELS_MAX,
 /* Room for one host's group names. */
 #define LV_PATH_MAX 4096
 
-/* What each rank sends rank 0 before its name. */
-enum { H_NODE, H_FAKE, H_OK, H_LEN, H_INTS };
+/*
+ * What each rank sends rank 0 before its name: its node, the pretend host's
+ * flags, and where it lies inside the node (levels_hwloc.h).
+ */
+enum { H_NODE, H_FAKE, H_OK, H_LEN, H_WANT, H_STATE, H_DOM, H_INTS = H_DOM + VINE_INNER_KINDS };
 
-/* What rank 0 broadcasts before the message and the groups. */
-enum { R_STATUS, R_NLEVELS, R_INTS };
+/* What rank 0 broadcasts before the message and the groups: nlevels counts nsub. */
+enum { R_STATUS, R_NLEVELS, R_NSUB, R_INTS };
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
@@ -168,6 +177,18 @@ static int local_info(MPI_Comm comm, int rank, int *hdr, char *host, size_t len)
             return rc;
         host[n < 0 ? 0 : n] = '\0';
     }
+    vine_inner_where where;
+    char err[LV_MSG_MAX];
+    int w = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    if (vine__inner_where(w, &where, err, sizeof err) != VINE_OK && hdr[H_OK]) {
+        snprintf(host, len, "%s", err);
+        hdr[H_OK] = 0;
+    }
+    hdr[H_WANT] = where.want;
+    hdr[H_STATE] = where.state;
+    for (int k = 0; k < VINE_INNER_KINDS; k++)
+        hdr[H_DOM + k] = where.dom[k];
     hdr[H_LEN] = (int)strlen(host) + 1;
     return MPI_SUCCESS;
 }
@@ -362,14 +383,61 @@ static void say_found(lv_plan *pl, const vine_hostgroups *hg, const int *keep, i
 }
 
 /*
- * Works out the map on rank 0 into *groups (nlevels * p ids, malloc'd) and
- * pl->msg.  Returns an MPI error class; pl->msg says why on failure.
+ * The levels inside the nodes (VINE_NODE_LEVELS, levels_inner.h), at most
+ * room of them, into *sub (nsub * p ids, malloc'd), and one line in inner
+ * ("" when none were asked for).  Level 0 of pl->raw holds the nodes.
  */
-static int plan(lv_plan *pl, int **groups, int *nlevels)
+static int plan_inner(lv_plan *pl, int room, int **sub, int *nsub, char *inner, size_t len)
 {
-    int p = pl->p, rc;
+    int p = pl->p, want = pl->hdr[H_WANT];
+    *sub = NULL;
+    *nsub = 0;
+    inner[0] = '\0';
+    for (int r = 1; r < p; r++)
+        if (pl->hdr[(size_t)r * H_INTS + H_WANT] != want) {
+            say(pl->msg, sizeof pl->msg,
+                "VINE_NODE_LEVELS asks for other levels on rank %d than on rank 0", r);
+            return MPI_ERR_OTHER;
+        }
+    if (!want)
+        return MPI_SUCCESS;
+    for (int r = 0; r < p; r++) {
+        int st = pl->hdr[(size_t)r * H_INTS + H_STATE];
+        if (st != VINE_WHERE_OK) {
+            snprintf(inner, len, "no levels inside the nodes: %s",
+                     st == VINE_WHERE_NO_HWLOC ? "built without hwloc"
+                                               : "hwloc could not load the topology");
+            return MPI_SUCCESS;
+        }
+    }
+    int *dom = malloc((size_t)VINE_INNER_KINDS * (size_t)p * sizeof *dom);
+    int *out = malloc((size_t)(room > 0 ? room : 1) * (size_t)p * sizeof *out),
+        kinds[VINE_INNER_KINDS];
+    int rc = dom && out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (int k = 0; rc == MPI_SUCCESS && k < VINE_INNER_KINDS; k++)
+        for (int r = 0; r < p; r++)
+            dom[(size_t)k * p + r] = pl->hdr[(size_t)r * H_INTS + H_DOM + k];
+    if (rc == MPI_SUCCESS &&
+        vine__inner_plan(p, pl->raw, dom, want, room, out, kinds, nsub, inner, len) != 0)
+        rc = MPI_ERR_NO_MEM;
+    free(dom);
+    if (rc != MPI_SUCCESS || *nsub == 0)
+        free(out);
+    else
+        *sub = out;
+    return rc;
+}
+
+/*
+ * Works out the map on rank 0 into *groups (nlevels * p ids, malloc'd; the
+ * nsub levels inside the nodes first) and pl->msg.  Returns an MPI error
+ * class; pl->msg says why on failure.
+ */
+static int plan(lv_plan *pl, int **groups, int *nlevels, int *nsub)
+{
+    int p = pl->p, rc, *sub = NULL;
     vine_hostgroups *hg = NULL;
-    char **paths = NULL;
+    char **paths = NULL, inner[LV_MSG_MAX];
     int *scratch = malloc((size_t)p * sizeof *scratch);
     pl->raw = malloc((size_t)(VINE_HOSTGROUPS_MAX + 1) * (size_t)p * sizeof *pl->raw);
     pl->gname = NULL;
@@ -401,13 +469,18 @@ static int plan(lv_plan *pl, int **groups, int *nlevels)
     }
     int keep[VINE_LEVELS_MAX];
     int n = plan_keep(pl, keep);
-    if (!(*groups = malloc((size_t)n * (size_t)p * sizeof **groups))) {
+    if ((rc = plan_inner(pl, VINE_LEVELS_MAX - n, &sub, nsub, inner, sizeof inner)) != MPI_SUCCESS)
+        goto out;
+    if (!(*groups = malloc((size_t)(*nsub + n) * (size_t)p * sizeof **groups))) {
         rc = MPI_ERR_NO_MEM;
         goto out;
     }
+    if (*nsub)
+        memcpy(*groups, sub, (size_t)*nsub * (size_t)p * sizeof **groups);
     for (int i = 0; i < n; i++)
-        memcpy(*groups + (size_t)i * p, pl->raw + (size_t)keep[i] * p, (size_t)p * sizeof **groups);
-    *nlevels = n;
+        memcpy(*groups + (size_t)(*nsub + i) * p, pl->raw + (size_t)keep[i] * p,
+               (size_t)p * sizeof **groups);
+    *nlevels = *nsub + n;
     if (hg)
         say_found(pl, hg, keep, n);
     else
@@ -415,9 +488,14 @@ static int plan(lv_plan *pl, int **groups, int *nlevels)
             "no topology information above the nodes (VINE_TOPOLOGY is not set): %d ranks on %d "
             "nodes; %s",
             p, pl->ngroups[0],
-            pl->ngroups[0] == 1 || pl->ngroups[0] == p ? "flat"
-                                                       : "hierarchical algorithms use the nodes");
+            pl->ngroups[0] == 1 || pl->ngroups[0] == p
+                ? (*nsub ? "no locality between the nodes" : "flat")
+                : "hierarchical algorithms use the nodes");
+    size_t used = strlen(pl->msg);
+    if (inner[0] && used < sizeof pl->msg)
+        snprintf(pl->msg + used, sizeof pl->msg - used, "; %s", inner);
 out:
+    free(sub);
     if (rc == MPI_ERR_NO_MEM)
         say(pl->msg, sizeof pl->msg, "out of memory discovering the levels");
     for (int r = 0; paths && r < p; r++)
@@ -472,7 +550,7 @@ static int gather_and_plan(MPI_Comm comm, int p, int rank, const int *mine, cons
         hosts[r] = names + dsp[r];
     const char *spec = getenv("VINE_TOPOLOGY");
     lv_plan pl = {.p = p, .hdr = hdr, .host = hosts, .spec = spec && *spec ? spec : NULL};
-    res[R_STATUS] = plan(&pl, groups, &res[R_NLEVELS]);
+    res[R_STATUS] = plan(&pl, groups, &res[R_NLEVELS], &res[R_NSUB]);
     free(hosts);
     memcpy(msg, pl.msg, LV_MSG_MAX);
 out:
@@ -494,12 +572,14 @@ typedef struct lv_said {
 } lv_said;
 
 /*
- * Every rank: receives rank 0's outcome and makes the map in *out, straight
- * into its group array once every rank has one.  Leaves the outcome in
- * said->res[R_STATUS]; returns the error of a failed MPI call only.
+ * Every rank: receives rank 0's outcome and makes the full map in *full,
+ * straight into its group array once every rank has one, then splits it at
+ * the node into *out (vine__levels_split_node: *full stays empty without
+ * levels inside the nodes).  Leaves the outcome in said->res[R_STATUS];
+ * returns the error of a failed MPI call only.
  */
 static int receive(MPI_Comm comm, int p, int rank, lv_said *said, const int *groups,
-                   vine_levels *out)
+                   vine_levels *full, vine_levels *out)
 {
     int rc = PMPI_Bcast(said, (int)sizeof *said, MPI_BYTE, 0, comm);
     if (rc != MPI_SUCCESS)
@@ -508,23 +588,27 @@ static int receive(MPI_Comm comm, int p, int rank, lv_said *said, const int *gro
     if (said->res[R_STATUS] != MPI_SUCCESS)
         return MPI_SUCCESS;
     int n = said->res[R_NLEVELS];
-    int st = vine__levels_alloc(out, p, n), ok = st == VINE_OK, all = 0;
+    int st = vine__levels_alloc(full, p, n), ok = st == VINE_OK, all = 0;
     if ((rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm)) != MPI_SUCCESS)
         return rc;
     if (!all) {
         said->res[R_STATUS] = MPI_ERR_NO_MEM;
         snprintf(said->msg, LV_MSG_MAX, "out of memory%s discovering the levels",
                  ok ? " on another rank" : "");
-        vine__levels_free(out);
+        vine__levels_free(full);
         return MPI_SUCCESS;
     }
     if (rank == 0)
-        memcpy(out->group, groups, (size_t)n * (size_t)p * sizeof *out->group);
-    if ((rc = PMPI_Bcast(out->group, n * p, MPI_INT, 0, comm)) != MPI_SUCCESS)
+        memcpy(full->group, groups, (size_t)n * (size_t)p * sizeof *full->group);
+    if ((rc = PMPI_Bcast(full->group, n * p, MPI_INT, 0, comm)) != MPI_SUCCESS)
         return rc;
     char err[LV_MSG_MAX];
-    st = vine__levels_finish(out, err, sizeof err);
+    full->node = said->res[R_NSUB];
+    st = vine__levels_finish(full, err, sizeof err);
+    if (st == VINE_OK)
+        st = vine__levels_split_node(full, out);
     if (st != VINE_OK) {
+        vine__levels_free(full);
         vine__levels_free(out);
         said->res[R_STATUS] = st == VINE_ERR_NO_MEM ? MPI_ERR_NO_MEM : MPI_ERR_INTERN;
         snprintf(said->msg, LV_MSG_MAX, "%s",
@@ -535,7 +619,17 @@ static int receive(MPI_Comm comm, int p, int rank, lv_said *said, const int *gro
 
 int vine__levels_discover(MPI_Comm comm, vine_levels *out, char *msg, size_t msglen)
 {
+    vine_levels full;
+    int rc = vine__levels_discover_all(comm, out, &full, msg, msglen);
+    vine__levels_free(&full);
+    return rc;
+}
+
+int vine__levels_discover_all(MPI_Comm comm, vine_levels *out, vine_levels *full, char *msg,
+                              size_t msglen)
+{
     memset(out, 0, sizeof *out);
+    memset(full, 0, sizeof *full);
     if (msg && msglen)
         msg[0] = '\0';
     int p, rank, rc;
@@ -548,14 +642,15 @@ int vine__levels_discover(MPI_Comm comm, vine_levels *out, char *msg, size_t msg
     }
     int mine[H_INTS];
     char host[LV_HOST_MAX];
-    lv_said said = {.res = {MPI_SUCCESS, 1}, .msg = ""};
+    lv_said said = {.res = {MPI_SUCCESS, 1, 0}, .msg = ""};
     int *groups = NULL;
     if ((rc = local_info(comm, rank, mine, host, sizeof host)) == MPI_SUCCESS &&
         (rc = gather_and_plan(comm, p, rank, mine, host, said.res, &groups, said.msg)) ==
             MPI_SUCCESS)
-        rc = receive(comm, p, rank, &said, groups, out);
+        rc = receive(comm, p, rank, &said, groups, full, out);
     free(groups);
     if (rc != MPI_SUCCESS) {
+        vine__levels_free(full);
         vine__levels_free(out);
         say(msg, msglen, "an MPI call failed while discovering the levels");
         return rc;
@@ -566,6 +661,7 @@ int vine__levels_discover(MPI_Comm comm, vine_levels *out, char *msg, size_t msg
         worst = rc;
     if (worst != MPI_SUCCESS && local == MPI_SUCCESS) {
         vine__levels_free(out);
+        vine__levels_free(full);
         snprintf(said.msg, sizeof said.msg, "out of memory on another rank discovering the levels");
     }
     say(msg, msglen, "%s", said.msg);

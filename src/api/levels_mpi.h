@@ -20,7 +20,12 @@
  *                    the sizes repeating ("sizes:1,3,5,7": hosts of 1, 3, 5, 7 ranks)
  *   list:N0,N1,...   host N<w>; as many names as processes
  *
- * Docs: docs/topology-files.md, "Levels for hierarchical collectives".
+ * Below the node, VINE_NODE_LEVELS adds the NUMA domains, packages and
+ * shared caches the ranks are bound to (levels_hwloc.h, issue 18), in a
+ * full map apart from the one above: vine__levels_discover_all.
+ *
+ * Docs: docs/topology-files.md, "Levels for hierarchical collectives" and
+ * "Levels inside the node".
  */
 #ifndef VINE_API_LEVELS_MPI_H
 #define VINE_API_LEVELS_MPI_H
@@ -42,5 +47,19 @@
  * call, with *out empty and the reason in msg.  msg may be NULL.
  */
 int vine__levels_discover(MPI_Comm comm, vine_levels *out, char *msg, size_t msglen);
+
+/*
+ * The same, with the levels inside the nodes that VINE_NODE_LEVELS asks for
+ * (levels_hwloc.h, levels_inner.h): *out as above (level 0 the node), and
+ * *full the full map (full->node > 0: levels 0 .. node-1 inside the nodes,
+ * the levels of *out above) when any level inside the nodes was found,
+ * else empty (group NULL).  msg ends with what was found inside the nodes
+ * ("; inside the nodes: numa (4 groups)") or why nothing was ("; no levels
+ * inside the nodes: built without hwloc"), nothing when none were asked
+ * for.  A malformed VINE_NODE_LEVELS or VINE_TOPOLOGY_FAKE_BIND, or one that
+ * differs between ranks, is an error like a bad VINE_TOPOLOGY.  Free both.
+ */
+int vine__levels_discover_all(MPI_Comm comm, vine_levels *out, vine_levels *full, char *msg,
+                              size_t msglen);
 
 #endif

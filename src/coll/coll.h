@@ -80,6 +80,14 @@ typedef struct vine_args {
      */
     const vine_levels *levels;
     /*
+     * The full map (levels.h) when levels lie inside the nodes (NUMA
+     * domains, packages, caches; levels_full->node > 0), with the levels of
+     * `levels` above them; NULL otherwise.  Only the builders that work on
+     * any number of levels (VINE_ALGO_LEVELS_ANY) read it, through
+     * vine__args_levels(); `levels` keeps level 0 the node for all others.
+     */
+    const vine_levels *levels_full;
+    /*
      * Run flat algorithms on the ranks in block order of levels (remap.c):
      * ignored where it does not apply (see vine__remap_applies).
      */
@@ -121,10 +129,36 @@ enum vine_algo_flags {
     VINE_ALGO_SHM = 1u << 6,
     /*
      * Shared memory in every node of a level map with locality: needs
-     * shm_node_count > 0 and nodes (level 0) of one size.
+     * shm_node_count > 0 and nodes (level 0) of one size (any sizes with
+     * VINE_ALGO_SHM_UNEVEN).
      */
-    VINE_ALGO_SHM_NODES = 1u << 7
+    VINE_ALGO_SHM_NODES = 1u << 7,
+    /*
+     * With VINE_ALGO_LEVELS: runs on any number of levels, so it takes the
+     * levels inside the node too (vine_args.levels_full) when there are any.
+     */
+    VINE_ALGO_LEVELS_ANY = 1u << 8,
+    /* With VINE_ALGO_SHM_NODES: nodes of any sizes will do. */
+    VINE_ALGO_SHM_UNEVEN = 1u << 9
 };
+
+/*
+ * The level map of a VINE_ALGO_LEVELS_ANY builder: levels_full when it is
+ * there (and levels too), else levels.
+ */
+static inline const vine_levels *vine__args_levels(const vine_args *a)
+{
+    return a->levels && a->levels_full && a->levels_full->p == a->p ? a->levels_full : a->levels;
+}
+
+/* A copy of *a whose levels are vine__args_levels(a), for frames that read levels alone. */
+static inline vine_args vine__args_all_levels(const vine_args *a)
+{
+    vine_args b = *a;
+    b.levels = vine__args_levels(a);
+    b.levels_full = NULL;
+    return b;
+}
 
 typedef struct vine_algo {
     vine_coll coll;
@@ -256,5 +290,9 @@ VINE_BUILDER(scatter, shm);
 VINE_BUILDER(alltoall, shm);
 /* shm in the nodes, a point-to-point algorithm across them (VINE_ALGO_SHM_NODES). */
 VINE_BUILDER(allreduce, hier_shm);
+VINE_BUILDER(bcast, hier_shm);
+VINE_BUILDER(reduce, hier_shm);
+VINE_BUILDER(gather, leader_shm);
+VINE_BUILDER(scatter, leader_shm);
 
 #endif

@@ -221,13 +221,19 @@ int vine__levels_finish(vine_levels *m, char *err, size_t errlen)
                      m ? m->p : 0, m ? m->nlevels : 0, m && m->group ? "set" : "missing");
         return VINE_ERR_UNSUPPORTED;
     }
+    if (m->node < 0 || m->node >= m->nlevels) {
+        vine__errmsg(err, errlen, "malformed level map: node level %d of %d levels", m->node,
+                     m->nlevels);
+        return VINE_ERR_UNSUPPORTED;
+    }
     /* An old index goes first, so that a map that fails here is not ready. */
-    int *group = m->group, p = m->p, nlevels = m->nlevels;
+    int *group = m->group, p = m->p, nlevels = m->nlevels, node = m->node;
     free(m->idx);
     memset(m, 0, sizeof *m);
     m->group = group;
     m->p = p;
     m->nlevels = nlevels;
+    m->node = node;
     for (int l = 0; l < m->nlevels; l++)
         for (int r = 0; r < p; r++)
             if (m->group[(size_t)l * p + r] < 0) {
@@ -254,6 +260,28 @@ int vine__levels_finish(vine_levels *m, char *err, size_t errlen)
 int vine__levels_ready(const vine_levels *m, int p)
 {
     return m && m->idx && m->p == p;
+}
+
+int vine__levels_split_node(vine_levels *m, vine_levels *node_map)
+{
+    if (m->node == 0) {
+        *node_map = *m;
+        memset(m, 0, sizeof *m);
+        return VINE_OK;
+    }
+    int p = m->p, n = m->nlevels - m->node;
+    int rc = vine__levels_alloc(node_map, p, n);
+    if (rc == VINE_OK) {
+        memcpy(node_map->group, m->group + (size_t)m->node * p,
+               (size_t)n * (size_t)p * sizeof *m->group);
+        rc = vine__levels_finish(node_map, NULL, 0);
+    }
+    if (rc != VINE_OK) {
+        vine__levels_free(node_map);
+        vine__levels_free(m);
+        return VINE_ERR_NO_MEM;
+    }
+    return VINE_OK;
 }
 
 int vine__levels_dividing(const vine_levels *m)
@@ -452,6 +480,7 @@ static uint64_t splitmix(uint64_t *x)
 /* The levels being made: lv[l * p + r], the current units cur[r] (n of them). */
 typedef struct maker {
     int p, nl, n;
+    int node; /* the level marked node=, -1 when none is */
     int *lv, *cur, *ug;
     const char *spec;
     char *err;
@@ -566,6 +595,14 @@ static int make_levels(maker *k)
     for (const char *s = k->spec; rc == VINE_OK;) {
         const char *end = strchr(s, '/'), *colon;
         end = end ? end : s + strlen(s);
+        if (strncmp(s, "node=", 5) == 0 && end - s >= 5) {
+            if (k->node >= 0) {
+                vine__errmsg(k->err, k->errlen, "levels '%s': more than one node= level", k->spec);
+                return VINE_ERR_UNSUPPORTED;
+            }
+            k->node = k->nl;
+            s += 5;
+        }
         colon = memchr(s, ':', (size_t)(end - s));
         if (!colon) {
             vine__errmsg(k->err, k->errlen, "levels '%s': '%.*s' is not KIND:ARGS", k->spec,
@@ -589,7 +626,7 @@ int vine__levels_parse(const char *spec, int p, vine_levels *m, char *err, size_
         vine__errmsg(err, errlen, "levels: %s", spec ? "no ranks" : "no description");
         return VINE_ERR_UNSUPPORTED;
     }
-    maker k = {p, 0, p, NULL, NULL, NULL, spec, err, errlen};
+    maker k = {p, 0, p, -1, NULL, NULL, NULL, spec, err, errlen};
     k.lv = malloc((size_t)VINE_LEVELS_MAX * (size_t)p * sizeof *k.lv);
     k.cur = malloc((size_t)p * sizeof *k.cur);
     k.ug = malloc((size_t)p * sizeof *k.ug);
@@ -602,6 +639,7 @@ int vine__levels_parse(const char *spec, int p, vine_levels *m, char *err, size_
         rc = vine__levels_alloc(m, p, k.nl);
     if (rc == VINE_OK) {
         memcpy(m->group, k.lv, (size_t)k.nl * (size_t)p * sizeof *k.lv);
+        m->node = k.node > 0 ? k.node : 0;
         rc = vine__levels_finish(m, err, errlen);
     }
     if (rc != VINE_OK)

@@ -25,6 +25,15 @@
  * of a switch" alike.  Every group's leader is its lowest rank, so the leader
  * of a group is also the leader of the subgroup that holds it, at every
  * level below.
+ *
+ * Levels inside the node (issue 18: NUMA domains, packages, shared caches)
+ * make a *full* map, whose field node says which level is the node: levels
+ * 0 .. node-1 lie inside it.  Builders get the map from the node up as
+ * vine_args.levels (node 0: level 0 is the node, what every algorithm that
+ * means "the ranks sharing memory" reads) and the full map apart, as
+ * vine_args.levels_full, which only the algorithms that work on any number
+ * of levels read (VINE_ALGO_LEVELS_ANY).  vine__levels_split_node makes the
+ * pair from a full map.
  */
 #ifndef VINE_COLL_LEVELS_H
 #define VINE_COLL_LEVELS_H
@@ -34,8 +43,9 @@
 #define VINE_LEVELS_MAX 8
 
 typedef struct vine_levels {
-    int p;                        /* ranks */
-    int nlevels;                  /* 1 .. VINE_LEVELS_MAX */
+    int p;       /* ranks */
+    int nlevels; /* 1 .. VINE_LEVELS_MAX */
+    int node;    /* the node level, 0 .. nlevels-1; 0 unless levels lie inside it */
     int ngroups[VINE_LEVELS_MAX]; /* groups per level */
     int *group;                   /* nlevels * p entries, see above */
     /*
@@ -68,7 +78,7 @@ int vine__levels_alloc(vine_levels *m, int p, int nlevels);
 
 /*
  * Validates and normalises *m in place: p >= 1, 1 <= nlevels <=
- * VINE_LEVELS_MAX, group non-NULL, ids >= 0 and nested.  Renumbers every
+ * VINE_LEVELS_MAX, 0 <= node < nlevels, group non-NULL, ids >= 0 and nested.  Renumbers every
  * level's ids 0 .. ngroups-1 in order of the groups' lowest ranks (ngroups[]
  * on input is ignored) and builds the index (replacing an older one).
  * Returns VINE_OK; VINE_ERR_UNSUPPORTED for a malformed map, with one line in
@@ -94,6 +104,16 @@ int vine__levels_dividing(const vine_levels *m);
 int vine__levels_ready(const vine_levels *m, int p);
 
 /*
+ * Splits a finished map at its node: *node_map gets levels m->node ..
+ * nlevels-1 (a finished map whose level 0 is the node) and *m keeps all of
+ * them, the full map.  When m has no level inside the node (m->node is 0)
+ * the map moves to *node_map and *m becomes empty, so that afterwards
+ * m->group != NULL says "there are levels inside the node".  Returns VINE_OK
+ * or VINE_ERR_NO_MEM (then both are empty).  O(nlevels p log p).
+ */
+int vine__levels_split_node(vine_levels *m, vine_levels *node_map);
+
+/*
  * Makes a finished map for p ranks from a synthetic description:
  *
  *   SPEC  := "flat" | LEVEL ( "/" LEVEL )*
@@ -116,6 +136,11 @@ int vine__levels_ready(const vine_levels *m, int p);
  * "random:7:5,2" (ranks scattered over 5 nodes, the nodes over 2 switches),
  * "cyclic:4" (rank r on node r mod 4).  N >= 1, SEED a decimal integer,
  * ids >= 0; at most VINE_LEVELS_MAX levels.
+ *
+ * One LEVEL may start with "node=": the first level it makes is the node,
+ * and the levels before it lie inside the node (m->node says which).  So
+ * "block:2/node=block:4,2" is NUMA domains of 2 ranks, nodes of 4 domains,
+ * switches of 2 nodes.  Without it level 0 is the node.
  *
  * Returns VINE_OK with *m finished (free it with vine__levels_free);
  * VINE_ERR_UNSUPPORTED for a malformed description, with one line in err;

@@ -155,34 +155,36 @@ const vine_algo vine__algos[] = {
      "ceil(log2 p) rounds: send to rank+2^k, receive from rank-2^k",
      vine__barrier_dissemination_build},
 
-    /* Hierarchical, on a level map (levels.h, docs/hierarchical.md). */
-    {VINE_COLL_GATHER, "leader", VINE_ALGO_LEVELS, "level map",
+/* Hierarchical, on a level map (levels.h, docs/hierarchical.md).  A: on any
+ * number of levels, those inside the node included (levels_full). */
+#define A VINE_ALGO_LEVELS_ANY
+    {VINE_COLL_GATHER, "leader", VINE_ALGO_LEVELS | A, "level map",
      "gather to the group leaders level by level, binomial among the leaders",
      vine__gather_leader_build},
-    {VINE_COLL_SCATTER, "leader", VINE_ALGO_LEVELS, "level map",
+    {VINE_COLL_SCATTER, "leader", VINE_ALGO_LEVELS | A, "level map",
      "scatter from the group leaders level by level, binomial among the leaders",
      vine__scatter_leader_build},
-    {VINE_COLL_GATHER, "leader_bine", VINE_ALGO_LEVELS, "level map",
+    {VINE_COLL_GATHER, "leader_bine", VINE_ALGO_LEVELS | A, "level map",
      "gather to the group leaders level by level, a Bine tree inside every stage",
      vine__gather_leader_bine_build},
-    {VINE_COLL_SCATTER, "leader_bine", VINE_ALGO_LEVELS, "level map",
+    {VINE_COLL_SCATTER, "leader_bine", VINE_ALGO_LEVELS | A, "level map",
      "scatter from the group leaders level by level, a Bine tree inside every stage",
      vine__scatter_leader_bine_build},
-    {VINE_COLL_BCAST, "hier", VINE_ALGO_LEVELS, "level map",
+    {VINE_COLL_BCAST, "hier", VINE_ALGO_LEVELS | A, "level map",
      "binomial broadcast level by level, from the top groups down to the nodes",
      vine__bcast_hier_build},
     {VINE_COLL_BCAST, "hier_large", VINE_ALGO_LEVELS, "level map",
      "scatter in the root's node, bcast bine_large of each block across nodes, ring allgather "
      "in the node",
      vine__bcast_hier_large_build},
-    {VINE_COLL_REDUCE, "hier", C | VINE_ALGO_LEVELS, "commutative op, level map",
+    {VINE_COLL_REDUCE, "hier", C | VINE_ALGO_LEVELS | A, "commutative op, level map",
      "binomial reduce level by level, from the nodes up to the top groups",
      vine__reduce_hier_build},
     {VINE_COLL_REDUCE, "hier_large", C | VINE_ALGO_LEVELS, "commutative op, level map",
      "ring reduce-scatter in the node, reduce bine_large of each block across nodes, blocks "
      "to the root",
      vine__reduce_hier_large_build},
-    {VINE_COLL_ALLGATHER, "hier", VINE_ALGO_LEVELS, "level map",
+    {VINE_COLL_ALLGATHER, "hier", VINE_ALGO_LEVELS | A, "level map",
      "gather to the top leaders level by level, Bruck among them, broadcast down the groups",
      vine__allgather_hier_build},
     {VINE_COLL_ALLREDUCE, "hier", C | VINE_ALGO_LEVELS, "commutative op, level map",
@@ -198,6 +200,7 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_ALLREDUCE, "hier_rab", C | VINE_ALGO_LEVELS, "commutative op, level map",
      "ring reduce-scatter in the node, Rabenseifner across nodes, ring allgather in the node",
      vine__allreduce_hier_rab_build},
+#undef A
 
 /* Shared memory inside one node (src/coll/shm, docs/shm.md). */
 #define S VINE_ALGO_SHM
@@ -233,6 +236,19 @@ const vine_algo vine__algos[] = {
      C | VINE_ALGO_LEVELS | VINE_ALGO_SHM_NODES, "commutative op, levels, nodes of one size, a segment in every node",
      "shm reduce-scatter in the node, Bine allreduce (bine_large) across nodes, shm allgather",
      vine__allreduce_hier_shm_build},
+#define SN (VINE_ALGO_LEVELS | VINE_ALGO_SHM_NODES)
+    {VINE_COLL_BCAST, "hier_shm", SN | VINE_ALGO_SHM_UNEVEN, "levels, a segment in every node",
+     "Bine bcast (bine_large when long) among the nodes, shm bcast in every node",
+     vine__bcast_hier_shm_build},
+    {VINE_COLL_REDUCE, "hier_shm", C | SN | VINE_ALGO_SHM_UNEVEN,
+     "commutative op, levels, a segment in every node",
+     "shm reduce in every node, Bine reduce (bine_large when long) among the nodes",
+     vine__reduce_hier_shm_build},
+    {VINE_COLL_GATHER, "leader_shm", SN, "levels, nodes of one size, a segment in every node",
+     "shm gather in every node, gather leader among the nodes", vine__gather_leader_shm_build},
+    {VINE_COLL_SCATTER, "leader_shm", SN, "levels, nodes of one size, a segment in every node",
+     "scatter leader among the nodes, shm scatter in every node", vine__scatter_leader_shm_build},
+#undef SN
 #undef S
 #undef SHM_R
 
@@ -321,10 +337,12 @@ int vine__algo_admits(const vine_algo *algo, const vine_args *a)
         return VINE_ERR_UNSUPPORTED;
     if ((algo->flags & VINE_ALGO_SHM) && a->shm_count == 0)
         return VINE_ERR_UNSUPPORTED;
-    if ((algo->flags & VINE_ALGO_SHM_NODES) && (a->shm_node_count == 0 || !equal_nodes(a)))
+    if ((algo->flags & VINE_ALGO_SHM_NODES) &&
+        (a->shm_node_count == 0 || (!(algo->flags & VINE_ALGO_SHM_UNEVEN) && !equal_nodes(a))))
         return VINE_ERR_UNSUPPORTED;
+    const vine_levels *lv = (algo->flags & VINE_ALGO_LEVELS_ANY) ? vine__args_levels(a) : a->levels;
     if ((algo->flags & VINE_ALGO_LEVELS) &&
-        (!vine__levels_ready(a->levels, a->p) || vine__levels_flat(a->levels)))
+        (!vine__levels_ready(lv, a->p) || vine__levels_flat(lv)))
         return VINE_ERR_UNSUPPORTED;
     return VINE_OK;
 }

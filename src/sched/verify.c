@@ -215,6 +215,8 @@ int vine__vsame_node(const vine_args *a, int r, int q)
     const vine_levels *m = a->levels;
     if (!vine__levels_ready(m, a->p) || vine__levels_flat(m))
         return 1; /* no map with locality: all ranks share one node */
+    if (a->shm_count)
+        return 1; /* one segment for all p ranks: pretend nodes inside one real node */
     return vine__levels_group(m, 0, r) == vine__levels_group(m, 0, q);
 }
 

@@ -117,4 +117,19 @@ int vine__sim_levels(const vine_topo *t, const int *rank_host, int p, vine_level
 /* "node", "switch", "group" for a vine_sim_lkind; "level" for anything else. */
 const char *vine__sim_level_name(int kind);
 
+/*
+ * Levels inside the hosts (issue 18; `vine sim traffic --numa K`): the ranks
+ * of each host, in rank order, split into k domains of consecutive ranks
+ * (sizes differing by one at most; a host of fewer than k ranks has
+ * domains of one).  *full gets a finished map with the domains at level 0,
+ * the hosts at level 1 (full->node = 1) and above them the levels of m (the
+ * map vine__sim_levels made from the same placement) that are coarser than
+ * the hosts.  When the domains are the hosts everywhere, or single ranks
+ * everywhere, there is no level inside the hosts and *full stays empty.
+ * Returns VINE_OK, VINE_ERR_UNSUPPORTED (k < 1, a host out of range) with
+ * one line in err, or VINE_ERR_NO_MEM.
+ */
+int vine__sim_levels_numa(const vine_levels *m, const int *rank_host, int nhosts, int p, int k,
+                          vine_levels *full, char *err, size_t errlen);
+
 #endif

@@ -169,3 +169,66 @@ int vine__sim_levels(const vine_topo *t, const int *rank_host, int p, vine_level
         vine__levels_free(m);
     return rc;
 }
+
+/* ---- levels inside the hosts (--numa) ------------------------------------ */
+
+/* Level 0 (domains) and 1 (hosts) of the numa map; returns the number of hosts used. */
+static int numa_ids(const int *rank_host, int nhosts, int p, int k, int *dom, int *host, int *cnt)
+{
+    int used = 0;
+    for (int h = 0; h < nhosts; h++)
+        cnt[h] = 0;
+    for (int r = 0; r < p; r++)
+        used += cnt[rank_host[r]]++ == 0;
+    int *seen = cnt + nhosts;
+    for (int h = 0; h < nhosts; h++)
+        seen[h] = 0;
+    for (int r = 0; r < p; r++) {
+        int h = rank_host[r], i = seen[h]++;
+        host[r] = h;
+        dom[r] = (int)(((long long)h * k) + (long long)i * k / cnt[h]);
+    }
+    return used;
+}
+
+int vine__sim_levels_numa(const vine_levels *m, const int *rank_host, int nhosts, int p, int k,
+                          vine_levels *full, char *err, size_t errlen)
+{
+    memset(full, 0, sizeof *full);
+    if (k < 1 || nhosts < 1 || p < 1 || (long long)nhosts * k > 2147483647LL) {
+        snprintf(err, errlen, "%d domains per host: expected 1 or more", k);
+        return VINE_ERR_UNSUPPORTED;
+    }
+    for (int r = 0; r < p; r++)
+        if (rank_host[r] < 0 || rank_host[r] >= nhosts) {
+            snprintf(err, errlen, "rank %d is on host %d; the topology has %d hosts", r,
+                     rank_host[r], nhosts);
+            return VINE_ERR_UNSUPPORTED;
+        }
+    int *ids = malloc(2 * (size_t)p * sizeof *ids), *cnt = malloc(2 * (size_t)nhosts * sizeof *cnt);
+    int rc = ids && cnt ? VINE_OK : VINE_ERR_NO_MEM;
+    int hosts = rc == VINE_OK ? numa_ids(rank_host, nhosts, p, k, ids, ids + p, cnt) : 0;
+    /* The levels of m above the hosts: fewer groups than hosts (m nests in hosts). */
+    int up[VINE_LEVELS_MAX], nup = 0;
+    for (int l = 0; m && l < m->nlevels && nup < VINE_LEVELS_MAX - 2; l++)
+        if (m->ngroups[l] > 1 && m->ngroups[l] < hosts)
+            up[nup++] = l;
+    if (rc == VINE_OK)
+        rc = vine__levels_alloc(full, p, 2 + nup);
+    if (rc == VINE_OK) {
+        memcpy(full->group, ids, 2 * (size_t)p * sizeof *ids);
+        for (int i = 0; i < nup; i++)
+            memcpy(full->group + (size_t)(2 + i) * p, m->group + (size_t)up[i] * p,
+                   (size_t)p * sizeof *ids);
+        full->node = 1;
+        rc = vine__levels_finish(full, err, errlen);
+    }
+    /* Domains that are the hosts, or single ranks, everywhere divide nothing inside. */
+    if (rc == VINE_OK && (full->ngroups[0] == full->ngroups[1] || full->ngroups[0] == p))
+        vine__levels_free(full);
+    if (rc != VINE_OK)
+        vine__levels_free(full);
+    free(ids);
+    free(cnt);
+    return rc;
+}

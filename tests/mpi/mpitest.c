@@ -28,7 +28,7 @@ static int printed;
  * VINE_TOPOLOGY_FAKE_HOSTS), so that mt_check_served knows whether a
  * hierarchical algorithm may serve.
  */
-static vine_levels world_levels;
+static vine_levels world_levels, world_full;
 
 static mt_type types[7];
 static int ntypes_set;
@@ -80,7 +80,7 @@ static void check_levels(const char *coll_name)
 {
     char msg[512];
     int n = -1;
-    int rc = vine__levels_discover(MPI_COMM_WORLD, &world_levels, msg, sizeof msg);
+    int rc = vine__levels_discover_all(MPI_COMM_WORLD, &world_levels, &world_full, msg, sizeof msg);
     int info = vine_topology_info(MPI_COMM_WORLD, &n, NULL, 0);
     const char *want = getenv("VINE_TEST_HIER");
     if (rc == MPI_SUCCESS && info == MPI_SUCCESS && (!want || atoi(want) == n))
@@ -142,6 +142,7 @@ int mt_finish(void)
     free(all);
     free(failed);
     vine__levels_free(&world_levels);
+    vine__levels_free(&world_full);
     MPI_Op_free(&matmul_op.op);
     MPI_Type_free(&types[ntypes_set - 1].type);
     MPI_Finalize();
@@ -501,6 +502,7 @@ void mt_check_served(vine_coll coll, const char *algo, int commutative, size_t t
                       .rank = mt_rank,
                       .commutative = commutative,
                       .levels = &world_levels,
+                      .levels_full = world_full.group ? &world_full : NULL,
                       .shm_count = shm == 2,
                       .shm_node_count = shm != 0};
     int admits = a && vine__algo_admits(a, &args) == VINE_OK;

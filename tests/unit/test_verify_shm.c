@@ -341,6 +341,9 @@ static void test_static(void)
     }
     tc_init(&t, VINE_COLL_BCAST, 4, 8, 8);
     t.a.levels = &lv;
+    /* Each node its own segment (with shm_count all four would share one). */
+    t.a.shm_node_count = t.a.shm_count;
+    t.a.shm_count = 0;
     vine__sched_get(&t.s[2], 0, VINE_BUF_SHM, 0, VINE_BUF_RECV, 0, 8);
     expect("get from a rank on another node", &t, VINE_ERR_INTERNAL,
            "rank 2 round 0 op 0 (get 0:shm[0,+8) -> recv[0]): rank 0 lies on another node "

@@ -146,11 +146,11 @@ vine_levels_verify(allreduce.hier_large.seg 378 0 --coll allreduce --algo hier_l
 # are not remapped and must still pass.  The counts include every algorithm
 # of the four collectives at p = 1-24 and 100; the shm family (--shm-count 0)
 # counts as skipped, it has sweeps of its own (shm.cmake).
-vine_levels_verify(remap.random 31219 9672 --coll bcast,reduce,allreduce,barrier --algo all
+vine_levels_verify(remap.random 31219 13272 --coll bcast,reduce,allreduce,barrier --algo all
   --ranks 1-24,100 --levels random:7:8,3 --remap --shm-count 0)
-vine_levels_verify(remap.cyclic 30813 10078 --coll bcast,reduce,allreduce,barrier --algo all
+vine_levels_verify(remap.cyclic 30813 13678 --coll bcast,reduce,allreduce,barrier --algo all
   --ranks 1-24,100 --levels cyclic:4 --remap --shm-count 0)
-vine_levels_verify(remap.noncommutative 4228 15888 --coll reduce,allreduce --algo all
+vine_levels_verify(remap.noncommutative 4228 17784 --coll reduce,allreduce --algo all
   --ranks 1-16 --levels cyclic:4 --remap --noncommutative --shm-count 0)
 
 # Without --levels, or on a flat map, every hierarchical case is a skip:

@@ -167,7 +167,7 @@ static void run(hag *h, const vine_args *a, const vine_levels_path *path)
 
 int vine__allgather_hier_build(const vine_args *a, vine_sched *s)
 {
-    const vine_levels *m = a->levels;
+    const vine_levels *m = vine__args_levels(a);
     hag h = {s, a->count, a->p, a->rank, m->nlevels, VINE_BUF_RECV, NULL, NULL};
     h.rank_at = malloc(2 * (size_t)a->p * sizeof *h.rank_at);
     vine_levels_path path;

@@ -21,6 +21,7 @@
  * ranks, and allreduce bine_large of n / m elements on N ranks.
  */
 #include "../coll.h"
+#include "../phase_shm_nodes.h"
 #include "../phase_sub.h"
 #include "../ranks.h"
 
@@ -69,6 +70,8 @@ static int build(const vine_args *a, vine_sched *s, size_t *counts, size_t *disp
     rs.shm_count = a->shm_node_count;
     rs.shm_single = 0;
     rs.seg_count = 0;
+    /* Other nodes' ranks may still read this rank's region when they share the segment. */
+    vine__shm_nodes_enter(s, a);
     int into_tmp = a->inplace || !even;
     size_t res_off = even ? 0 : (size_t)i * slot;
     const vine_bufpos at_rs[VINE_BUF_COUNT] = {

@@ -37,5 +37,7 @@
 
 int vine__gather_leader_build(const vine_args *a, vine_sched *s)
 {
-    return vine__leader_gather(a, s, VINE_LEADER_BINOMIAL);
+    /* The levels inside the node too, when there are any. */
+    vine_args b = vine__args_all_levels(a);
+    return vine__leader_gather(&b, s, VINE_LEADER_BINOMIAL);
 }

@@ -27,7 +27,7 @@
 int vine__reduce_hier_build(const vine_args *a, vine_sched *s)
 {
     vine_levels_path path;
-    if (vine__levels_path(a->levels, a->rank, a->root, &path) != VINE_OK)
+    if (vine__levels_path(vine__args_levels(a), a->rank, a->root, &path) != VINE_OK)
         return VINE_ERR_NO_MEM;
     size_t n = a->count;
     int at_root = a->rank == a->root;

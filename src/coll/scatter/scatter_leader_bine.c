@@ -31,5 +31,7 @@
 
 int vine__scatter_leader_bine_build(const vine_args *a, vine_sched *s)
 {
-    return vine__leader_scatter(a, s, VINE_LEADER_BINE);
+    /* The levels inside the node too, when there are any. */
+    vine_args b = vine__args_all_levels(a);
+    return vine__leader_scatter(&b, s, VINE_LEADER_BINE);
 }
