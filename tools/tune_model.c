@@ -13,6 +13,15 @@
  * model's cheapest algorithm with the measured fastest among the algorithms
  * the model prices, and the model's time for the measured fastest with its
  * median: both on the medians the fit was made from.
+ *
+ * The shm family (measured where the ranks share a node segment) is priced
+ * by the model's shm level (cost_shm.c), linear in its alpha, beta and
+ * gamma once beta_node is tied to beta in the built-in ratio (7.8 / 80.5:
+ * vine-tune does not measure the node's copy bandwidth).  The six
+ * parameters are fitted together; a p2p candidate has no shm terms and an
+ * shm one no p2p terms.  The agreement is reported with the shm
+ * candidates among the compared ones and without them (the model before
+ * its shm level); the file keeps the first.
  */
 #include "bench/stats.h"
 #include "tune.h"
@@ -22,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FIT_ALPHA, FIT_BETA, FIT_GAMMA, FIT_N };
+enum { FIT_ALPHA, FIT_BETA, FIT_GAMMA, FIT_SHM_ALPHA, FIT_SHM_BETA, FIT_SHM_GAMMA, FIT_N };
 
 /* The samples of the fit: rows of terms over the median, and the right-hand side 1. */
 typedef struct fit {
@@ -32,18 +41,46 @@ typedef struct fit {
     int present[FIT_N]; /* some sample has a term of this parameter */
 } fit;
 
+/* beta_node over beta in the built-in shm parameters: the fit keeps this ratio. */
+static double node_ratio(void)
+{
+    vine_cost_shm s;
+    vine__cost_shm_defaults(&s);
+    return s.beta_node / s.beta;
+}
+
+/* Sets the shm copy cost to beta, with beta_node in the built-in ratio. */
+static void shm_beta(vine_cost *c, double beta)
+{
+    c->shm.beta = beta;
+    c->shm.beta_node = beta * node_ratio();
+}
+
 /* One class, contention 1, every parameter 0 except which (-1: none) set to 1. */
 static void unit_cost(vine_cost *c, int which)
 {
     memset(c, 0, sizeof *c);
     c->nclasses = 1;
     c->cls[0].contention = 1;
+    c->shm_given = 1;
     if (which == FIT_ALPHA)
         c->cls[0].alpha = 1;
     else if (which == FIT_BETA)
         c->cls[0].beta = 1;
     else if (which == FIT_GAMMA)
         c->gamma = 1;
+    else if (which == FIT_SHM_ALPHA)
+        c->shm.alpha = 1;
+    else if (which == FIT_SHM_BETA)
+        shm_beta(c, 1);
+    else if (which == FIT_SHM_GAMMA)
+        c->shm.gamma = 1;
+}
+
+/* Whether k is one of the shm family (priced by the model's shm level). */
+static int is_shm(const tune_cand *k)
+{
+    return !k->mpi && strcmp(k->algo->name, "shm") == 0;
 }
 
 /* The model's time in seconds of candidate k on case r as a flat call; -1 when unpriced. */
@@ -71,12 +108,17 @@ static int terms(const tune_result *r, const tune_cand *k, double *co, int *nonl
         if (price(&c, r, k, &co[u]) != 0)
             return -1;
     }
+    static const double probe[FIT_N] = {1.3e-6, 0.7e-9, 0.3e-9, 0.11e-6, 0.13e-9, 0.27e-9};
     unit_cost(&c, -1);
-    c.cls[0].alpha = 1.3e-6;
-    c.cls[0].beta = 0.7e-9;
-    c.gamma = 0.3e-9;
-    double direct = 0,
-           lin = 1.3e-6 * co[FIT_ALPHA] + 0.7e-9 * co[FIT_BETA] + 0.3e-9 * co[FIT_GAMMA];
+    c.cls[0].alpha = probe[FIT_ALPHA];
+    c.cls[0].beta = probe[FIT_BETA];
+    c.gamma = probe[FIT_GAMMA];
+    c.shm.alpha = probe[FIT_SHM_ALPHA];
+    shm_beta(&c, probe[FIT_SHM_BETA]);
+    c.shm.gamma = probe[FIT_SHM_GAMMA];
+    double direct = 0, lin = 0;
+    for (int u = 0; u < FIT_N; u++)
+        lin += probe[u] * co[u];
     if (price(&c, r, k, &direct) != 0 || fabs(direct - lin) > 1e-9 * fabs(direct) + 1e-18) {
         ++*nonlinear;
         return -1;
@@ -112,6 +154,8 @@ static int collect(const tune_run *t, fit *f)
 /*
  * The fitted parameters into c (one class); a parameter whose terms never
  * appear in the samples (gamma without a reduction) keeps its built-in value.
+ * The shm level is given (written to the file) only when some shm
+ * candidate was priced.
  */
 static void fitted_cost(const fit *f, const double *x, vine_cost *c)
 {
@@ -122,23 +166,38 @@ static void fitted_cost(const fit *f, const double *x, vine_cost *c)
     c->cls[0].alpha = f->present[FIT_ALPHA] ? x[FIT_ALPHA] : def.cls[1].alpha;
     c->cls[0].beta = f->present[FIT_BETA] ? x[FIT_BETA] : def.cls[1].beta;
     c->gamma = f->present[FIT_GAMMA] ? x[FIT_GAMMA] : def.gamma;
+    c->shm = def.shm;
+    c->shm_given = f->present[FIT_SHM_ALPHA] || f->present[FIT_SHM_BETA];
+    if (f->present[FIT_SHM_ALPHA])
+        c->shm.alpha = x[FIT_SHM_ALPHA];
+    if (f->present[FIT_SHM_BETA])
+        shm_beta(c, x[FIT_SHM_BETA]);
+    if (f->present[FIT_SHM_GAMMA])
+        c->shm.gamma = x[FIT_SHM_GAMMA];
 }
 
+/* How often the model's cheapest was the measured fastest. */
+typedef struct agreement {
+    int cases;
+    double share, median_error;
+} agreement;
+
 /*
- * Per case with two or more priced candidates: does the model's cheapest
- * equal the measured fastest, and its relative error on that one.  Fills
- * m->cases, agreement and median_error; err holds room for t->nres errors.
+ * Per case with two or more priced candidates (the shm ones only with
+ * with_shm): does the model's cheapest equal the measured fastest, and its
+ * relative error on that one.  err holds room for t->nres errors.
  */
-static void evaluate(const tune_run *t, vine_tune_model *m, double *err)
+static agreement evaluate(const tune_run *t, const vine_cost *c, int with_shm, double *err)
 {
     int agree = 0;
-    m->cases = 0;
+    agreement g = {0, NAN, NAN};
     for (int i = 0; i < t->nres; i++) {
         const tune_result *r = &t->res[i];
         int fast = -1, cheap = -1, priced = 0;
         double tm[TUNE_MAX_CANDS];
         for (int k = 0; k < r->ncand; k++) {
-            if (price(&m->cost, r, &r->cand[k], &tm[k]) != 0 || !(r->cand[k].median_us > 0))
+            if ((!with_shm && is_shm(&r->cand[k])) || price(c, r, &r->cand[k], &tm[k]) != 0 ||
+                !(r->cand[k].median_us > 0))
                 continue;
             priced++;
             if (fast < 0 || r->cand[k].median_us < r->cand[fast].median_us)
@@ -150,33 +209,47 @@ static void evaluate(const tune_run *t, vine_tune_model *m, double *err)
             continue;
         double meas = r->cand[fast].median_us * 1e-6;
         agree += cheap == fast;
-        err[m->cases++] = fabs(tm[fast] - meas) / meas;
+        err[g.cases++] = fabs(tm[fast] - meas) / meas;
     }
     vine_bench_stats st;
-    m->agreement = m->cases ? (double)agree / m->cases : NAN;
-    m->median_error =
-        m->cases && vine__bench_stats(err, m->cases, 0, &st) == VINE_OK ? st.median : NAN;
+    g.share = g.cases ? (double)agree / g.cases : NAN;
+    g.median_error =
+        g.cases && vine__bench_stats(err, g.cases, 0, &st) == VINE_OK ? st.median : NAN;
+    return g;
 }
 
-static void report(const fit *f, const vine_tune_model *m)
+static void report(const fit *f, const vine_tune_model *m, const agreement *p2p)
 {
-    const char *names[FIT_N] = {"alpha", "beta", "gamma"};
+    const char *names[FIT_N] = {"alpha", "beta", "gamma", "shm alpha", "shm beta", "shm gamma"};
     printf("# model: alpha %.3f us, beta %.4f ns/B, gamma %.4f ns/B: one level, every message "
            "priced alike;\n# fitted to %d medians (least squares of the relative error, "
            "parameters >= 0)",
            m->cost.cls[0].alpha * 1e6, m->cost.cls[0].beta * 1e9, m->cost.gamma * 1e9, f->m);
-    for (int u = 0; u < FIT_N; u++)
+    for (int u = 0; u < FIT_SHM_ALPHA; u++)
         if (!f->present[u])
             printf("; %s not in any priced term: the built-in value", names[u]);
+    if (m->cost.shm_given)
+        for (int u = FIT_SHM_ALPHA; u < FIT_N; u++)
+            if (!f->present[u])
+                printf("; %s not in any priced term: the built-in value", names[u]);
     if (f->nonlinear)
         printf("; %d medians left out where the model was not linear", f->nonlinear);
     printf("\n");
+    if (m->cost.shm_given)
+        printf("# model: shm alpha %.3f us per hand-off, beta %.4f ns/B (one rank), beta_node "
+               "%.4f ns/B (the node), gamma %.4f ns/B: fitted to the shm medians\n",
+               m->cost.shm.alpha * 1e6, m->cost.shm.beta * 1e9, m->cost.shm.beta_node * 1e9,
+               m->cost.shm.gamma * 1e9);
     if (m->cases)
         printf("# model: its cheapest algorithm was the measured fastest in %.0f%% of %d cases; "
                "median error of its time for the fastest %.0f%%\n",
                100 * m->agreement, m->cases, 100 * m->median_error);
     else
         printf("# model: no case with two algorithms it prices: agreement not measured\n");
+    if (m->cost.shm_given && p2p->cases)
+        printf("# model: without the shm terms (shm not compared): %.0f%% of %d cases, median "
+               "error %.0f%%\n",
+               100 * p2p->share, p2p->cases, 100 * p2p->median_error);
 }
 
 void tune_fit_model(const tune_run *t, vine_tune_model *m)
@@ -192,8 +265,11 @@ void tune_fit_model(const tune_run *t, vine_tune_model *m)
     } else if (vine__bench_nnls(f.a, f.b, f.m, FIT_N, x, NULL) == VINE_OK) {
         fitted_cost(&f, x, &m->cost);
         m->present = 1;
-        evaluate(t, m, err);
-        report(&f, m);
+        agreement all = evaluate(t, &m->cost, 1, err), p2p = evaluate(t, &m->cost, 0, err);
+        m->cases = all.cases;
+        m->agreement = all.share;
+        m->median_error = all.median_error;
+        report(&f, m, &p2p);
     }
     free(f.a);
     free(f.b);

@@ -36,6 +36,24 @@ void vine__cost_defaults(vine_cost *c)
     c->cls[2] = (vine_cost_level){2.45 * US, 0.08 * NS, 2.0};
     c->cls[3] = (vine_cost_level){2.85 * US, 0.08 * NS, 2.0};
     c->gamma = 0.25 * NS;
+    vine__cost_shm_defaults(&c->shm);
+}
+
+/*
+ * The shm level's built-in parameters, from issue 18's runs on 16 ranks of
+ * one 16-core machine (xeon16, docs/performance.md): vine-bench --copy-bw
+ * measured 7.8 GB/s for one rank copying alone and 80.5 GB/s for all 16 at
+ * once; the 8-byte medians of the shm barrier, bcast and allreduce (1.48,
+ * 1.68 and 3.25 us) over the hand-offs their formulas count (16, 17 and 45)
+ * give 0.09, 0.10 and 0.07 us per hand-off; gamma is the model's built-in
+ * one, which also fits the 16 MiB shm allreduce (14.3 ms against 13.9).
+ */
+void vine__cost_shm_defaults(vine_cost_shm *s)
+{
+    s->alpha = 0.09 * US;
+    s->beta = 1 / 7.8e9;
+    s->beta_node = 1 / 80.5e9;
+    s->gamma = 0.25 * NS;
 }
 
 const vine_cost_level *vine__cost_level(const vine_cost *c, int cls)
@@ -111,9 +129,28 @@ static int level_from_json(json_t *o, vine_cost_level *lv, const char *path, siz
     return VINE_OK;
 }
 
+/* The optional "shm" object: each key a number >= 0, the built-in value when absent. */
+static int shm_from_json(json_t *o, vine_cost_shm *s, const char *path, char *err, size_t errlen)
+{
+    static const char *const known[] = {"note",      "source", "alpha", "beta",
+                                        "beta_node", "gamma",  NULL};
+    static const char *const keys[] = {"alpha", "beta", "beta_node", "gamma"};
+    double *v[] = {&s->alpha, &s->beta, &s->beta_node, &s->gamma};
+    const char *bad;
+    if (!json_is_object(o))
+        return vine__errmsg(err, errlen, "%s: \"shm\" is not an object", path);
+    if ((bad = unknown_key(o, known)))
+        return vine__errmsg(err, errlen, "%s: shm: unknown key \"%s\"", path, bad);
+    for (int i = 0; i < 4; i++)
+        if (get_num(o, keys[i], 0, *v[i], v[i]))
+            return vine__errmsg(err, errlen, "%s: shm: \"%s\" is not a number >= 0", path, keys[i]);
+    return VINE_OK;
+}
+
 int vine__cost_from_json(json_t *o, vine_cost *c, const char *path, char *err, size_t errlen)
 {
-    static const char *const known[] = {"version", "source", "comment", "gamma", "levels", NULL};
+    static const char *const known[] = {"version", "source", "comment", "gamma",
+                                        "levels",  "shm",    NULL};
     const char *bad;
     if (!json_is_object(o))
         return vine__errmsg(err, errlen, "%s: the top level is not an object", path);
@@ -134,6 +171,10 @@ int vine__cost_from_json(json_t *o, vine_cost *c, const char *path, char *err, s
         if (level_from_json(json_array_get(levels, i), &c->cls[i], path, i, err, errlen))
             return VINE_ERR_UNSUPPORTED;
     c->nclasses = (int)n;
+    json_t *shm = json_object_get(o, "shm");
+    if (shm && shm_from_json(shm, &c->shm, path, err, errlen))
+        return VINE_ERR_UNSUPPORTED;
+    c->shm_given = shm != NULL;
     return VINE_OK;
 }
 
@@ -173,6 +214,14 @@ static void cost_fill_json(json_t *o, const vine_cost *c, const char *const *not
     for (int i = 0; i < c->nclasses; i++)
         json_array_append_new(levels, level_to_json(&c->cls[i], notes ? notes[i] : NULL));
     json_object_set_new(o, "levels", levels);
+    if (c->shm_given) {
+        json_t *shm = json_object();
+        json_object_set_new(shm, "alpha", json_real(c->shm.alpha));
+        json_object_set_new(shm, "beta", json_real(c->shm.beta));
+        json_object_set_new(shm, "beta_node", json_real(c->shm.beta_node));
+        json_object_set_new(shm, "gamma", json_real(c->shm.gamma));
+        json_object_set_new(o, "shm", shm);
+    }
 }
 
 json_t *vine__cost_to_json(const vine_cost *c)
@@ -182,6 +231,9 @@ json_t *vine__cost_to_json(const vine_cost *c)
             !isfinite(c->cls[i].contention))
             return NULL;
     if (!isfinite(c->gamma) || c->nclasses < 1 || c->nclasses > VINE_COST_CLASSES)
+        return NULL;
+    if (c->shm_given && (!isfinite(c->shm.alpha) || !isfinite(c->shm.beta) ||
+                         !isfinite(c->shm.beta_node) || !isfinite(c->shm.gamma)))
         return NULL;
     json_t *o = json_object();
     if (o)
@@ -206,12 +258,23 @@ int vine__cost_save(const vine_cost *c, const char *path, const char *source,
 
 /* ---- evaluation helpers -------------------------------------------------- */
 
-/* What every formula reads: the parameters, the map (NULL: one rank per node) and p. */
+/*
+ * What every formula reads: the parameters, the map (NULL: one rank per
+ * node) and p; node 1 prices every message as class 0 (vine__cost_algo_node).
+ */
 typedef struct ctx {
     const vine_cost *c;
     const vine_levels *m;
     int p;
+    int node;
+    size_t type_size;
 } ctx;
+
+/* The parameters of class cls as this evaluation sees it. */
+static const vine_cost_level *lvl(const ctx *x, int cls)
+{
+    return vine__cost_level(x->c, x->node ? 0 : cls);
+}
 
 static int ceil_log2(long n)
 {
@@ -239,7 +302,7 @@ static double dmin(double a, double b)
 /* The groups one level below class cls: a message of that class leaves one of them. */
 static double groups_below(const ctx *x, int cls)
 {
-    if (cls == 0 || !x->m)
+    if (cls == 0 || !x->m || x->node)
         return x->p;
     return vine__levels_ngroups(x->m, cls - 1);
 }
@@ -247,7 +310,7 @@ static double groups_below(const ctx *x, int cls)
 /* One step: senders messages of bytes each, all crossing class cls at once. */
 static double step(const ctx *x, int cls, double bytes, double senders)
 {
-    const vine_cost_level *lv = vine__cost_level(x->c, cls);
+    const vine_cost_level *lv = lvl(x, cls);
     double f = senders > groups_below(x, cls) ? lv->contention : 1.0;
     return lv->alpha + bytes * lv->beta * f;
 }
@@ -412,7 +475,7 @@ static double allgather_log(const ctx *x, int level, double bytes, double width,
         t += step(x, cls, dmin((double)size, (double)(q - size)) * bytes, (double)q * width);
     }
     if (bruck)
-        t += (double)q * bytes * vine__cost_level(x->c, 0)->beta;
+        t += (double)q * bytes * lvl(x, 0)->beta;
     return t;
 }
 
@@ -448,7 +511,7 @@ static stage stage_of(const ctx *x, int root, int s)
  * takes in 224 blocks and then sends 232, against 295 for a flat tree
  * (docs/performance.md, the SimGrid experiment).
  */
-static double leader_relay(const ctx *x, int root, double bytes)
+static double leader_relay(const ctx *x, int root, double bytes, int lowest)
 {
     int L = x->m->nlevels, rg = vine__levels_group(x->m, L - 1, root), g = -1;
     for (int h = 0; h < vine__levels_ngroups(x->m, L - 1); h++)
@@ -458,19 +521,19 @@ static double leader_relay(const ctx *x, int root, double bytes)
     if (g < 0)
         return 0;
     double size_top = vine__levels_size(x->m, L - 1, g), t = 0;
-    for (int l = L - 1; l >= 0; l--) {
+    for (int l = L - 1; l >= lowest; l--) {
         int k, big = -1;
         const int *sub = vine__levels_subgroups(x->m, l, g, &k);
         for (int i = 0; i < k; i++)
             if (big < 0 ||
                 vine__levels_size(x->m, l - 1, sub[i]) > vine__levels_size(x->m, l - 1, sub[big]))
                 big = i;
-        const vine_cost_level *lv = vine__cost_level(x->c, l);
+        const vine_cost_level *lv = lvl(x, l);
         double inner = vine__levels_size(x->m, l, g) - vine__levels_size(x->m, l - 1, sub[big]);
         t += ceil_log2(k) * lv->alpha + inner * bytes * lv->beta;
         g = sub[big];
     }
-    const vine_cost_level *top = vine__cost_level(x->c, L);
+    const vine_cost_level *top = lvl(x, L);
     return t + top->alpha + size_top * bytes * top->beta;
 }
 
@@ -482,31 +545,45 @@ static double leader_relay(const ctx *x, int root, double bytes)
  * inside the node.  The largest other top group's relay (leader_relay)
  * bounds it from below.
  */
-static double leader(const ctx *x, int root, double bytes)
+static double leader_stages(const ctx *x, int root, double bytes, int from)
 {
     double t = 0;
-    for (int s = 0; s <= x->m->nlevels; s++) {
+    for (int s = from; s <= x->m->nlevels; s++) {
         stage st = stage_of(x, root, s);
-        const vine_cost_level *lv = vine__cost_level(x->c, s);
+        const vine_cost_level *lv = lvl(x, s);
         t += ceil_log2(st.k) * lv->alpha + (st.ranks - st.own) * bytes * lv->beta;
     }
+    return t;
+}
+
+static double leader(const ctx *x, int root, double bytes)
+{
+    double t = leader_stages(x, root, bytes, 0);
     if (root != vine__levels_leader(x->m, 0, vine__levels_group(x->m, 0, root))) {
-        const vine_cost_level *lv = vine__cost_level(x->c, 0);
+        const vine_cost_level *lv = lvl(x, 0);
         t += lv->alpha + (double)x->p * bytes * lv->beta;
     }
-    double relay = leader_relay(x, root, bytes);
+    double relay = leader_relay(x, root, bytes, 0);
     return relay > t ? relay : t;
 }
 
-/* Broadcast (red 0) or reduce (red = bytes) level by level along the root's path. */
-static double hier_tree(const ctx *x, int root, double bytes, double red)
+/*
+ * Broadcast (red 0) or reduce (red = bytes) level by level along the root's
+ * path, from stage from (0: inside the node; 1: among the nodes) up.
+ */
+static double hier_tree_from(const ctx *x, int root, double bytes, double red, int from)
 {
     double t = 0;
-    for (int s = 0; s <= x->m->nlevels; s++) {
-        const vine_cost_level *lv = vine__cost_level(x->c, s);
+    for (int s = from; s <= x->m->nlevels; s++) {
+        const vine_cost_level *lv = lvl(x, s);
         t += ceil_log2(stage_of(x, root, s).k) * (lv->alpha + bytes * lv->beta + red * x->c->gamma);
     }
     return t;
+}
+
+static double hier_tree(const ctx *x, int root, double bytes, double red)
+{
+    return hier_tree_from(x, root, bytes, red, 0);
 }
 
 /* The most ranks of one node in one of q lanes. */
@@ -533,7 +610,7 @@ static int widest_lane(const ctx *x, int q)
 static double hier_allreduce(const ctx *x, double n, int bine, int large)
 {
     int q = vine__node_lanes(x->m), widest = widest_lane(x, q);
-    const vine_cost_level *lv = vine__cost_level(x->c, 0);
+    const vine_cost_level *lv = lvl(x, 0);
     double fold = ceil_log2(widest);
     double t = fold * (2 * (lv->alpha + n * lv->beta) + n * x->c->gamma);
     t += 2 * (q - 1) * (lv->alpha + n / q * lv->beta) + (q - 1.0) / q * n * x->c->gamma;
@@ -554,7 +631,7 @@ static double hier_allreduce(const ctx *x, double n, int bine, int large)
 static double hier_bcast_large(const ctx *x, double n)
 {
     int q = vine__node_lanes(x->m), nodes = vine__levels_ngroups(x->m, 0);
-    const vine_cost_level *lv = vine__cost_level(x->c, 0);
+    const vine_cost_level *lv = lvl(x, 0);
     double m = n / q;
     double t = ceil_log2(q) * lv->alpha + (q - 1) * m * lv->beta;
     t += (q - 1) * (lv->alpha + m * lv->beta);
@@ -574,7 +651,7 @@ static double hier_bcast_large(const ctx *x, double n)
 static double hier_reduce_large(const ctx *x, double n)
 {
     int q = vine__node_lanes(x->m);
-    const vine_cost_level *lv = vine__cost_level(x->c, 0);
+    const vine_cost_level *lv = lvl(x, 0);
     double m = n / q, g = x->c->gamma;
     double t = ceil_log2(widest_lane(x, q)) * (lv->alpha + n * lv->beta + n * g);
     t += (q - 1) * (lv->alpha + m * lv->beta + m * g);
@@ -596,11 +673,155 @@ static double hier_allgather(const ctx *x, double bytes)
     int top = x->m->nlevels - 1;
     for (int s = 0; s < x->m->nlevels; s++) {
         stage st = stage_of(x, 0, s);
-        const vine_cost_level *lv = vine__cost_level(x->c, s);
+        const vine_cost_level *lv = lvl(x, s);
         t += ceil_log2(st.k) * (2 * lv->alpha + all * lv->beta) +
              (st.ranks - st.own) * bytes * lv->beta;
     }
     return t + allgather_log(x, top, vine__levels_size(x->m, top, 0) * bytes, 1, 1);
+}
+
+/* ---- the shm level (cost_shm.c) ------------------------------------------- */
+
+/*
+ * A call of the shm family on p ranks of one node: n bytes, regions of
+ * region elements (vine_args.shm_count or shm_node_count), the builder's
+ * element of type_size bytes.
+ */
+static vine_cost_shm_call shm_call(const ctx *x, const vine_args *a, vine_coll coll, int p,
+                                   double n, size_t region)
+{
+    vine_cost_shm_call c;
+    memset(&c, 0, sizeof c);
+    c.coll = coll;
+    c.p = p;
+    c.n = c.total = c.most = n;
+    c.elem = (double)x->type_size;
+    c.region = (double)region * (double)x->type_size;
+    c.inplace = a->inplace;
+    c.single = a->shm_single;
+    return c;
+}
+
+/* The flat shm algorithm: all p ranks share one node segment (the map, if any, is not read). */
+static double flat_shm(const ctx *x, const vine_args *a, double u)
+{
+    vine_cost_shm_call c = shm_call(x, a, a->coll, x->p, u, a->shm_count);
+    if (a->coll == VINE_COLL_REDUCE_SCATTER || a->coll == VINE_COLL_REDUCE_SCATTER_BLOCK) {
+        double ts = (double)x->type_size, most = (double)a->count;
+        c.total = (double)a->count * x->p * ts;
+        if (a->counts && a->displs) {
+            most = 0;
+            for (int r = 0; r < x->p; r++)
+                most = a->counts[r] > most ? (double)a->counts[r] : most;
+            c.total = (double)a->displs[x->p] * ts;
+        }
+        c.n = c.most = most * ts;
+    }
+    return vine__cost_shm(&x->c->shm, &c);
+}
+
+/* The most ranks of one node: the node that finishes its shm phase last. */
+static int largest_node(const ctx *x)
+{
+    int most = 1;
+    for (int g = 0; g < vine__levels_ngroups(x->m, 0); g++) {
+        int n = vine__levels_size(x->m, 0, g);
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
+/* Whether every node's ranks are consecutive (leader_shm then needs no reordering at the root). */
+static int nodes_in_rank_order(const ctx *x)
+{
+    for (int r = 1; r < x->p; r++)
+        if (vine__levels_group(x->m, 0, r) < vine__levels_group(x->m, 0, r - 1))
+            return 0;
+    return 1;
+}
+
+/*
+ * allreduce hier_shm: the shm reduce-scatter of n on the m ranks of a node,
+ * allreduce bine_large of the n/m block among the nodes (m ranks of every
+ * node at once, as allreduce hier_large prices it), the shm allgather of
+ * the blocks in place; when m does not divide the count the blocks go
+ * through scratch, one copy more each way.
+ */
+static double hier_shm_allreduce(const ctx *x, const vine_args *a, double u)
+{
+    int m = largest_node(x), nodes = vine__levels_ngroups(x->m, 0);
+    size_t slot = (a->count + (size_t)m - 1) / (size_t)m;
+    double blk = (double)slot * (double)x->type_size;
+    vine_cost_shm_call rs = shm_call(x, a, VINE_COLL_REDUCE_SCATTER, m, blk, a->shm_node_count);
+    vine_cost_shm_call ag = shm_call(x, a, VINE_COLL_ALLGATHER, m, blk, a->shm_node_count);
+    rs.total = u;
+    ag.inplace = 1;
+    double t = vine__cost_shm(&x->c->shm, &rs) + vine__cost_shm(&x->c->shm, &ag);
+    if (nodes > 1)
+        t += halving(x, 0, u / m, 1, 1, m);
+    if (a->count % (size_t)m)
+        t += (u + blk) * vine__cost_shm_copy(&x->c->shm, m);
+    return t;
+}
+
+/* bcast_hier_shm.c's switch to bine_large among the nodes: from 12 KiB on 8 nodes or more. */
+#define HIER_SHM_BCAST_LONG 12288.0
+#define HIER_SHM_BCAST_MIN_NODES 8
+/* reduce_hier_shm.c's: from 2048 elements (and one per node). */
+#define HIER_SHM_REDUCE_LONG 2048
+
+/*
+ * bcast hier_shm: among the nodes' representatives a Bine tree (priced as
+ * bcast hier's stages above the node) or, long, bine_large (a scatter and
+ * an allgather of the N blocks of n/N); then the shm bcast in the largest
+ * node.
+ */
+static double hier_shm_bcast(const ctx *x, const vine_args *a, double u)
+{
+    int nodes = vine__levels_ngroups(x->m, 0);
+    double t = 0;
+    if (nodes > 1 && u >= HIER_SHM_BCAST_LONG && nodes >= HIER_SHM_BCAST_MIN_NODES)
+        t = 2 * allgather_log(x, 0, u / nodes, 1, 0);
+    else if (nodes > 1)
+        t = hier_tree_from(x, a->root, u, 0, 1);
+    vine_cost_shm_call c = shm_call(x, a, VINE_COLL_BCAST, largest_node(x), u, a->shm_node_count);
+    return t + vine__cost_shm(&x->c->shm, &c);
+}
+
+/*
+ * reduce hier_shm: the shm reduce in the largest node, then among the
+ * representatives a Bine tree (reduce hier's stages above the node) or,
+ * long, bine_large (Bine's halving reduce-scatter, and the blocks' gather
+ * priced as the mirror allgather).
+ */
+static double hier_shm_reduce(const ctx *x, const vine_args *a, double u)
+{
+    int nodes = vine__levels_ngroups(x->m, 0);
+    vine_cost_shm_call c = shm_call(x, a, VINE_COLL_REDUCE, largest_node(x), u, a->shm_node_count);
+    double t = vine__cost_shm(&x->c->shm, &c);
+    if (nodes > 1 && a->count >= HIER_SHM_REDUCE_LONG && a->count >= (size_t)nodes)
+        t += halving(x, 0, u, 0, 1, 1) + allgather_log(x, 0, u / nodes, 1, 0);
+    else if (nodes > 1)
+        t += hier_tree_from(x, a->root, u, u, 1);
+    return t;
+}
+
+/*
+ * gather and scatter leader_shm: the shm gather (scatter) of blocks of n in
+ * the largest node, and gather (scatter) leader's stages above the node,
+ * at least the relay of the largest other top group from its nodes'
+ * representatives; the root reorders p blocks when the nodes' ranks are
+ * not consecutive.
+ */
+static double leader_shm(const ctx *x, const vine_args *a, double u)
+{
+    vine_cost_shm_call c = shm_call(x, a, a->coll, largest_node(x), u, a->shm_node_count);
+    c.inplace = 0;
+    double across = leader_stages(x, a->root, u, 1), relay = leader_relay(x, a->root, u, 1);
+    double t = vine__cost_shm(&x->c->shm, &c) + (relay > across ? relay : across);
+    if (!nodes_in_rank_order(x))
+        t += (double)x->p * u * vine__cost_shm_copy(&x->c->shm, 1);
+    return t;
 }
 
 /* ---- the table of formulas ------------------------------------------------ */
@@ -744,6 +965,31 @@ static double h_allgather(const ctx *x, const vine_args *a, double u)
     return x->m ? hier_allgather(x, u) : -1;
 }
 
+static double shm_any(const ctx *x, const vine_args *a, double u)
+{
+    return flat_shm(x, a, u);
+}
+
+static double h_ar_shm(const ctx *x, const vine_args *a, double u)
+{
+    return x->m ? hier_shm_allreduce(x, a, u) : -1;
+}
+
+static double h_bcast_shm(const ctx *x, const vine_args *a, double u)
+{
+    return x->m ? hier_shm_bcast(x, a, u) : -1;
+}
+
+static double h_reduce_shm(const ctx *x, const vine_args *a, double u)
+{
+    return x->m ? hier_shm_reduce(x, a, u) : -1;
+}
+
+static double h_leader_shm(const ctx *x, const vine_args *a, double u)
+{
+    return x->m ? leader_shm(x, a, u) : -1;
+}
+
 static const struct formula {
     vine_coll coll;
     const char *name;
@@ -781,6 +1027,22 @@ static const struct formula {
     {VINE_COLL_ALLGATHER, "bruck", ag_bruck},
     {VINE_COLL_ALLGATHER, "ring", ag_ring},
     {VINE_COLL_ALLGATHER, "hier", h_allgather},
+    /* The shm level (cost_shm.c); the hierarchical ones price their node phase with it. */
+    {VINE_COLL_BCAST, "shm", shm_any},
+    {VINE_COLL_REDUCE, "shm", shm_any},
+    {VINE_COLL_ALLREDUCE, "shm", shm_any},
+    {VINE_COLL_ALLGATHER, "shm", shm_any},
+    {VINE_COLL_REDUCE_SCATTER, "shm", shm_any},
+    {VINE_COLL_REDUCE_SCATTER_BLOCK, "shm", shm_any},
+    {VINE_COLL_ALLTOALL, "shm", shm_any},
+    {VINE_COLL_GATHER, "shm", shm_any},
+    {VINE_COLL_SCATTER, "shm", shm_any},
+    {VINE_COLL_BARRIER, "shm", shm_any},
+    {VINE_COLL_ALLREDUCE, "hier_shm", h_ar_shm},
+    {VINE_COLL_BCAST, "hier_shm", h_bcast_shm},
+    {VINE_COLL_REDUCE, "hier_shm", h_reduce_shm},
+    {VINE_COLL_GATHER, "leader_shm", h_leader_shm},
+    {VINE_COLL_SCATTER, "leader_shm", h_leader_shm},
 };
 #define NFORMULAS ((int)(sizeof formulas / sizeof formulas[0]))
 
@@ -797,8 +1059,9 @@ int vine__cost_known(vine_coll coll, const char *name)
     return find(coll, name) != NULL;
 }
 
-int vine__cost_algo(const vine_cost *c, const vine_algo *algo, const vine_args *a, size_t type_size,
-                    double *t)
+/* vine__cost_algo, or with node set vine__cost_algo_node. */
+static int evaluate(const vine_cost *c, const vine_algo *algo, const vine_args *a, size_t type_size,
+                    int node, double *t)
 {
     cost_fn fn = find(algo->coll, algo->name);
     if (!fn || a->p < 1 || a->root < 0 || a->root >= a->p)
@@ -806,10 +1069,22 @@ int vine__cost_algo(const vine_cost *c, const vine_algo *algo, const vine_args *
     const vine_levels *m = vine__levels_ready(a->levels, a->p) ? a->levels : NULL;
     if (a->levels && !m)
         return VINE_ERR_UNSUPPORTED;
-    ctx x = {c, m, a->p};
+    ctx x = {c, node ? NULL : m, a->p, node, type_size ? type_size : 1};
     double v = a->p == 1 ? 0 : fn(&x, a, (double)a->count * (double)type_size);
     if (v < 0)
         return VINE_ERR_UNSUPPORTED;
     *t = v;
     return VINE_OK;
+}
+
+int vine__cost_algo(const vine_cost *c, const vine_algo *algo, const vine_args *a, size_t type_size,
+                    double *t)
+{
+    return evaluate(c, algo, a, type_size, 0, t);
+}
+
+int vine__cost_algo_node(const vine_cost *c, const vine_algo *algo, const vine_args *a,
+                         size_t type_size, double *t)
+{
+    return evaluate(c, algo, a, type_size, 1, t);
 }

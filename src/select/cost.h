@@ -36,10 +36,26 @@ typedef struct vine_cost_level {
     double contention; /* >= 1: multiplies beta when messages share a group's way out */
 } vine_cost_level;
 
+/*
+ * The shared-memory level (the shm family, docs/shm.md): what a node's
+ * segment costs, priced apart from the message classes because no MPI
+ * message moves.  A copy by one of k ranks that copy at once costs
+ * max(beta, k beta_node) per byte: each rank gets its own copy bandwidth
+ * until together they reach the node's.
+ */
+typedef struct vine_cost_shm {
+    double alpha;     /* seconds per flag hand-off (one cache line from one core to another) */
+    double beta;      /* seconds per byte one rank copies alone */
+    double beta_node; /* seconds per byte of the node's copy bandwidth, all ranks at once */
+    double gamma;     /* seconds per byte reduced out of shared memory */
+} vine_cost_shm;
+
 typedef struct vine_cost {
     int nclasses;                           /* entries given, 1 .. VINE_COST_CLASSES */
     vine_cost_level cls[VINE_COST_CLASSES]; /* entry c prices messages of class c */
     double gamma;                           /* seconds per byte reduced */
+    vine_cost_shm shm;                      /* the shm level: built-in or given */
+    int shm_given;                          /* 1: a file (or a fit) gave "shm" */
 } vine_cost;
 
 /*
@@ -48,9 +64,15 @@ typedef struct vine_cost {
  * one switch) 1.57 us, Table 1's intra-switch latency, and 0.08 ns/B (100
  * Gb/s); class 2 2.45 us (across one spine) and class 3 and above 2.85 us
  * (Table 1's 1.8 times the intra-switch latency), both 0.08 ns/B with a
- * contention factor of 2 (a 2:1 tapered network); gamma 0.25 ns/B.
+ * contention factor of 2 (a 2:1 tapered network); gamma 0.25 ns/B.  The
+ * shm level (not given: shm_given 0): alpha 0.09 us, beta 1 / 7.8 GB/s,
+ * beta_node 1 / 80.5 GB/s and gamma 0.25 ns/B, from issue 18's runs on 16
+ * ranks of one 16-core machine (docs/performance.md).
  */
 void vine__cost_defaults(vine_cost *c);
+
+/* The shm level's built-in parameters (part of vine__cost_defaults). */
+void vine__cost_shm_defaults(vine_cost_shm *s);
 
 /*
  * Loads parameters from a JSON file (format in docs/selection.md).  Returns
@@ -108,7 +130,38 @@ int vine__cost_class(const vine_levels *m, int r, int s);
 int vine__cost_algo(const vine_cost *c, const vine_algo *algo, const vine_args *a, size_t type_size,
                     double *t);
 
+/*
+ * As vine__cost_algo, but every message between two ranks is of class 0:
+ * the p ranks share one node (a communicator with a node segment and no
+ * level map), where the classic model's one rank per node would price
+ * them as class 1.
+ */
+int vine__cost_algo_node(const vine_cost *c, const vine_algo *algo, const vine_args *a,
+                         size_t type_size, double *t);
+
 /* 1 when the model has a formula for (coll, name). */
 int vine__cost_known(vine_coll coll, const char *name);
+
+/*
+ * One call of the shm family on one node, as its formulas read it
+ * (cost_shm.c; docs/shm.md, "What the cost model charges").
+ */
+typedef struct vine_cost_shm_call {
+    vine_coll coll;
+    int p;         /* ranks of the node that take part */
+    double n;      /* bytes: the vector (bcast, reduce, allreduce), else one block */
+    double total;  /* reduce_scatter(_block): bytes of the whole vector */
+    double most;   /* reduce_scatter(_block): bytes of the largest block */
+    double elem;   /* bytes of one element (the reductions' chunks count elements) */
+    double region; /* bytes of one rank's region; 0: the default, 1 MiB */
+    int inplace;   /* the root's (all ranks' for allgather) MPI_IN_PLACE */
+    int single;    /* single copy allowed (scatter's large blocks) */
+} vine_cost_shm_call;
+
+/* Seconds for the shm algorithm of c->coll on one node, or -1 for a collective without one. */
+double vine__cost_shm(const vine_cost_shm *s, const vine_cost_shm_call *c);
+
+/* Seconds per byte of a copy while k ranks of a node copy at once: max(beta, k beta_node). */
+double vine__cost_shm_copy(const vine_cost_shm *s, double k);
 
 #endif

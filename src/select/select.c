@@ -219,31 +219,19 @@ const vine_select_shm_range vine__select_shm[VINE_COLL_COUNT][VINE_SELECT_SHM_RA
     [VINE_COLL_BARRIER] = {{0, SIZE_MAX}, {1, 0}},
 };
 
-/* The shm algorithm where vine__select_shm gives it a's payload and it is admitted. */
-static const vine_algo *shm_choice(const vine_args *a, size_t bytes)
+/* Whether vine__select_shm's measured ranges give a's payload to shm. */
+static int in_shm_ranges(const vine_args *a, size_t bytes)
 {
-    if (a->shm_count == 0 || (unsigned)a->coll >= VINE_COLL_COUNT)
-        return NULL;
     int in = 0;
     for (int k = 0; k < VINE_SELECT_SHM_RANGES; k++)
         in |=
             bytes >= vine__select_shm[a->coll][k].min && bytes <= vine__select_shm[a->coll][k].max;
-    if (!in)
-        return NULL;
-    const vine_algo *algo = vine__algo_find(a->coll, "shm");
-    return algo && vine__algo_admits(algo, a) == VINE_OK ? algo : NULL;
+    return in;
 }
 
-/*
- * The shm algorithm where it wins, else the MPICH rules' choice, or the
- * default when the rule's algorithm is excluded.
- */
-static const vine_algo *rules_choice(const vine_args *a, size_t type_size)
+/* The MPICH rules' choice, or the default when the rule's algorithm is excluded. */
+static const vine_algo *rule_choice(const vine_args *a, size_t bytes)
 {
-    size_t bytes = vine__select_bytes(a, type_size);
-    const vine_algo *shm = shm_choice(a, bytes);
-    if (shm)
-        return shm;
     const char *name = rule_name(a, bytes);
     if (!name)
         return NULL;
@@ -253,10 +241,68 @@ static const vine_algo *rules_choice(const vine_args *a, size_t type_size)
     return algo;
 }
 
-/* ---- the cost model's choice (cost.h) ------------------------------------ */
-
 static vine_cost cost_params;
 static int cost_params_set;
+static const vine_tuning *tuning;
+
+/*
+ * The parameters that price shm against the rules on one node: those of
+ * VINE_COST_FILE when it gives "shm", else the tuning file's fitted model
+ * when that gives "shm"; NULL when neither does (the measured ranges
+ * decide).
+ */
+const vine_cost *vine__select_shm_model(void)
+{
+    const vine_cost *c = vine__select_get_cost();
+    if (c->shm_given)
+        return c;
+    if (tuning && tuning->model.present && tuning->model.cost.shm_given)
+        return &tuning->model.cost;
+    return NULL;
+}
+
+/*
+ * 1 when the model prices shm below the rules' choice rule, 0 when not, -1
+ * when it cannot tell (no shm parameters, or no formula for rule).  Both
+ * on one node: the rule's messages all of class 0.
+ */
+static int shm_by_model(const vine_args *a, size_t type_size, const vine_algo *shm,
+                        const vine_algo *rule)
+{
+    const vine_cost *c = vine__select_shm_model();
+    double ts, tr;
+    if (!c || vine__cost_algo(c, shm, a, type_size, &ts) != VINE_OK)
+        return -1;
+    if (!rule)
+        return 1;
+    if (vine__cost_algo_node(c, rule, a, type_size, &tr) != VINE_OK)
+        return -1;
+    return ts < tr;
+}
+
+/*
+ * On a node segment the shm algorithm where it wins, else the MPICH rules'
+ * choice.  shm wins where the model prices it below the rules' choice when
+ * shm parameters were given (vine__select_shm_model), else (and where the
+ * model has no formula for the rules' choice) in vine__select_shm's
+ * measured ranges.
+ */
+static const vine_algo *rules_choice(const vine_args *a, size_t type_size)
+{
+    size_t bytes = vine__select_bytes(a, type_size);
+    const vine_algo *rule = rule_choice(a, bytes);
+    if (a->shm_count == 0 || (unsigned)a->coll >= VINE_COLL_COUNT)
+        return rule;
+    const vine_algo *shm = vine__algo_find(a->coll, "shm");
+    if (!shm || vine__algo_admits(shm, a) != VINE_OK)
+        return rule;
+    int model = shm_by_model(a, type_size, shm, rule);
+    if (model == 1 || (model < 0 && in_shm_ranges(a, bytes)))
+        return shm;
+    return rule;
+}
+
+/* ---- the cost model's choice (cost.h) ------------------------------------ */
 
 void vine__select_set_cost(const vine_cost *c)
 {
@@ -281,15 +327,16 @@ const vine_cost *vine__select_get_cost(void)
  */
 static const char *const *candidates(vine_coll coll)
 {
-    static const char *const gather[] = {"binomial", "bine", "leader", "leader_bine", NULL};
+    static const char *const gather[] = {"binomial",    "bine",       "leader",
+                                         "leader_bine", "leader_shm", NULL};
     static const char *const bcast[] = {
-        "binomial",   "bine", "scatter_allgather_rd", "scatter_allgather_ring", "hier",
-        "hier_large", NULL};
-    static const char *const reduce[] = {"binomial", "bine",       "rabenseifner",
-                                         "hier",     "hier_large", NULL};
+        "binomial", "bine", "scatter_allgather_rd", "scatter_allgather_ring", "hier", "hier_large",
+        "hier_shm", NULL};
+    static const char *const reduce[] = {"binomial", "bine", "rabenseifner", "hier", "hier_large",
+                                         "hier_shm", NULL};
     static const char *const allreduce[] = {
-        "recursive_doubling", "rabenseifner", "ring", "bine", "bine_large", "hier", "hier_rd",
-        "hier_rab",           "hier_large",   NULL};
+        "recursive_doubling", "rabenseifner", "ring",     "bine", "bine_large", "hier", "hier_rd",
+        "hier_rab",           "hier_large",   "hier_shm", NULL};
     static const char *const allgather[] = {"recursive_doubling", "bruck", "ring", "hier", NULL};
     switch (coll) {
     case VINE_COLL_GATHER:
@@ -336,8 +383,6 @@ static const vine_algo *cheapest(const vine_select_why *why)
 }
 
 /* ---- the tuning table's choice (tuning.h) -------------------------------- */
-
-static const vine_tuning *tuning;
 
 void vine__select_set_tuning(const vine_tuning *t)
 {

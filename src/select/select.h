@@ -100,7 +100,14 @@ void vine__select_set_cost(const vine_cost *c);
 /* The parameters in use. */
 const vine_cost *vine__select_get_cost(void);
 
-#define VINE_SELECT_CANDIDATES_MAX 8
+/*
+ * The parameters auto prices shm with against the rules on one node: VINE_COST_FILE's
+ * when they give "shm", else the tuning file's model's when it gives "shm"; NULL when
+ * neither does, and vine__select_shm's measured ranges decide (docs/selection.md).
+ */
+const vine_cost *vine__select_shm_model(void);
+
+#define VINE_SELECT_CANDIDATES_MAX 12
 
 /* Why auto chose what it chose: every candidate the model looked at. */
 typedef struct vine_select_why {

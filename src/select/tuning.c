@@ -489,7 +489,7 @@ static int model_cost(const node *m, vine_cost *c)
 
 static int parse_model(const node *top, vine_tuning *t)
 {
-    static const char *const known[] = {"gamma",     "levels",       "cases",
+    static const char *const known[] = {"gamma",     "levels",       "shm", "cases",
                                         "agreement", "median_error", NULL};
     if (!json_object_get(top->o, "model"))
         return VINE_OK;

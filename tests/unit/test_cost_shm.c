@@ -1,0 +1,405 @@
+/*
+ * Unit test of the cost model's shm level (src/select/cost_shm.c, cost.h)
+ * and of auto's choice with it (no MPI): the shm formulas against values
+ * worked out by hand from docs/shm.md's "What the cost model charges" (a
+ * few p, counts and chunk boundaries), monotonicity in the count, the
+ * parameter file and the tuning file's model with and without "shm"
+ * (malformed values and their messages), auto's unchanged default on one
+ * node (vine__select_shm's ranges) without parameters, and the model's
+ * choice following given parameters on one node and on a level map.
+ * Prints "cost_shm: N passed, M failed".
+ */
+#include "check.h"
+#include "coll/coll.h"
+#include "coll/levels.h"
+#include "select/cost.h"
+#include "select/select.h"
+#include "select/tuning.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b)) + 1e-12;
+}
+
+/* Round numbers: alpha 1, beta 0.01, beta_node 0.001 (so 10 ranks reach the node's), gamma 0.1. */
+static vine_cost_shm round_shm(void)
+{
+    return (vine_cost_shm){1, 0.01, 0.001, 0.1};
+}
+
+static vine_cost_shm_call call_of(vine_coll coll, int p, double n, double elem)
+{
+    vine_cost_shm_call c;
+    memset(&c, 0, sizeof c);
+    c.coll = coll;
+    c.p = p;
+    c.n = c.total = c.most = n;
+    c.elem = elem;
+    return c;
+}
+
+static void test_copy_rate(void)
+{
+    vine_cost_shm s = round_shm();
+    CHECK(near(vine__cost_shm_copy(&s, 1), 0.01), "one rank: its own bandwidth");
+    CHECK(near(vine__cost_shm_copy(&s, 10), 0.01), "10 ranks: exactly the node's");
+    CHECK(near(vine__cost_shm_copy(&s, 16), 0.016), "16 ranks share the node's");
+}
+
+static void test_hand_values(void)
+{
+    vine_cost_shm s = round_shm();
+    vine_cost_shm_call c;
+    /* barrier, radix 8: p 16 waits 7 children of rank 1, 8 of rank 0, and the release. */
+    c = call_of(VINE_COLL_BARRIER, 16, 0, 1);
+    CHECK(near(vine__cost_shm(&s, &c), 16), "barrier p=16: %g", vine__cost_shm(&s, &c));
+    c.p = 9;
+    CHECK(near(vine__cost_shm(&s, &c), 9), "barrier p=9: 8 children + release");
+    c.p = 2;
+    CHECK(near(vine__cost_shm(&s, &c), 2), "barrier p=2");
+    c.p = 1;
+    CHECK(near(vine__cost_shm(&s, &c), 0), "barrier p=1");
+
+    /* bcast p=4, 100 B, one chunk: entry 3 + root in 1 + (wait, GET) 2 + out 1. */
+    c = call_of(VINE_COLL_BCAST, 4, 100, 1);
+    CHECK(near(vine__cost_shm(&s, &c), 7), "bcast p=4 100B: %g", vine__cost_shm(&s, &c));
+    /* bcast p=16, 64 KiB: one chunk; copies at 0.016 s/B: 15 + 1048.576 + 2 + 1048.576. */
+    c = call_of(VINE_COLL_BCAST, 16, 65536, 1);
+    CHECK(near(vine__cost_shm(&s, &c), 2114.152), "bcast 64KiB: %g", vine__cost_shm(&s, &c));
+    /* 64 KiB + 1: two chunks, the second of 1 byte: 15 + w + max(w', r) + r'. */
+    c.n = 65537;
+    CHECK(near(vine__cost_shm(&s, &c), 15 + 1048.576 + 1050.576 + 2.016), "bcast 64KiB+1: %g",
+          vine__cost_shm(&s, &c));
+    /* Three chunks: the slot of chunk 0 is reused, w adds the 15 readers' flags. */
+    c.n = 3 * 65536;
+    double w = 1048.576 + 15, r = 2 + 1048.576;
+    CHECK(near(vine__cost_shm(&s, &c), 15 + w + w + w + r), "bcast 3 chunks: %g",
+          vine__cost_shm(&s, &c));
+    /* gather p=4, 100 B: entry 3, writer 1, the root reads 3 x (2 + 1) alone, its own block 1. */
+    c = call_of(VINE_COLL_GATHER, 4, 100, 1);
+    CHECK(near(vine__cost_shm(&s, &c), 14), "gather p=4: %g", vine__cost_shm(&s, &c));
+    /* alltoall p=4, 100 B blocks: stream 300 in one chunk, 3 writers read, own block. */
+    c = call_of(VINE_COLL_ALLTOALL, 4, 100, 1);
+    CHECK(near(vine__cost_shm(&s, &c), 3 + 3 + 9 + 1), "alltoall p=4: %g", vine__cost_shm(&s, &c));
+    /* scatter single copy, 256 KiB: (p + 1) hand-offs and the block at 3 readers' rate. */
+    c = call_of(VINE_COLL_SCATTER, 4, 262144, 1);
+    c.single = 1;
+    CHECK(near(vine__cost_shm(&s, &c), 5 + 2621.44), "scatter single: %g", vine__cost_shm(&s, &c));
+
+    /* allreduce small path (10 ints, p 4): 3 + 0.4 + 6 + (1.6 + 12). */
+    c = call_of(VINE_COLL_ALLREDUCE, 4, 40, 4);
+    CHECK(near(vine__cost_shm(&s, &c), 23), "allreduce small: %g", vine__cost_shm(&s, &c));
+    /* reduce small path: the root folds alone: 3 + 0.4 + 6 + (1.6 + 12). */
+    c.coll = VINE_COLL_REDUCE;
+    CHECK(near(vine__cost_shm(&s, &c), 23), "reduce small: %g", vine__cost_shm(&s, &c));
+    /* allreduce 32769 ints: chunks of 16384, three; 3 + 3*4*3 + 1*3 + 131076 (0.03 + 0.075). */
+    c = call_of(VINE_COLL_ALLREDUCE, 4, 131076, 4);
+    CHECK(near(vine__cost_shm(&s, &c), 3 + 36 + 3 + 131076 * 0.105), "allreduce 3 chunks: %g",
+          vine__cost_shm(&s, &c));
+    /* 16384 ints: one chunk: 3 + 12 + 65536 x 0.105. */
+    c.n = 65536;
+    CHECK(near(vine__cost_shm(&s, &c), 3 + 12 + 65536 * 0.105), "allreduce 1 chunk: %g",
+          vine__cost_shm(&s, &c));
+    /* reduce_scatter_block, 1000 ints a block on 4: 3 + 6 + 16000 x 0.01 + 4000 (0.05 + 0.3). */
+    c = call_of(VINE_COLL_REDUCE_SCATTER_BLOCK, 4, 4000, 4);
+    c.total = 16000;
+    CHECK(near(vine__cost_shm(&s, &c), 3 + 6 + 160 + 1400), "reduce_scatter_block: %g",
+          vine__cost_shm(&s, &c));
+}
+
+/* The collectives and a count step that crosses several chunk boundaries. */
+static void test_monotone(void)
+{
+    static const vine_coll colls[] = {
+        VINE_COLL_BCAST,    VINE_COLL_GATHER, VINE_COLL_SCATTER,   VINE_COLL_ALLGATHER,
+        VINE_COLL_ALLTOALL, VINE_COLL_REDUCE, VINE_COLL_ALLREDUCE, VINE_COLL_REDUCE_SCATTER_BLOCK};
+    static const int ps[] = {2, 5, 16, 64};
+    vine_cost c;
+    vine__cost_defaults(&c);
+    for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++)
+        for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
+            int p = ps[j], red = colls[i] == VINE_COLL_REDUCE || colls[i] == VINE_COLL_ALLREDUCE;
+            double elem = red || colls[i] == VINE_COLL_REDUCE_SCATTER_BLOCK ? 4 : 1;
+            /* The reductions switch from the small path at count p > 4096: from there on. */
+            double first = red ? floor(4096.0 / p) + 1 : 1, prev = -1, prev_n = 0;
+            int bad = 0;
+            for (double k = first; k < 4e6 && !bad; k = k < 70000 ? k + 97 : k * 1.07) {
+                vine_cost_shm_call s = call_of(colls[i], p, floor(k) * elem, elem);
+                s.total = p * s.n;
+                double t = vine__cost_shm(&c.shm, &s);
+                bad = t < prev;
+                CHECK(!bad, "%s p=%d: %g s at %g B below %g s at %g B", vine__coll_name(colls[i]),
+                      p, t, s.n, prev, prev_n);
+                prev = t;
+                prev_n = s.n;
+            }
+        }
+}
+
+static const char *write_file(const char *text)
+{
+    static char path[64];
+    strcpy(path, "/tmp/vine_cost_shm_XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return "";
+    size_t len = strlen(text);
+    CHECK(write(fd, text, len) == (ssize_t)len, "write");
+    close(fd);
+    return path;
+}
+
+static void expect_load_error(const char *text, const char *want)
+{
+    vine_cost c;
+    char err[512] = "";
+    const char *path = write_file(text);
+    int rc = vine__cost_load(&c, path, err, sizeof err);
+    char full[600];
+    snprintf(full, sizeof full, "%s%s", path, want);
+    CHECK(rc == VINE_ERR_UNSUPPORTED && strcmp(err, full) == 0, "want '%s', got '%s'", full, err);
+    unlink(path);
+}
+
+static void test_cost_file(void)
+{
+    vine_cost c, def;
+    char err[512] = "";
+    vine__cost_defaults(&def);
+    CHECK(!def.shm_given, "the built-in parameters give no shm");
+    /* Without "shm": loads as before, the built-in shm level, not given. */
+    const char *path = write_file("{\"levels\": [{\"alpha\": 1e-6, \"beta\": 1e-10}]}");
+    CHECK(vine__cost_load(&c, path, err, sizeof err) == VINE_OK, "no shm: %s", err);
+    CHECK(!c.shm_given && c.shm.alpha == def.shm.alpha && c.shm.beta == def.shm.beta,
+          "no shm: built-in level");
+    unlink(path);
+    /* With "shm": given; absent keys keep the built-in values. */
+    path = write_file("{\"levels\": [{\"alpha\": 1e-6, \"beta\": 1e-10}],\n"
+                      " \"shm\": {\"note\": \"x\", \"alpha\": 2e-7, \"beta\": 1e-10,\n"
+                      "          \"beta_node\": 2e-11}}");
+    CHECK(vine__cost_load(&c, path, err, sizeof err) == VINE_OK, "shm: %s", err);
+    CHECK(c.shm_given && c.shm.alpha == 2e-7 && c.shm.beta == 1e-10 && c.shm.beta_node == 2e-11 &&
+              c.shm.gamma == def.shm.gamma,
+          "shm values");
+    /* A round trip through the writer keeps them. */
+    vine_cost back;
+    CHECK(vine__cost_save(&c, path, "test", NULL, err, sizeof err) == VINE_OK, "save: %s", err);
+    CHECK(vine__cost_load(&back, path, err, sizeof err) == VINE_OK, "reload: %s", err);
+    CHECK(back.shm_given && near(back.shm.alpha, 2e-7) && near(back.shm.beta_node, 2e-11),
+          "round trip");
+    unlink(path);
+    expect_load_error("{\"levels\": [{\"alpha\": 1, \"beta\": 1}], \"shm\": {\"alpha\": -1}}",
+                      ": shm: \"alpha\" is not a number >= 0");
+    expect_load_error("{\"levels\": [{\"alpha\": 1, \"beta\": 1}], \"shm\": {\"gamma\": \"x\"}}",
+                      ": shm: \"gamma\" is not a number >= 0");
+    expect_load_error("{\"levels\": [{\"alpha\": 1, \"beta\": 1}], \"shm\": {\"alhpa\": 1}}",
+                      ": shm: unknown key \"alhpa\"");
+    expect_load_error("{\"levels\": [{\"alpha\": 1, \"beta\": 1}], \"shm\": 3}",
+                      ": \"shm\" is not an object");
+    expect_load_error("{\"levels\": [{\"alpha\": 1, \"beta\": 1}],\n \"shm\": {\"alpha\": 1e-7,,}}",
+                      ":2: string or '}' expected near ','");
+}
+
+#define TUNING_HEAD "{\"schema\":\"vine-tuning\",\"version\":1,\"rules\":[],\n"
+
+static void test_tuning_model(void)
+{
+    vine_tuning t;
+    char err[512] = "";
+    vine__tuning_init(&t);
+    const char *plain =
+        TUNING_HEAD "\"model\": {\"levels\": [{\"alpha\": 1e-6, \"beta\": 1e-10}]}}";
+    CHECK(vine__tuning_parse(&t, plain, strlen(plain), "t.json", err, sizeof err) == VINE_OK,
+          "model without shm: %s", err);
+    CHECK(t.model.present && !t.model.cost.shm_given, "model without shm: not given");
+    const char *with = TUNING_HEAD "\"model\": {\"levels\": [{\"alpha\": 1e-6, \"beta\": 1e-10}],\n"
+                                   "\"shm\": {\"alpha\": 1e-7, \"gamma\": 1e-10}}}";
+    CHECK(vine__tuning_parse(&t, with, strlen(with), "t.json", err, sizeof err) == VINE_OK,
+          "model with shm: %s", err);
+    CHECK(t.model.cost.shm_given && t.model.cost.shm.alpha == 1e-7, "model with shm: given");
+    /* Written and read back. */
+    char path[] = "/tmp/vine_cost_shm_tuneXXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    close(fd);
+    CHECK(vine__tuning_save(&t, path, err, sizeof err) == VINE_OK, "save: %s", err);
+    vine_tuning back;
+    vine__tuning_init(&back);
+    CHECK(vine__tuning_load(&back, path, err, sizeof err) == VINE_OK, "load: %s", err);
+    CHECK(back.model.cost.shm_given && near(back.model.cost.shm.alpha, 1e-7), "round trip");
+    unlink(path);
+    vine__tuning_free(&back);
+    const char *bad = TUNING_HEAD "\"model\": {\"levels\": [{\"alpha\": 1e-6, \"beta\": 1e-10}],\n"
+                                  "\"shm\": {\"beta\": -2}}}";
+    CHECK(vine__tuning_parse(&t, bad, strlen(bad), "t.json", err, sizeof err) ==
+                  VINE_ERR_UNSUPPORTED &&
+              strcmp(err, "t.json:2: model: shm: \"beta\" is not a number >= 0") == 0,
+          "malformed shm in the model: '%s'", err);
+    vine__tuning_free(&t);
+}
+
+static vine_args one_node(vine_coll coll, int p, size_t count)
+{
+    vine_args a;
+    memset(&a, 0, sizeof a);
+    a.coll = coll;
+    a.p = p;
+    a.count = count;
+    a.commutative = 1;
+    a.shm_count = 1 << 20;
+    return a;
+}
+
+static int in_ranges(vine_coll coll, size_t bytes)
+{
+    for (int k = 0; k < VINE_SELECT_SHM_RANGES; k++)
+        if (bytes >= vine__select_shm[coll][k].min && bytes <= vine__select_shm[coll][k].max)
+            return 1;
+    return 0;
+}
+
+/* Without parameters auto gives a one-node call to shm exactly in the measured ranges. */
+static void test_default_unchanged(void)
+{
+    static const size_t sizes[] = {0,    1,    8,     512,   1023,  1024,    2047,
+                                   2048, 4096, 16384, 16385, 32768, 1 << 20, (size_t)1 << 24};
+    static const int ps[] = {2, 3, 16};
+    vine__select_set_cost(NULL);
+    vine__select_set_tuning(NULL);
+    CHECK(vine__select_shm_model() == NULL, "no shm parameters by default");
+    for (int coll = 0; coll < VINE_COLL_COUNT; coll++)
+        for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++)
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                int red = coll == VINE_COLL_REDUCE || coll == VINE_COLL_ALLREDUCE ||
+                          coll == VINE_COLL_REDUCE_SCATTER ||
+                          coll == VINE_COLL_REDUCE_SCATTER_BLOCK;
+                size_t ts = red ? 4 : 1;
+                vine_args a = one_node((vine_coll)coll, ps[j], sizes[i] / ts);
+                const vine_algo *got = vine__select_auto(&a, ts);
+                int want = in_ranges((vine_coll)coll, vine__select_bytes(&a, ts));
+                CHECK(got && (strcmp(got->name, "shm") == 0) == want,
+                      "%s p=%d %zu B: auto chose %s, the ranges say %s",
+                      vine__coll_name((vine_coll)coll), ps[j], sizes[i],
+                      got ? got->name : "nothing", want ? "shm" : "not shm");
+            }
+}
+
+static const char *auto_name(const vine_args *a, size_t ts)
+{
+    const vine_algo *algo = vine__select_auto(a, ts);
+    return algo ? algo->name : "(none)";
+}
+
+/* With shm parameters the model decides between shm and the rules' choice. */
+static void test_model_decides(void)
+{
+    vine_cost c;
+    vine__cost_defaults(&c);
+    c.shm_given = 1;
+    vine__select_set_tuning(NULL);
+    /* Reduce of 8 B on 16 ranks: the ranges give it to binomial (below 1 KiB). */
+    vine_args a = one_node(VINE_COLL_REDUCE, 16, 2);
+    c.shm = (vine_cost_shm){1e-9, 1e-12, 1e-13, 1e-12};
+    vine__select_set_cost(&c);
+    CHECK(vine__select_shm_model() == vine__select_get_cost(), "the cost file's shm level");
+    CHECK(strcmp(auto_name(&a, 4), "shm") == 0, "cheap shm: reduce 8 B to shm, got %s",
+          auto_name(&a, 4));
+    /* A costly shm level: bcast of 1 MiB leaves shm for the rules' choice. */
+    c.shm = (vine_cost_shm){1e-3, 1e-6, 1e-7, 1e-6};
+    vine__select_set_cost(&c);
+    a = one_node(VINE_COLL_BCAST, 16, 1 << 20);
+    CHECK(strcmp(auto_name(&a, 1), "scatter_allgather_ring") == 0, "costly shm: bcast, got %s",
+          auto_name(&a, 1));
+    a = one_node(VINE_COLL_ALLREDUCE, 16, 1 << 18);
+    CHECK(strcmp(auto_name(&a, 4), "shm") != 0, "costly shm: allreduce, got %s", auto_name(&a, 4));
+    /* No formula for the rules' alltoall and barrier: the ranges still decide. */
+    a = one_node(VINE_COLL_ALLTOALL, 16, 64);
+    CHECK(strcmp(auto_name(&a, 1), "shm") == 0, "alltoall: the ranges, got %s", auto_name(&a, 1));
+    a = one_node(VINE_COLL_BARRIER, 16, 0);
+    CHECK(strcmp(auto_name(&a, 1), "shm") == 0, "barrier: the ranges, got %s", auto_name(&a, 1));
+
+    /* The same from a tuning file's model when no cost file gives shm. */
+    vine__select_set_cost(NULL);
+    vine_tuning t;
+    vine__tuning_init(&t);
+    t.model.present = 1;
+    vine__cost_defaults(&t.model.cost);
+    t.model.cost.shm_given = 1;
+    t.model.cost.shm = (vine_cost_shm){1e-3, 1e-6, 1e-7, 1e-6};
+    vine__select_set_tuning(&t);
+    CHECK(vine__select_shm_model() == &t.model.cost, "the tuning model's shm level");
+    a = one_node(VINE_COLL_BCAST, 16, 1 << 20);
+    CHECK(strcmp(auto_name(&a, 1), "scatter_allgather_ring") == 0,
+          "tuning model, costly shm: bcast, got %s", auto_name(&a, 1));
+    vine__select_set_tuning(NULL);
+    vine__tuning_free(&t);
+    vine__select_set_cost(NULL);
+}
+
+/* On a map of 4 nodes of 4 ranks the model prices hier_shm against the rest. */
+static void test_levels(void)
+{
+    vine_levels m;
+    char err[256] = "";
+    CHECK(vine__levels_parse("block:4", 16, &m, err, sizeof err) == VINE_OK, "map: %s", err);
+    vine_args a = one_node(VINE_COLL_ALLREDUCE, 16, 1 << 18);
+    a.shm_count = 0;
+    a.shm_node_count = 1 << 20;
+    a.levels = &m;
+    vine_cost c;
+    vine__cost_defaults(&c);
+    c.shm = (vine_cost_shm){1e-9, 1e-13, 1e-14, 1e-13};
+    vine__select_set_cost(&c);
+    vine_select_why why;
+    const vine_algo *got = vine__select_explain(&a, 4, &why);
+    int priced = 0;
+    for (int i = 0; i < why.n; i++)
+        priced |= strcmp(why.cand[i].algo->name, "hier_shm") == 0 && why.cand[i].priced;
+    CHECK(priced, "hier_shm is a priced candidate");
+    CHECK(why.by_model && got && strcmp(got->name, "hier_shm") == 0, "cheap shm: got %s",
+          got ? got->name : "(none)");
+    c.shm = (vine_cost_shm){1e-3, 1e-6, 1e-7, 1e-6};
+    vine__select_set_cost(&c);
+    got = vine__select_auto(&a, 4);
+    CHECK(got && strcmp(got->name, "hier_shm") != 0, "costly shm: got %s",
+          got ? got->name : "(none)");
+    /* hier_shm = the shm reduce-scatter and allgather of 256 KiB blocks on 4 ranks, plus
+     * bine_large of the block among the 4 nodes, 4 ranks of each at once (16 messages over 4
+     * nodes, class 1 with contention 1): step k moves b = 2^17 >> k bytes twice and
+     * reduces it, 2 (1.57 us + b 0.08 ns) + b 0.25 ns: 56.87952 + 30.00976 us. */
+    const vine_algo *hs = vine__algo_find(VINE_COLL_ALLREDUCE, "hier_shm");
+    double t_hs = 0;
+    vine__cost_defaults(&c);
+    CHECK(hs && vine__cost_algo(&c, hs, &a, 4, &t_hs) == VINE_OK, "hier_shm priced");
+    vine_cost_shm_call rs = call_of(VINE_COLL_REDUCE_SCATTER, 4, 262144, 4);
+    vine_cost_shm_call ag = call_of(VINE_COLL_ALLGATHER, 4, 262144, 4);
+    rs.total = 1 << 20;
+    rs.region = ag.region = (double)(1 << 20) * 4;
+    ag.inplace = 1;
+    double want = vine__cost_shm(&c.shm, &rs) + vine__cost_shm(&c.shm, &ag) + 86.88928e-6;
+    CHECK(near(t_hs, want), "hier_shm: %.9g, by hand %.9g", t_hs, want);
+    vine__levels_free(&m);
+    vine__select_set_cost(NULL);
+}
+
+int main(void)
+{
+    test_copy_rate();
+    test_hand_values();
+    test_monotone();
+    test_cost_file();
+    test_tuning_model();
+    test_default_unchanged();
+    test_model_decides();
+    test_levels();
+    printf("cost_shm: %ld passed, %ld failed\n", checks - failures, failures);
+    return failures > 0;
+}
