@@ -86,9 +86,11 @@ test-build: build
 
 # scripts/mpirun.sh turns leak detection off for the MPI tests (see there);
 # the unit and verifier tests keep it.  The large-size vine-bench runs and the
-# 16-rank BBS broadcasts run the same code as their smaller siblings, which
-# stay: the plain build runs them all (CI time).
-ASAN_SKIP := ^mpi\.bench\.coll\..*\.large\.|^mpi\.bcast_bbs\..*\.np16$$
+# 16-rank BBS broadcasts, the 8-rank runs of the levels inside the node and
+# the verifier's sweeps over them run the same code as their smaller siblings
+# (unit.levels_inner, mpi.node_levels.*.np4), which stay: the plain build runs
+# them all (CI time).
+ASAN_SKIP := ^mpi\.bench\.coll\..*\.large\.|^mpi\.bcast_bbs\..*\.np16$$|^mpi\.node_levels\..*\.np8$$|^verify\.levels_inner\.
 test-asan:
 	$(CMAKE) -S . -B build-asan -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DVINE_SANITIZE=ON
 	$(CMAKE) --build build-asan -j $(JOBS)
@@ -106,9 +108,10 @@ test-smpi:
 # MPICH's launcher (tests/mpi/launcher.cmake picks scripts/mpirun-mpich.sh).
 # The verify tier needs no MPI and has run in build/ already; so have the
 # tools' own tests (vine-bench's sweeps, the demo, the 12- and 16-rank BBS
-# broadcasts), which call MPI the way the per-collective harness does.  The ldd check
+# broadcasts) and the 8-rank runs of the levels inside the node, which call
+# MPI the way the per-collective harness does.  The ldd check
 # makes sure that the wrapper really linked MPICH and not Open MPI.
-MPICH_SKIP := ^mpi\.(bench\.coll|demo)\.|^mpi\.bcast_bbs\..*\.np1[26]$$
+MPICH_SKIP := ^mpi\.(bench\.coll|demo)\.|^mpi\.bcast_bbs\..*\.np1[26]$$|^mpi\.node_levels\..*\.np8$$
 test-mpich:
 	@command -v $(MPICH_MPIEXEC) >/dev/null 2>&1 || \
 		{ echo "make test-mpich: $(MPICH_MPIEXEC) is missing: run 'make deps'" >&2; exit 1; }

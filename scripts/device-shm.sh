@@ -21,6 +21,13 @@
 #             and with libvine-mpi.so preloaded (auto): the drop-in
 #   hier      allreduce hier_shm against hier_large and mpi at 64KiB, 1MiB and
 #             16MiB on two pretend nodes of NP/2 ranks (VINE_TOPOLOGY_FAKE_HOSTS)
+#   hier2     (not by default) bcast and reduce hier_shm, gather and scatter
+#             leader_shm against their point-to-point hierarchical siblings and
+#             mpi, the same pretend nodes, 8B, 64KiB and 1MiB
+#   rs        (not by default) reduce_scatter and reduce_scatter_block, mpi and
+#             shm from 8B to 4KiB of block (the small path)
+#   overhead  (not by default) vine-bench overhead: the executor's cost over a
+#             hand-written loop, and every collective served by mpi
 #
 # At the end everything is packed into $OUT/shm.tgz and the loose files are
 # removed (the device tool brings back a few files only).
@@ -142,6 +149,30 @@ hier() {
         --iters "$it_mid" --json "$OUT/hier.json"
 }
 
+hier2() {
+    sizes=8B,64KiB,1MiB
+    [ "$QUICK" = 1 ] && sizes=1KiB
+    VINE_TOPOLOGY_FAKE_HOSTS=block:$((NP / 2)) mpirun_np "$NP" $bind "$BENCH" coll \
+        --coll bcast --algo mpi,hier_shm,hier,hier_large,auto --check --size "$sizes" \
+        --iters "$it_mid" --json "$OUT/hier2-bcast.json" || return
+    VINE_TOPOLOGY_FAKE_HOSTS=block:$((NP / 2)) mpirun_np "$NP" $bind "$BENCH" coll \
+        --coll reduce --algo mpi,hier_shm,hier,hier_large,auto --check --size "$sizes" \
+        --iters "$it_mid" --json "$OUT/hier2-reduce.json" || return
+    VINE_TOPOLOGY_FAKE_HOSTS=block:$((NP / 2)) mpirun_np "$NP" $bind "$BENCH" coll \
+        --coll gather,scatter --algo mpi,leader_shm,leader,leader_bine,auto --check \
+        --size "$sizes" --iters "$it_mid" --json "$OUT/hier2-leader.json"
+}
+
+rs() {
+    sizes=8B,64B,512B,1KiB,2KiB,4KiB
+    [ "$QUICK" = 1 ] && sizes=8B,64B
+    bench rs --coll reduce_scatter,reduce_scatter_block --size "$sizes" --iters "$it_small"
+}
+
+overhead() {
+    mpirun_np "$NP" $bind "$BENCH" overhead $([ "$QUICK" = 1 ] && echo --batches 3 --iters 100)
+}
+
 echo "device-shm.sh: results in $OUT, budget $BUDGET s"
 # STAGES: the stages to run after build and machine (default all but sweep).
 STAGES=${STAGES:-small large copy region hier}
@@ -160,6 +191,9 @@ for st in $STAGES; do
     hier) stage hier 40 hier ;;
     preload) stage preload 40 preload ;;
     sweep) stage sweep 120 sweep ;;
+    hier2) stage hier2 40 hier2 ;;
+    rs) stage rs 20 rs ;;
+    overhead) stage overhead 15 overhead ;;
     *) echo "device-shm.sh: unknown stage $st" | tee -a "$OUT/stages.txt" ;;
     esac
 done
