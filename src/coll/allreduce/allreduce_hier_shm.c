@@ -36,6 +36,7 @@ static vine_args sub_args(const vine_args *a, vine_coll coll, int p, int rank)
     sub.rank = rank;
     sub.root = 0;
     sub.levels = NULL;
+    sub.levels_full = NULL;
     sub.remap = 0;
     sub.counts = NULL;
     sub.displs = NULL;
