@@ -129,9 +129,10 @@ test-install: build
 	cd build && $(CTEST) $(CTEST_FLAGS) -L '^install$$'
 
 # The Bine algorithms at p = 96, 2048, 4095 and 4096 (issue 4, about 23
-# minutes of CPU) and the shm family at node sizes 1-64, 100, 127 and 128
-# with a region of 64 elements (issue 18, about 26 minutes), so not part of
-# `make test`.
+# minutes of CPU), the shm family at node sizes 1-64, 100, 127 and 128
+# with a region of 64 elements (issue 18, about 26 minutes) and every
+# algorithm's standard sweep at p = 1000 and 1024 (verify.p1000.*, about 4
+# minutes), so not part of `make test`.
 verify-large: build
 	cd build && $(CTEST) $(CTEST_FLAGS) -j $(JOBS) -L '^verify_large$$'
 
