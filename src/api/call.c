@@ -240,49 +240,42 @@ int vine__call_run(vine_call *c)
     return rc ? rc : vine__call_exec(c);
 }
 
+/* Remembers c with the given sides (MPI_DATATYPE_NULL: a side not compared). */
+static void keep(const vine_call *c, MPI_Datatype dt, size_t count, MPI_Datatype dt2,
+                 size_t count2, int root, int inplace)
+{
+    c->st->memo = (vine_memo){.valid = 1,
+                              .coll = c->a.coll,
+                              .dt = dt,
+                              .dt2 = dt2,
+                              .op = c->op,
+                              .count = count,
+                              .count2 = count2,
+                              .root = root,
+                              .inplace = inplace,
+                              .gen = vine__choice_gen,
+                              .e = c->e,
+                              .xt = c->t,
+                              .commutative = c->a.commutative};
+}
+
 void vine__call_memo_keep(const vine_call *c, const vine_exec_type *user_t, size_t count, int root,
                           int inplace)
 {
-    vine_memo *m = &c->st->memo;
-    if (!user_t->named || (c->op != MPI_OP_NULL && !is_predefined_op(c->op))) {
-        m->valid = 0;
-        return;
-    }
-    *m = (vine_memo){.valid = 1,
-                     .coll = c->a.coll,
-                     .dt = user_t->dt,
-                     .dt2 = MPI_DATATYPE_NULL,
-                     .op = c->op,
-                     .count = count,
-                     .root = root,
-                     .inplace = inplace,
-                     .gen = vine__choice_gen,
-                     .e = c->e,
-                     .xt = c->t,
-                     .commutative = c->a.commutative};
+    if (!user_t->named || (c->op != MPI_OP_NULL && !is_predefined_op(c->op)))
+        c->st->memo.valid = 0;
+    else
+        keep(c, user_t->dt, count, MPI_DATATYPE_NULL, 0, root, inplace);
 }
 
 void vine__call_memo_keep2(const vine_call *c, const vine_exec_type *st, size_t scount,
                            const vine_exec_type *rt, size_t rcount, int root, int inplace)
 {
-    vine_memo *m = &c->st->memo;
-    if ((st && !st->named) || (rt && !rt->named)) {
-        m->valid = 0;
-        return;
-    }
-    *m = (vine_memo){.valid = 1,
-                     .coll = c->a.coll,
-                     .dt = st ? st->dt : MPI_DATATYPE_NULL,
-                     .dt2 = rt ? rt->dt : MPI_DATATYPE_NULL,
-                     .op = MPI_OP_NULL,
-                     .count = scount,
-                     .count2 = rcount,
-                     .root = root,
-                     .inplace = inplace,
-                     .gen = vine__choice_gen,
-                     .e = c->e,
-                     .xt = c->t,
-                     .commutative = c->a.commutative};
+    if ((st && !st->named) || (rt && !rt->named))
+        c->st->memo.valid = 0;
+    else
+        keep(c, st ? st->dt : MPI_DATATYPE_NULL, scount, rt ? rt->dt : MPI_DATATYPE_NULL, rcount,
+             root, inplace);
 }
 
 int vine__call_memo_done(const vine_comm_state *st, int rc)
