@@ -35,8 +35,7 @@ void vine__sched_reset(vine_sched *s, int p, int rank)
     s->shm_phases = 0;
 }
 
-/* Grows *arr so that it holds at least need items of size sz. */
-static int grow(void **arr, size_t *cap, size_t need, size_t sz)
+int vine__grow(void **arr, size_t *cap, size_t need, size_t sz)
 {
     if (need <= *cap)
         return VINE_OK;
@@ -55,7 +54,7 @@ static vine_op *push(vine_sched *s)
 {
     if (s->err)
         return NULL;
-    if (grow((void **)&s->ops, &s->ops_cap, s->nops + 1, sizeof *s->ops)) {
+    if (vine__grow((void **)&s->ops, &s->ops_cap, s->nops + 1, sizeof *s->ops)) {
         s->err = VINE_ERR_NO_MEM;
         return NULL;
     }
@@ -152,8 +151,8 @@ void vine__sched_wait(vine_sched *s, int peer, size_t v)
     op->count = v;
 }
 
-static void add_get(vine_sched *s, int kind, int peer, int sbuf, size_t soff, int dbuf,
-                    size_t doff, size_t count)
+static void add_get(vine_sched *s, int kind, int peer, int sbuf, size_t soff, int dbuf, size_t doff,
+                    size_t count)
 {
     add_local(s, kind, sbuf, soff, dbuf, doff, count, VINE_SRC_LEFT);
     if (count && !s->msgs_only && !s->err)
@@ -179,7 +178,7 @@ void vine__sched_fence(vine_sched *s)
     size_t start = s->nrounds ? s->round_end[s->nrounds - 1] : 0;
     if (s->nops == start)
         return;
-    if (grow((void **)&s->round_end, &s->rounds_cap, s->nrounds + 1, sizeof *s->round_end)) {
+    if (vine__grow((void **)&s->round_end, &s->rounds_cap, s->nrounds + 1, sizeof *s->round_end)) {
         s->err = VINE_ERR_NO_MEM;
         return;
     }

@@ -158,6 +158,14 @@ void vine__sched_sync_send(vine_sched *s, int peer);
 void vine__sched_sync_recv(vine_sched *s, int peer);
 /* Shared-memory operations (see the top of this file); GET/GETRED with count 0 are dropped. */
 void vine__sched_shm(vine_sched *s);
+
+/*
+ * Grows the array *arr of *cap items of size sz (realloc, doubling from 16)
+ * so that it holds at least need; *arr and *cap change only on success.
+ * Returns VINE_OK or VINE_ERR_NO_MEM.  Shared by the IR, the verifier and
+ * the simulator.
+ */
+int vine__grow(void **arr, size_t *cap, size_t need, size_t sz);
 void vine__sched_set(vine_sched *s, size_t v);
 void vine__sched_wait(vine_sched *s, int peer, size_t v);
 void vine__sched_get(vine_sched *s, int peer, int sbuf, size_t soff, int dbuf, size_t doff,

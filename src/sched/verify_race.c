@@ -86,17 +86,7 @@ static void sh_clear(vine_vshadow *sh)
 
 static int sh_reserve(vine_vshadow *sh, size_t need)
 {
-    if (need <= sh->cap)
-        return VINE_OK;
-    size_t ncap = sh->cap ? 2 * sh->cap : 8;
-    while (ncap < need)
-        ncap *= 2;
-    vine_vshseg *a = realloc(sh->a, ncap * sizeof *a);
-    if (!a)
-        return VINE_ERR_NO_MEM;
-    sh->a = a;
-    sh->cap = ncap;
-    return VINE_OK;
+    return vine__grow((void **)&sh->a, &sh->cap, need, sizeof *sh->a);
 }
 
 /* Makes the shadow one segment of size elements, last written by w. */

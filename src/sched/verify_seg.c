@@ -24,17 +24,7 @@ static int continues(const vine_vseg *x, const vine_vseg *y)
 
 static int vvec_reserve(vine_vvec *v, size_t need)
 {
-    if (need <= v->cap)
-        return VINE_OK;
-    size_t ncap = v->cap ? 2 * v->cap : 16;
-    while (ncap < need)
-        ncap *= 2;
-    vine_vseg *n = realloc(v->a, ncap * sizeof *n);
-    if (!n)
-        return VINE_ERR_NO_MEM;
-    v->a = n;
-    v->cap = ncap;
-    return VINE_OK;
+    return vine__grow((void **)&v->a, &v->cap, need, sizeof *v->a);
 }
 
 int vine__vvec_push(vine_vvec *v, const vine_vseg *s)

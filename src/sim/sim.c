@@ -78,19 +78,10 @@ static void sim_free(sim *s)
     free(s->bsrc);
 }
 
+/* vine__grow with room for 1024 items at least: a simulation holds many. */
 static int grow(void **p, size_t *cap, size_t need, size_t sz)
 {
-    if (need <= *cap)
-        return VINE_OK;
-    size_t c = *cap ? *cap * 2 : 1024;
-    while (c < need)
-        c *= 2;
-    void *q = realloc(*p, c * sz);
-    if (!q)
-        return VINE_ERR_NO_MEM;
-    *p = q;
-    *cap = c;
-    return VINE_OK;
+    return vine__grow(p, cap, need < 1024 ? 1024 : need, sz);
 }
 
 /*
