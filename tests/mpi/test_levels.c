@@ -32,17 +32,7 @@
 
 static int passed, failed, wrank;
 
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (cond) {                                                                                \
-            passed++;                                                                              \
-        } else {                                                                                   \
-            failed++;                                                                              \
-            printf("FAIL rank %d line %d: ", wrank, __LINE__);                                     \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
+#include "expect.h"
 
 /* The pretend host index of world rank w, or -1 without pretend hosts. */
 static int host_of(int w)

@@ -45,17 +45,7 @@
 
 static int passed, failed, wrank, wsize;
 
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (cond) {                                                                                \
-            passed++;                                                                              \
-        } else {                                                                                   \
-            failed++;                                                                              \
-            printf("FAIL rank %d line %d: ", wrank, __LINE__);                                     \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
+#include "expect.h"
 
 /* The expected levels of MPI_COMM_WORLD: nwant levels of wsize ids. */
 static int want[VINE_LEVELS_MAX][64], nwant;
