@@ -75,6 +75,175 @@ int vine_scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    MPI_Comm comm);
 
 /*
+ * Nonblocking collectives (MPI-3's MPI_I<coll>): the arguments of the
+ * blocking call and a request.  The call checks its arguments, chooses the
+ * algorithm as the blocking call does (vine_set_algorithm, VINE_<COLL>_
+ * ALGORITHM, auto) and posts the first round of messages before it
+ * returns; the rest runs as the program calls vine's completion functions
+ * (vine_test, vine_wait ...) or vine_progress.  Buffers must not be touched
+ * until the request is complete.  Collectives on one communicator must
+ * start in the same order on every rank, blocking and nonblocking alike;
+ * any number may be outstanding, on one communicator or several.
+ *
+ * A request is an MPI_Request (a generalized request of the MPI library),
+ * so one array may hold vine's requests and the program's point-to-point
+ * requests: vine_wait, vine_test, vine_waitall ... accept both.  vine's
+ * requests advance only inside vine's functions: complete them with
+ * vine_wait/vine_test and their kin, not with MPI_Wait (which would wait
+ * for ever), unless libvine-mpi.so serves the program, whose MPI_Wait and
+ * kin are vine's.  On an error the call returns it and sets *request to
+ * MPI_REQUEST_NULL; an error found later (out of memory, MPI failure) is
+ * returned by the completion function.
+ */
+int vine_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request);
+int vine_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request *request);
+int vine_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int vine_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int vine_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request);
+int vine_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int vine_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int vine_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request);
+int vine_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request);
+int vine_ibarrier(MPI_Comm comm, MPI_Request *request);
+
+int vine_ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                  MPI_Request *request);
+int vine_ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request);
+int vine_iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int vine_iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request);
+int vine_ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request);
+int vine_ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int vine_ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request);
+int vine_igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request);
+int vine_iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                    MPI_Comm comm, MPI_Request *request);
+
+/*
+ * Persistent collectives (MPI-4's MPI_<Coll>_init): checked, chosen and
+ * planned once, collectively, with the arguments of the nonblocking call
+ * and an info object (may be MPI_INFO_NULL; vine reads no keys).  The
+ * request is inactive until vine_start; each start reads the buffers anew
+ * (their contents may change between starts, their addresses not), and
+ * completes like a nonblocking call, after which the request is inactive
+ * again.  Starts must come in the same order on every rank.  Starting an
+ * active request, and freeing one, returns MPI_ERR_REQUEST; an inactive
+ * one is freed with vine_request_free, before its communicator.
+ */
+int vine_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request);
+int vine_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int vine_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int vine_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request);
+int vine_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request);
+int vine_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request);
+int vine_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request);
+int vine_gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request);
+int vine_scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request);
+int vine_barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
+
+int vine_bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int vine_reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int vine_allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request);
+int vine_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                          MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int vine_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                     MPI_Info info, MPI_Request *request);
+int vine_reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request);
+int vine_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request);
+int vine_gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int vine_scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request);
+
+/*
+ * Completion, with MPI's semantics, for vine's requests and any other
+ * MPI_Request alike (others go to the MPI library's own function): each
+ * advances every outstanding vine request before it looks at its own.  A
+ * completed nonblocking request is freed and set to MPI_REQUEST_NULL; a
+ * persistent one becomes inactive.  A status (may be MPI_STATUS_IGNORE)
+ * of a collective request is empty (MPI_ANY_SOURCE, MPI_ANY_TAG, count 0).
+ * An error of a collective is returned by vine_wait and vine_test, and by
+ * the array functions as MPI_ERR_IN_STATUS with the error in the status's
+ * MPI_ERROR (when statuses are not ignored; the first error otherwise).
+ */
+int vine_start(MPI_Request *request);
+int vine_startall(int count, MPI_Request requests[]);
+int vine_wait(MPI_Request *request, MPI_Status *status);
+int vine_test(MPI_Request *request, int *flag, MPI_Status *status);
+int vine_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+int vine_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
+int vine_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
+int vine_testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status);
+int vine_waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                  MPI_Status statuses[]);
+int vine_testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                  MPI_Status statuses[]);
+/*
+ * Frees an inactive persistent request, or any request that is not vine's
+ * (MPI_Request_free).  MPI_ERR_REQUEST for a vine request still active,
+ * since MPI makes freeing an active collective request erroneous.
+ */
+int vine_request_free(MPI_Request *request);
+/* Whether request is one of vine's collective requests (not MPI_REQUEST_NULL). */
+int vine_is_request(MPI_Request request);
+/*
+ * Advances every outstanding vine request as far as it can go without
+ * waiting, and returns: a program that computes between start and wait
+ * calls it now and then to keep its collectives moving.
+ */
+int vine_progress(void);
+
+/*
  * Chooses the algorithm of a collective for the whole process; name NULL or
  * "auto" restores automatic selection.  Returns MPI_ERR_ARG for an unknown
  * collective or name.  Takes precedence over VINE_<COLL>_ALGORITHM.

@@ -44,6 +44,8 @@ typedef struct vine_cache_entry {
     size_t max_reqs;
     vine_exec_plan plan;
     int has_plan;
+    int pins; /* requests that run sched (request.c): never evicted while pinned */
+    int heap; /* allocated alone because every slot was pinned: freed by its last unpin */
 } vine_cache_entry;
 
 /* Scratch of the data-movement collectives: packed input and output bytes. */
@@ -102,6 +104,7 @@ typedef struct vine_comm_state {
     void *pack[VINE_PACK_COUNT];
     size_t pack_bytes[VINE_PACK_COUNT];
     vine_cache_entry cache[VINE_CACHE_SIZE];
+    vine_cache_entry spare; /* a blocking call's schedule when every entry is pinned */
     int mru;
     uint64_t clock;
     vine_memo memo;
@@ -117,6 +120,19 @@ typedef struct vine_comm_state {
     int levels_rc;
     char levels_msg[VINE_LEVELS_MSG_MAX];
     vine_shm_state shm;
+    /*
+     * Requests (request.c): nb_seq numbers the requests made on the
+     * communicator, which take their tags from it; shm requests take
+     * tickets in start order and run one at a time, in ticket order
+     * (shm_done is the ticket whose turn it is); nreqs requests point at
+     * this state, which outlives the communicator (orphan) until the last
+     * is freed.
+     */
+    unsigned nb_seq;
+    uint64_t shm_tickets;
+    _Atomic uint64_t shm_done; /* read by blocking calls beside the progress thread */
+    int nreqs;
+    int orphan;
     struct vine_comm_state *prev, *next;
 } vine_comm_state;
 
@@ -142,10 +158,16 @@ extern unsigned vine__tuning_gen;
 
 /* The cached entry for k, or NULL. */
 vine_cache_entry *vine__cache_find(vine_comm_state *st, const vine_key *k);
-/* A fresh entry for k (evicting the least recently used); NULL when out of memory. */
-vine_cache_entry *vine__cache_add(vine_comm_state *st, const vine_key *k);
+/*
+ * A fresh entry for k (evicting the least recently used one that is not
+ * pinned); pin: a request will pin it.  NULL when out of memory.
+ */
+vine_cache_entry *vine__cache_add(vine_comm_state *st, const vine_key *k, int pin);
 /* Forgets an entry whose schedule could not be built. */
 void vine__cache_drop(vine_cache_entry *e);
+/* A request runs e's schedule from now on / no longer. */
+void vine__cache_pin(vine_cache_entry *e);
+void vine__cache_unpin(vine_cache_entry *e);
 void vine__cache_clear(vine_comm_state *st);
 
 /*
@@ -221,7 +243,12 @@ static inline vine_exec_shm *vine__shm_exec(vine_comm_state *st)
     return st->shm.ok ? &st->shm.x : NULL;
 }
 
+/* Releases st once its communicator is freed and no request points at it (comm.c). */
+void vine__comm_release(vine_comm_state *st);
+
 /* ---- One collective call (call.c) ---- */
+
+struct vine_nbreq;
 
 /* A call in flight: the builder's arguments and what the executor needs. */
 typedef struct vine_call {
@@ -234,6 +261,14 @@ typedef struct vine_call {
     void *recvbuf;
     const vine_algo *req;
     vine_cache_entry *e; /* the schedule that ran (set by vine__call_run) */
+    /*
+     * A nonblocking or persistent call: the request it fills (request.c).
+     * Then vine__call_exec records the run instead of running, packing and
+     * unpacking are recorded too (vine__nb_scratch, vine__nb_pack,
+     * vine__nb_unpack), the MPI library's collective is left to the request
+     * (vine__nb_mpi) and the call is not remembered.  NULL: a blocking call.
+     */
+    struct vine_nbreq *nb;
 } vine_call;
 
 /* Starts c for coll on comm: MPI_ERR_COMM for MPI_COMM_NULL or an intercommunicator. */
@@ -357,5 +392,54 @@ int vine__side_pack(const vine_side *s, char *dst, MPI_Comm comm);
 int vine__side_unpack(const vine_side *s, const char *src, MPI_Comm comm);
 /* The byte type the data-movement schedules run on. */
 const vine_exec_type *vine__byte_type(void);
+
+
+/* ---- Nonblocking and persistent requests (request.c) ---- */
+
+/*
+ * The user's arguments of a nonblocking or persistent call, kept for the
+ * MPI library's nonblocking collective when "mpi" serves it: bcast's buffer
+ * and count are the receive side; the reductions' count is scount; counts
+ * (reduce_scatter) one of icounts or ccounts.
+ */
+typedef struct vine_nb_args {
+    vine_coll coll;
+    const void *sendbuf;
+    void *recvbuf;
+    MPI_Count scount, rcount;
+    MPI_Datatype stype, rtype;
+    MPI_Op op;
+    int root;
+    MPI_Comm comm;
+    const int *icounts;
+    const MPI_Count *ccounts;
+} vine_nb_args;
+
+/*
+ * A nonblocking (persistent 0) or persistent call with arguments a: *r gets
+ * the request to pass to the collective's implementation as its call's nb
+ * (NULL on failure: the error is returned).  *request is MPI_REQUEST_NULL
+ * until vine__nb_end.
+ */
+int vine__nb_begin(struct vine_nbreq **r, const vine_nb_args *a, int persistent,
+                   MPI_Request *request);
+/*
+ * Ends the call: with rc MPI_SUCCESS makes the MPI request and (nonblocking)
+ * starts it; otherwise frees r.  Returns the call's error class.
+ */
+int vine__nb_end(struct vine_nbreq *r, int rc, MPI_Request *request);
+/* Records the run of c's planned schedule in c->nb (vine__call_exec). */
+int vine__nb_launch(vine_call *c);
+/* Leaves c to the MPI library's nonblocking collective, started with the request. */
+int vine__nb_mpi(vine_call *c);
+/* The request's own packing scratch number which (VINE_PACK_IN/OUT). */
+int vine__nb_scratch(struct vine_nbreq *r, int which, size_t bytes, char **out);
+/* Packs s into dst when the request starts / unpacks it from src when it completes. */
+int vine__nb_pack(struct vine_nbreq *r, const vine_side *s, char *dst);
+int vine__nb_unpack(struct vine_nbreq *r, const vine_side *s, const char *src);
+/* Advances every outstanding request until st's shm requests are all done. */
+void vine__nb_drain_shm(vine_comm_state *st);
+/* Stops and joins the progress thread (VINE_PROGRESS_THREAD), at MPI_Finalize. */
+void vine__nb_finalize(void);
 
 #endif

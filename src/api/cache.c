@@ -2,7 +2,10 @@
  * The schedule cache of a communicator: up to VINE_CACHE_SIZE built
  * schedules, looked up by vine_key, the least recently used evicted first.
  * Repeated calls of one shape hit the most recently used entry, checked
- * before anything else, so a hit costs one key comparison.
+ * before anything else, so a hit costs one key comparison.  An entry that
+ * requests run is pinned (never evicted); when all are, a new schedule is
+ * built outside the cache and freed with its last request (a blocking
+ * call's then goes into one spare entry).
  */
 #include "api.h"
 
@@ -53,40 +56,83 @@ static void entry_free(vine_cache_entry *e)
     memset(e, 0, sizeof *e);
 }
 
-vine_cache_entry *vine__cache_add(vine_comm_state *st, const vine_key *k)
+/* Gives e the key k (with its own copy of the counts); 0 when out of memory. */
+static int entry_key(vine_cache_entry *e, const vine_key *k, int p)
 {
-    int victim = 0;
+    e->key = *k;
+    if (k->counts) {
+        size_t *copy = malloc((size_t)p * sizeof *copy);
+        if (!copy) {
+            e->key.counts = NULL;
+            return 0;
+        }
+        memcpy(copy, k->counts, (size_t)p * sizeof *copy);
+        e->key.counts = copy;
+    }
+    e->used = 1;
+    return 1;
+}
+
+vine_cache_entry *vine__cache_add(vine_comm_state *st, const vine_key *k, int pin)
+{
+    /* The least recently used entry that no request runs. */
+    int victim = -1;
     for (int i = 0; i < VINE_CACHE_SIZE; i++) {
+        if (st->cache[i].pins)
+            continue;
         if (!st->cache[i].used) {
             victim = i;
             break;
         }
-        if (st->cache[i].stamp < st->cache[victim].stamp)
+        if (victim < 0 || st->cache[i].stamp < st->cache[victim].stamp)
             victim = i;
     }
-    vine_cache_entry *e = &st->cache[victim];
+    if (victim < 0 && !pin) {
+        /* Every slot runs a request: a blocking call's schedule goes into
+         * the spare entry, which the next such call reuses. */
+        victim = VINE_CACHE_SIZE;
+    } else if (victim < 0) {
+        /* ... and a request's lives outside the cache, and goes with the
+         * last request that pins it. */
+        vine_cache_entry *e = calloc(1, sizeof *e);
+        if (e && !entry_key(e, k, st->p)) {
+            free(e);
+            e = NULL;
+        }
+        if (e)
+            e->heap = 1;
+        return e;
+    }
+    vine_cache_entry *e = victim < VINE_CACHE_SIZE ? &st->cache[victim] : &st->spare;
     if (st->memo.e == e)
         st->memo.valid = 0;
     entry_free(e);
-    e->key = *k;
-    if (k->counts) {
-        size_t *copy = malloc((size_t)st->p * sizeof *copy);
-        if (!copy) {
-            e->key.counts = NULL;
-            return NULL;
-        }
-        memcpy(copy, k->counts, (size_t)st->p * sizeof *copy);
-        e->key.counts = copy;
-    }
-    e->used = 1;
-    return touch(st, victim);
+    if (!entry_key(e, k, st->p))
+        return NULL;
+    return victim < VINE_CACHE_SIZE ? touch(st, victim) : e;
 }
 
 void vine__cache_drop(vine_cache_entry *e)
 {
     /* The schedule was never built (vine__algo_build freed it on failure). */
     vine__sched_init(&e->sched, 0, 0);
+    int heap = e->heap;
     entry_free(e);
+    if (heap)
+        free(e);
+}
+
+void vine__cache_pin(vine_cache_entry *e)
+{
+    e->pins++;
+}
+
+void vine__cache_unpin(vine_cache_entry *e)
+{
+    if (--e->pins == 0 && e->heap) {
+        entry_free(e);
+        free(e);
+    }
 }
 
 void vine__cache_clear(vine_comm_state *st)
@@ -94,4 +140,5 @@ void vine__cache_clear(vine_comm_state *st)
     st->memo.valid = 0;
     for (int i = 0; i < VINE_CACHE_SIZE; i++)
         entry_free(&st->cache[i]);
+    entry_free(&st->spare);
 }

@@ -17,6 +17,7 @@ int vine__call_start(vine_call *c, vine_coll coll, MPI_Comm comm)
     c->recvbuf = NULL;
     c->req = NULL;
     c->e = NULL;
+    c->nb = NULL;
     return vine__comm_lookup(comm, &c->st, &c->a.p, &c->a.rank);
 }
 
@@ -170,7 +171,7 @@ static int schedule(vine_call *c, vine_cache_entry **out)
         k.counts = c->a.counts;
     if ((*out = vine__cache_find(st, &k)))
         return MPI_SUCCESS;
-    vine_cache_entry *e = vine__cache_add(st, &k);
+    vine_cache_entry *e = vine__cache_add(st, &k, c->nb != NULL);
     if (!e)
         return MPI_ERR_NO_MEM;
     int rc = vine__choose_build(&c->a, c->req, (size_t)c->t.size, &e->sched, &e->served);
@@ -213,15 +214,34 @@ static void served(const vine_call *c)
         vine__say_served(c->comm, c->a.rank, c->a.p, c->a.coll, c->e->served->name);
 }
 
+/*
+ * A blocking run of x on st.  A schedule of the shm family first waits for
+ * the shm requests started before it on st, which own the node segment
+ * until they complete (request.c).
+ */
+static int run(vine_comm_state *st, const vine_exec_call *x)
+{
+    if (x->sched->shm && st->shm_done != st->shm_tickets)
+        vine__nb_drain_shm(st);
+    return vine__exec_run(x, &st->scr);
+}
+
 int vine__call_exec(vine_call *c)
 {
     vine_cache_entry *e = c->e;
+    if (c->nb) {
+        int rc = vine__nb_launch(c);
+        if (rc == MPI_SUCCESS)
+            served(c);
+        return rc;
+    }
     vine_exec_call x = {&e->sched,   e->has_plan ? &e->plan : NULL,
                         e->max_reqs, c->sendbuf,
                         c->recvbuf,  &c->t,
                         c->op,       c->a.commutative,
-                        c->st->comm, vine__shm_exec(c->st)};
-    int rc = vine__exec_run(&x, &c->st->scr);
+                        c->st->comm, vine__shm_exec(c->st),
+                        VINE_EXEC_TAG};
+    int rc = run(c->st, &x);
     if (rc == MPI_SUCCESS)
         served(c);
     return rc;
@@ -262,6 +282,8 @@ static void keep(const vine_call *c, MPI_Datatype dt, size_t count, MPI_Datatype
 void vine__call_memo_keep(const vine_call *c, const vine_exec_type *user_t, size_t count, int root,
                           int inplace)
 {
+    if (c->nb)
+        return; /* a request's call is not repeated by the blocking shortcut */
     if (!user_t->named || (c->op != MPI_OP_NULL && !is_predefined_op(c->op)))
         c->st->memo.valid = 0;
     else
@@ -271,6 +293,8 @@ void vine__call_memo_keep(const vine_call *c, const vine_exec_type *user_t, size
 void vine__call_memo_keep2(const vine_call *c, const vine_exec_type *st, size_t scount,
                            const vine_exec_type *rt, size_t rcount, int root, int inplace)
 {
+    if (c->nb)
+        return;
     if ((st && !st->named) || (rt && !rt->named))
         c->st->memo.valid = 0;
     else
@@ -295,6 +319,7 @@ int vine__call_memo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf)
                         e->max_reqs, sendbuf,
                         recvbuf,     &m->xt,
                         m->op,       m->commutative,
-                        st->comm,    vine__shm_exec(st)};
-    return vine__call_memo_done(st, vine__exec_run(&x, &st->scr));
+                        st->comm,    vine__shm_exec(st),
+                        VINE_EXEC_TAG};
+    return vine__call_memo_done(st, run(st, &x));
 }

@@ -36,6 +36,22 @@ static int check_side(const void *buf, MPI_Count count, MPI_Datatype dt, vine_ex
     return rc;
 }
 
+/* Packing scratch number which: the communicator's, or a request's own. */
+static int scratch(vine_call *c, int which, size_t bytes, char **out)
+{
+    if (c->nb)
+        return vine__nb_scratch(c->nb, which, bytes, out);
+    return vine__pack_scratch(c->st, which, bytes, out);
+}
+
+/* Packs s into dst: now, or when a request starts. */
+static int pack(vine_call *c, const vine_side *s, char *dst)
+{
+    if (c->nb)
+        return vine__nb_pack(c->nb, s, dst);
+    return vine__side_pack(s, dst, c->st->comm);
+}
+
 /*
  * Where the schedule reads an input of s: the user's memory when raw, else
  * scratch `which` holding the packed bytes.
@@ -46,8 +62,8 @@ static int input_bytes(vine_call *c, const vine_side *s, int which, char **out)
         *out = s->buf;
         return MPI_SUCCESS;
     }
-    int rc = vine__pack_scratch(c->st, which, s->bytes, out);
-    return rc ? rc : vine__side_pack(s, *out, c->st->comm);
+    int rc = scratch(c, which, s->bytes, out);
+    return rc ? rc : pack(c, s, *out);
 }
 
 /* Where the schedule writes the output of s: the user's memory or scratch. */
@@ -57,7 +73,7 @@ static int output_bytes(vine_call *c, const vine_side *s, char **out)
         *out = s->buf;
         return MPI_SUCCESS;
     }
-    return vine__pack_scratch(c->st, VINE_PACK_OUT, s->bytes, out);
+    return scratch(c, VINE_PACK_OUT, s->bytes, out);
 }
 
 /*
@@ -72,19 +88,24 @@ static int plan_bytes(vine_call *c, size_t block)
     return vine__call_plan(c);
 }
 
-/* Runs the planned schedule of c, then unpacks out if needed. */
+/* Runs the planned schedule of c, then unpacks out if needed (a request: when it completes). */
 static int run_bytes(vine_call *c, const vine_side *out, const char *out_mem)
 {
+    if (c->nb && out && !out->raw) {
+        int rc = vine__nb_unpack(c->nb, out, out_mem);
+        return rc ? rc : vine__call_exec(c);
+    }
     int rc = vine__call_exec(c);
     if (rc == MPI_SUCCESS && out && !out->raw)
         rc = vine__side_unpack(out, out_mem, c->st->comm);
     return rc;
 }
 
-static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm)
+static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm,
+                      struct vine_nbreq *nb)
 {
     vine_comm_state *st = vine__last_state;
-    if (st && st->user == comm &&
+    if (!nb && st && st->user == comm &&
         vine__call_memo_hit(st, VINE_COLL_BCAST, dt, MPI_OP_NULL, count, root, 0) && buffer &&
         buffer != MPI_IN_PLACE)
         return vine__call_memo_run(st, NULL, buffer);
@@ -92,6 +113,7 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, 
     vine_exec_type t;
     size_t bytes;
     int rc = vine__call_start(&c, VINE_COLL_BCAST, comm);
+    c.nb = nb;
     if (rc || (rc = check_side(buffer, count, dt, &t, &bytes)))
         return rc;
     if (root < 0 || root >= c.a.p)
@@ -105,6 +127,8 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, 
     c.a.root = root;
     if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, bytes)))
         return rc;
+    if (vine__call_to_mpi(&c) && nb)
+        return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c)) {
         if ((rc = vine__call_mpi_done(&c, PMPI_Bcast(buffer, (int)count, dt, root, comm))))
             return rc;
@@ -127,11 +151,12 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, 
 }
 
 static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          struct vine_nbreq *nb)
 {
     int inplace = sendbuf == MPI_IN_PLACE;
     vine_comm_state *ms = vine__last_state;
-    if (ms && ms->user == comm &&
+    if (!nb && ms && ms->user == comm &&
         vine__call_memo_hit2(ms, VINE_COLL_ALLGATHER, sendtype, sendcount, recvtype, recvcount, 0,
                              inplace) &&
         (inplace || sendbuf) && recvbuf && recvbuf != MPI_IN_PLACE) {
@@ -144,6 +169,7 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     vine_exec_type st, rt;
     size_t block, sbytes, all;
     int rc = vine__call_start(&c, VINE_COLL_ALLGATHER, comm);
+    c.nb = nb;
     if (rc || (rc = check_side(recvbuf, recvcount, recvtype, &rt, &block)))
         return rc;
     if (recvbuf == MPI_IN_PLACE)
@@ -159,6 +185,8 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     c.a.inplace = inplace;
     if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, block)))
         return rc;
+    if (vine__call_to_mpi(&c) && nb)
+        return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c)) {
         if ((rc = vine__call_mpi_done(&c, PMPI_Allgather(sendbuf, (int)sendcount, sendtype, recvbuf,
                                                          (int)recvcount, recvtype, comm))))
@@ -176,7 +204,7 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
         /* The own block goes into its place in the packed receive bytes. */
         vine__side_init(&ss, elem_at(recvbuf, (size_t)c.a.rank * (size_t)recvcount, rt.extent),
                         (size_t)recvcount, &rt);
-        if ((rc = vine__side_pack(&ss, rmem + (size_t)c.a.rank * block, c.st->comm)))
+        if ((rc = pack(&c, &ss, rmem + (size_t)c.a.rank * block)))
             return rc;
     } else if (!inplace) {
         vine__side_init(&ss, sendbuf, (size_t)sendcount, &st);
@@ -195,11 +223,12 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
 }
 
 static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         struct vine_nbreq *nb)
 {
     int inplace = sendbuf == MPI_IN_PLACE;
     vine_comm_state *ms = vine__last_state;
-    if (ms && ms->user == comm && !inplace &&
+    if (!nb && ms && ms->user == comm && !inplace &&
         vine__call_memo_hit2(ms, VINE_COLL_ALLTOALL, sendtype, sendcount, recvtype, recvcount, 0,
                              0) &&
         sendbuf && recvbuf && recvbuf != MPI_IN_PLACE) {
@@ -212,6 +241,7 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     vine_exec_type st, rt;
     size_t block, sbytes, all;
     int rc = vine__call_start(&c, VINE_COLL_ALLTOALL, comm);
+    c.nb = nb;
     if (rc || (rc = check_side(recvbuf, recvcount, recvtype, &rt, &block)))
         return rc;
     if (recvbuf == MPI_IN_PLACE)
@@ -226,6 +256,8 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
         return vine__call_none(&c);
     if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, block)))
         return rc;
+    if (vine__call_to_mpi(&c) && nb)
+        return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c)) {
         if ((rc = vine__call_mpi_done(&c, PMPI_Alltoall(sendbuf, (int)sendcount, sendtype, recvbuf,
                                                         (int)recvcount, recvtype, comm))))
@@ -241,8 +273,7 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     vine__side_init(&rs, recvbuf, (size_t)recvcount * n, &rt);
     if (inplace) {
         /* The schedules never read and write one buffer: the input moves to scratch. */
-        if ((rc = vine__pack_scratch(c.st, VINE_PACK_IN, all, &smem)) ||
-            (rc = vine__side_pack(&rs, smem, c.st->comm)))
+        if ((rc = scratch(&c, VINE_PACK_IN, all, &smem)) || (rc = pack(&c, &rs, smem)))
             return rc;
     } else {
         vine__side_init(&ss, sendbuf, (size_t)sendcount * n, &st);
@@ -271,12 +302,13 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
 static int rooted_start(vine_call *c, vine_coll coll, int root, MPI_Comm comm, const void *rootbuf,
                         MPI_Count rootcount, MPI_Datatype roottype, vine_exec_type *rt,
                         const void *ownbuf, MPI_Count owncount, MPI_Datatype owntype,
-                        vine_exec_type *ot, size_t *block, int *go)
+                        vine_exec_type *ot, size_t *block, int *go, struct vine_nbreq *nb)
 {
     size_t own = 0, all;
     *block = 0;
     *go = 0;
     int rc = vine__call_start(c, coll, comm);
+    c->nb = nb;
     if (rc)
         return rc;
     if (root < 0 || root >= c->a.p)
@@ -306,10 +338,10 @@ static int rooted_start(vine_call *c, vine_coll coll, int root, MPI_Comm comm, c
 
 static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                       MPI_Comm comm)
+                       MPI_Comm comm, struct vine_nbreq *nb)
 {
     vine_comm_state *ms = vine__last_state;
-    if (ms && ms->user == comm &&
+    if (!nb && ms && ms->user == comm &&
         vine__call_memo_hit2(ms, VINE_COLL_GATHER, sendtype, sendcount, recvtype, recvcount, root,
                              sendbuf == MPI_IN_PLACE)) {
         int at_root = ms->rank == root, inplace = sendbuf == MPI_IN_PLACE;
@@ -325,10 +357,12 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     vine_exec_type st, rt;
     size_t block;
     int go, rc = rooted_start(&c, VINE_COLL_GATHER, root, comm, recvbuf, recvcount, recvtype, &rt,
-                              sendbuf, sendcount, sendtype, &st, &block, &go);
+                              sendbuf, sendcount, sendtype, &st, &block, &go, nb);
     if (rc || !go)
         return rc;
     int at_root = c.a.rank == root, inplace = c.a.inplace;
+    if (vine__call_to_mpi(&c) && nb)
+        return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c)) {
         if ((rc = vine__call_mpi_done(&c, PMPI_Gather(sendbuf, (int)sendcount, sendtype, recvbuf,
                                                       (int)recvcount, recvtype, root, comm))))
@@ -346,7 +380,7 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
         if (inplace && !rs.raw) {
             vine__side_init(&ss, elem_at(recvbuf, (size_t)root * (size_t)recvcount, rt.extent),
                             (size_t)recvcount, &rt);
-            if ((rc = vine__side_pack(&ss, rmem + (size_t)root * block, c.st->comm)))
+            if ((rc = pack(&c, &ss, rmem + (size_t)root * block)))
                 return rc;
         }
     }
@@ -367,10 +401,10 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 
 static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                        MPI_Comm comm)
+                        MPI_Comm comm, struct vine_nbreq *nb)
 {
     vine_comm_state *ms = vine__last_state;
-    if (ms && ms->user == comm &&
+    if (!nb && ms && ms->user == comm &&
         vine__call_memo_hit2(ms, VINE_COLL_SCATTER, sendtype, sendcount, recvtype, recvcount, root,
                              recvbuf == MPI_IN_PLACE)) {
         int at_root = ms->rank == root, inplace = recvbuf == MPI_IN_PLACE;
@@ -386,10 +420,12 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     vine_exec_type st, rt;
     size_t block;
     int go, rc = rooted_start(&c, VINE_COLL_SCATTER, root, comm, sendbuf, sendcount, sendtype, &st,
-                              recvbuf, recvcount, recvtype, &rt, &block, &go);
+                              recvbuf, recvcount, recvtype, &rt, &block, &go, nb);
     if (rc || !go)
         return rc;
     int at_root = c.a.rank == root, inplace = c.a.inplace;
+    if (vine__call_to_mpi(&c) && nb)
+        return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c)) {
         if ((rc = vine__call_mpi_done(&c, PMPI_Scatter(sendbuf, (int)sendcount, sendtype, recvbuf,
                                                        (int)recvcount, recvtype, root, comm))))
@@ -420,75 +456,309 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     return MPI_SUCCESS;
 }
 
-int vine_barrier(MPI_Comm comm)
+static int barrier_impl(MPI_Comm comm, struct vine_nbreq *nb)
 {
     vine_call c;
     int rc = vine__call_start(&c, VINE_COLL_BARRIER, comm);
+    c.nb = nb;
     if (rc || (rc = vine__call_check_request(&c)))
         return rc;
     if (c.a.p == 1)
         return vine__call_none(&c);
     if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, 0)))
         return rc;
+    if (vine__call_to_mpi(&c) && nb)
+        return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c))
         return vine__call_mpi_done(&c, PMPI_Barrier(comm));
     return run_bytes(&c, NULL, NULL);
 }
 
+int vine_barrier(MPI_Comm comm)
+{
+    return barrier_impl(comm, NULL);
+}
+
 int vine_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return bcast_impl(buffer, count, datatype, root, comm);
+    return bcast_impl(buffer, count, datatype, root, comm, NULL);
 }
 
 int vine_bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return bcast_impl(buffer, count, datatype, root, comm);
+    return bcast_impl(buffer, count, datatype, root, comm, NULL);
 }
 
 int vine_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL);
 }
 
 int vine_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL);
 }
 
 int vine_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL);
 }
 
 int vine_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL);
 }
 
 int vine_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       NULL);
 }
 
 int vine_gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       NULL);
 }
 
 int vine_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        NULL);
 }
 
 int vine_scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        NULL);
+}
+
+/* ---- Nonblocking and persistent forms ---- */
+
+/* A data-movement collective (or barrier) in nonblocking (persistent 0) or persistent form. */
+static int move_nb(vine_coll coll, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, int persistent, MPI_Request *request)
+{
+    vine_nb_args a = {.coll = coll,
+                      .sendbuf = sendbuf,
+                      .scount = sendcount,
+                      .stype = sendtype,
+                      .recvbuf = recvbuf,
+                      .rcount = recvcount,
+                      .rtype = recvtype,
+                      .op = MPI_OP_NULL,
+                      .root = root,
+                      .comm = comm};
+    struct vine_nbreq *r;
+    int rc = vine__nb_begin(&r, &a, persistent, request);
+    if (rc != MPI_SUCCESS)
+        return vine__nb_end(r, rc, request);
+    switch (coll) {
+    case VINE_COLL_BCAST:
+        rc = bcast_impl(recvbuf, recvcount, recvtype, root, comm, r);
+        break;
+    case VINE_COLL_ALLGATHER:
+        rc = allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+        break;
+    case VINE_COLL_ALLTOALL:
+        rc = alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
+        break;
+    case VINE_COLL_GATHER:
+        rc = gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, r);
+        break;
+    case VINE_COLL_SCATTER:
+        rc =
+            scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, r);
+        break;
+    default:
+        rc = barrier_impl(comm, r);
+        break;
+    }
+    return vine__nb_end(r, rc, request);
+}
+
+int vine_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    return move_nb(VINE_COLL_BCAST, NULL, 0, MPI_DATATYPE_NULL, buffer, count, datatype, root, comm,
+                   0, request);
+}
+
+int vine_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return move_nb(VINE_COLL_BCAST, NULL, 0, MPI_DATATYPE_NULL, buffer, count, datatype, root, comm,
+                   1, request);
+}
+
+int vine_ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return move_nb(VINE_COLL_BCAST, NULL, 0, MPI_DATATYPE_NULL, buffer, count, datatype, root, comm,
+                   0, request);
+}
+
+int vine_bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return move_nb(VINE_COLL_BCAST, NULL, 0, MPI_DATATYPE_NULL, buffer, count, datatype, root, comm,
+                   1, request);
+}
+
+int vine_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return move_nb(VINE_COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   0, comm, 0, request);
+}
+
+int vine_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    (void)info;
+    return move_nb(VINE_COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   0, comm, 1, request);
+}
+
+int vine_iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    return move_nb(VINE_COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   0, comm, 0, request);
+}
+
+int vine_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return move_nb(VINE_COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   0, comm, 1, request);
+}
+
+int vine_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return move_nb(VINE_COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   0, comm, 0, request);
+}
+
+int vine_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    (void)info;
+    return move_nb(VINE_COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   0, comm, 1, request);
+}
+
+int vine_ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    return move_nb(VINE_COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   0, comm, 0, request);
+}
+
+int vine_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return move_nb(VINE_COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   0, comm, 1, request);
+}
+
+int vine_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return move_nb(VINE_COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   root, comm, 0, request);
+}
+
+int vine_gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
+{
+    (void)info;
+    return move_nb(VINE_COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   root, comm, 1, request);
+}
+
+int vine_igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return move_nb(VINE_COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   root, comm, 0, request);
+}
+
+int vine_gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return move_nb(VINE_COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   root, comm, 1, request);
+}
+
+int vine_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return move_nb(VINE_COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   root, comm, 0, request);
+}
+
+int vine_scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    (void)info;
+    return move_nb(VINE_COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   root, comm, 1, request);
+}
+
+int vine_iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return move_nb(VINE_COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   root, comm, 0, request);
+}
+
+int vine_scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return move_nb(VINE_COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   root, comm, 1, request);
+}
+
+int vine_ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    return move_nb(VINE_COLL_BARRIER, NULL, 0, MPI_DATATYPE_NULL, NULL, 0, MPI_DATATYPE_NULL, 0,
+                   comm, 0, request);
+}
+
+int vine_barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return move_nb(VINE_COLL_BARRIER, NULL, 0, MPI_DATATYPE_NULL, NULL, 0, MPI_DATATYPE_NULL, 0,
+                   comm, 1, request);
 }

@@ -9,9 +9,10 @@
 
 /* The checks of an op-taking call: communicator, count, datatype, op. */
 static int start_reduction(vine_call *c, vine_coll coll, MPI_Comm comm, MPI_Count count,
-                           MPI_Datatype dt, MPI_Op op)
+                           MPI_Datatype dt, MPI_Op op, struct vine_nbreq *nb)
 {
     int rc = vine__call_start(c, coll, comm);
+    c->nb = nb;
     if (rc == MPI_SUCCESS)
         rc = vine__call_check_type(count, dt, &c->t);
     if (rc == MPI_SUCCESS)
@@ -21,11 +22,11 @@ static int start_reduction(vine_call *c, vine_coll coll, MPI_Comm comm, MPI_Coun
 }
 
 static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt,
-                       MPI_Op op, int root, MPI_Comm comm)
+                       MPI_Op op, int root, MPI_Comm comm, struct vine_nbreq *nb)
 {
     vine_comm_state *st = vine__last_state;
     int inplace = sendbuf == MPI_IN_PLACE;
-    if (st && st->user == comm &&
+    if (!nb && st && st->user == comm &&
         vine__call_memo_hit(st, VINE_COLL_REDUCE, dt, op, count, root, inplace)) {
         /* The same call as the last one on comm, which passed every check that
          * does not depend on the buffers. */
@@ -34,7 +35,7 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
             return vine__call_memo_run(st, inplace ? NULL : sendbuf, at_root ? recvbuf : NULL);
     }
     vine_call c;
-    int rc = start_reduction(&c, VINE_COLL_REDUCE, comm, count, dt, op);
+    int rc = start_reduction(&c, VINE_COLL_REDUCE, comm, count, dt, op, nb);
     if (rc != MPI_SUCCESS)
         return rc;
     if (root < 0 || root >= c.a.p)
@@ -54,6 +55,8 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
     c.recvbuf = at_root ? recvbuf : NULL;
     if ((rc = vine__call_attach(&c)) || (rc = vine__call_plan(&c)))
         return rc;
+    if (vine__call_to_mpi(&c) && nb)
+        return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c))
         rc = vine__call_mpi_done(&c, PMPI_Reduce(sendbuf, recvbuf, (int)count, dt, op, root, comm));
     else
@@ -64,16 +67,16 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
 }
 
 static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt,
-                          MPI_Op op, MPI_Comm comm)
+                          MPI_Op op, MPI_Comm comm, struct vine_nbreq *nb)
 {
     vine_comm_state *st = vine__last_state;
     int inplace = sendbuf == MPI_IN_PLACE;
-    if (st && st->user == comm &&
+    if (!nb && st && st->user == comm &&
         vine__call_memo_hit(st, VINE_COLL_ALLREDUCE, dt, op, count, 0, inplace) &&
         (inplace || sendbuf) && recvbuf && recvbuf != MPI_IN_PLACE)
         return vine__call_memo_run(st, inplace ? NULL : sendbuf, recvbuf);
     vine_call c;
-    int rc = start_reduction(&c, VINE_COLL_ALLREDUCE, comm, count, dt, op);
+    int rc = start_reduction(&c, VINE_COLL_ALLREDUCE, comm, count, dt, op, nb);
     if (rc != MPI_SUCCESS)
         return rc;
     if (recvbuf == MPI_IN_PLACE)
@@ -89,6 +92,8 @@ static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, M
     c.recvbuf = recvbuf;
     if ((rc = vine__call_attach(&c)) || (rc = vine__call_plan(&c)))
         return rc;
+    if (vine__call_to_mpi(&c) && nb)
+        return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c))
         rc = vine__call_mpi_done(&c, PMPI_Allreduce(sendbuf, recvbuf, (int)count, dt, op, comm));
     else
@@ -127,16 +132,17 @@ static int repeat_bufs(const void *sendbuf, const void *recvbuf)
 }
 
 static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+                                     MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                                     struct vine_nbreq *nb)
 {
     vine_comm_state *ms = vine__last_state;
     int inplace = sendbuf == MPI_IN_PLACE;
-    if (ms && ms->user == comm &&
+    if (!nb && ms && ms->user == comm &&
         vine__call_memo_hit(ms, VINE_COLL_REDUCE_SCATTER_BLOCK, dt, op, recvcount, 0, inplace) &&
         repeat_bufs(sendbuf, recvbuf))
         return vine__call_memo_run(ms, inplace ? NULL : sendbuf, recvbuf);
     vine_call c;
-    int rc = start_reduction(&c, VINE_COLL_REDUCE_SCATTER_BLOCK, comm, recvcount, dt, op);
+    int rc = start_reduction(&c, VINE_COLL_REDUCE_SCATTER_BLOCK, comm, recvcount, dt, op, nb);
     if (rc != MPI_SUCCESS)
         return rc;
     size_t total;
@@ -157,6 +163,8 @@ static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Cou
     c.a.displs = st->displs;
     if ((rc = vine__call_plan(&c)))
         return rc;
+    if (vine__call_to_mpi(&c) && nb)
+        return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c))
         rc = vine__call_mpi_done(
             &c, PMPI_Reduce_scatter_block(sendbuf, recvbuf, (int)recvcount, dt, op, comm));
@@ -184,11 +192,12 @@ static int memo_counts(const vine_comm_state *st, const int *ic, const MPI_Count
 }
 
 static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, const int *ic,
-                               const MPI_Count *cc, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+                               const MPI_Count *cc, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                               struct vine_nbreq *nb)
 {
     vine_comm_state *ms = vine__last_state;
     int inplace = sendbuf == MPI_IN_PLACE;
-    if (ms && ms->user == comm && memo_counts(ms, ic, cc) &&
+    if (!nb && ms && ms->user == comm && memo_counts(ms, ic, cc) &&
         vine__call_memo_hit(ms, VINE_COLL_REDUCE_SCATTER, dt, op, (MPI_Count)ms->memo.count, 0,
                             inplace) &&
         repeat_bufs(sendbuf, recvbuf)) {
@@ -199,7 +208,7 @@ static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, const int *ic
         return vine__call_memo_run(ms, inplace ? NULL : sendbuf, recvbuf);
     }
     vine_call c;
-    int rc = start_reduction(&c, VINE_COLL_REDUCE_SCATTER, comm, 0, dt, op);
+    int rc = start_reduction(&c, VINE_COLL_REDUCE_SCATTER, comm, 0, dt, op, nb);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!ic && !cc)
@@ -231,6 +240,8 @@ static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, const int *ic
     c.a.displs = st->displs;
     if ((rc = vine__call_plan(&c)))
         return rc;
+    if (vine__call_to_mpi(&c) && nb)
+        return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c))
         rc = vine__call_mpi_done(
             &c, vine__mpi_reduce_scatter(sendbuf, recvbuf, ic, st->counts, dt, op, comm));
@@ -245,47 +256,223 @@ static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, const int *ic
 int vine_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm)
 {
-    return reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
 
 int vine_reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, int root, MPI_Comm comm)
 {
-    return reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
 
 int vine_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm)
 {
-    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm);
+    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 int vine_allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm)
 {
-    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm);
+    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 int vine_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    return reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL);
 }
 
 int vine_reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    return reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL);
 }
 
 int vine_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter_impl(sendbuf, recvbuf, recvcounts, NULL, datatype, op, comm);
+    return reduce_scatter_impl(sendbuf, recvbuf, recvcounts, NULL, datatype, op, comm, NULL);
 }
 
 int vine_reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter_impl(sendbuf, recvbuf, NULL, recvcounts, datatype, op, comm);
+    return reduce_scatter_impl(sendbuf, recvbuf, NULL, recvcounts, datatype, op, comm, NULL);
+}
+
+/* ---- Nonblocking and persistent forms ---- */
+
+/* The arguments of a reduction for the MPI library's nonblocking collective. */
+static vine_nb_args red_args(vine_coll coll, const void *sendbuf, void *recvbuf, MPI_Count count,
+                             MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
+{
+    return (vine_nb_args){.coll = coll,
+                          .sendbuf = sendbuf,
+                          .recvbuf = recvbuf,
+                          .scount = count,
+                          .stype = dt,
+                          .op = op,
+                          .root = root,
+                          .comm = comm};
+}
+
+static int reduce_nb(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt,
+                     MPI_Op op, int root, MPI_Comm comm, int persistent, MPI_Request *request)
+{
+    vine_nb_args a = red_args(VINE_COLL_REDUCE, sendbuf, recvbuf, count, dt, op, root, comm);
+    struct vine_nbreq *r;
+    int rc = vine__nb_begin(&r, &a, persistent, request);
+    if (rc == MPI_SUCCESS)
+        rc = reduce_impl(sendbuf, recvbuf, count, dt, op, root, comm, r);
+    return vine__nb_end(r, rc, request);
+}
+
+static int allreduce_nb(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt,
+                        MPI_Op op, MPI_Comm comm, int persistent, MPI_Request *request)
+{
+    vine_nb_args a = red_args(VINE_COLL_ALLREDUCE, sendbuf, recvbuf, count, dt, op, 0, comm);
+    struct vine_nbreq *r;
+    int rc = vine__nb_begin(&r, &a, persistent, request);
+    if (rc == MPI_SUCCESS)
+        rc = allreduce_impl(sendbuf, recvbuf, count, dt, op, comm, r);
+    return vine__nb_end(r, rc, request);
+}
+
+static int reduce_scatter_block_nb(const void *sendbuf, void *recvbuf, MPI_Count count,
+                                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int persistent,
+                                   MPI_Request *request)
+{
+    vine_nb_args a =
+        red_args(VINE_COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, count, dt, op, 0, comm);
+    struct vine_nbreq *r;
+    int rc = vine__nb_begin(&r, &a, persistent, request);
+    if (rc == MPI_SUCCESS)
+        rc = reduce_scatter_block_impl(sendbuf, recvbuf, count, dt, op, comm, r);
+    return vine__nb_end(r, rc, request);
+}
+
+static int reduce_scatter_nb(const void *sendbuf, void *recvbuf, const int *ic, const MPI_Count *cc,
+                             MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int persistent,
+                             MPI_Request *request)
+{
+    vine_nb_args a = red_args(VINE_COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, dt, op, 0, comm);
+    a.icounts = ic;
+    a.ccounts = cc;
+    struct vine_nbreq *r;
+    int rc = vine__nb_begin(&r, &a, persistent, request);
+    if (rc == MPI_SUCCESS)
+        rc = reduce_scatter_impl(sendbuf, recvbuf, ic, cc, dt, op, comm, r);
+    return vine__nb_end(r, rc, request);
+}
+
+int vine_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+    return reduce_nb(sendbuf, recvbuf, count, datatype, op, root, comm, 0, request);
+}
+
+int vine_ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return reduce_nb(sendbuf, recvbuf, count, datatype, op, root, comm, 0, request);
+}
+
+int vine_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return reduce_nb(sendbuf, recvbuf, count, datatype, op, root, comm, 1, request);
+}
+
+int vine_reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return reduce_nb(sendbuf, recvbuf, count, datatype, op, root, comm, 1, request);
+}
+
+int vine_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return allreduce_nb(sendbuf, recvbuf, count, datatype, op, comm, 0, request);
+}
+
+int vine_iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return allreduce_nb(sendbuf, recvbuf, count, datatype, op, comm, 0, request);
+}
+
+int vine_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return allreduce_nb(sendbuf, recvbuf, count, datatype, op, comm, 1, request);
+}
+
+int vine_allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    (void)info;
+    return allreduce_nb(sendbuf, recvbuf, count, datatype, op, comm, 1, request);
+}
+
+int vine_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    return reduce_scatter_block_nb(sendbuf, recvbuf, recvcount, datatype, op, comm, 0, request);
+}
+
+int vine_ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request)
+{
+    return reduce_scatter_block_nb(sendbuf, recvbuf, recvcount, datatype, op, comm, 0, request);
+}
+
+int vine_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    (void)info;
+    return reduce_scatter_block_nb(sendbuf, recvbuf, recvcount, datatype, op, comm, 1, request);
+}
+
+int vine_reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request)
+{
+    (void)info;
+    return reduce_scatter_block_nb(sendbuf, recvbuf, recvcount, datatype, op, comm, 1, request);
+}
+
+int vine_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return reduce_scatter_nb(sendbuf, recvbuf, recvcounts, NULL, datatype, op, comm, 0, request);
+}
+
+int vine_ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return reduce_scatter_nb(sendbuf, recvbuf, NULL, recvcounts, datatype, op, comm, 0, request);
+}
+
+int vine_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request)
+{
+    (void)info;
+    return reduce_scatter_nb(sendbuf, recvbuf, recvcounts, NULL, datatype, op, comm, 1, request);
+}
+
+int vine_reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request)
+{
+    (void)info;
+    return reduce_scatter_nb(sendbuf, recvbuf, NULL, recvcounts, datatype, op, comm, 1, request);
 }

@@ -61,8 +61,23 @@ static int state_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     (void)comm;
     (void)keyval;
     (void)extra;
-    state_free(attr);
+    vine_comm_state *st = attr;
+    if (st->nreqs > 0) {
+        /* Requests still run on it (MPI lets pending operations complete
+         * after MPI_Comm_free): the last one frees it. */
+        st->orphan = 1;
+        if (vine__last_state == st)
+            vine__last_state = NULL;
+        return MPI_SUCCESS;
+    }
+    state_free(st);
     return MPI_SUCCESS;
+}
+
+void vine__comm_release(vine_comm_state *st)
+{
+    if (--st->nreqs == 0 && st->orphan)
+        state_free(st);
 }
 
 /* Runs inside MPI_Finalize (MPI_COMM_SELF's attributes go first). */
@@ -77,10 +92,17 @@ static int final_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
      * states (and the attributes that point at them) alone. */
     if (!mpi_usable())
         return MPI_SUCCESS;
+    vine__nb_finalize();
     while (all_states) {
         vine_comm_state *st = all_states;
-        if (MPI_Comm_delete_attr(st->user, state_keyval) != MPI_SUCCESS || all_states == st)
-            state_free(st);
+        /* An orphan's communicator is gone; requests left on it at
+         * MPI_Finalize are the program's error, and go with the process. */
+        if (st->orphan || MPI_Comm_delete_attr(st->user, state_keyval) != MPI_SUCCESS ||
+            all_states == st) {
+            st->nreqs = 0;
+            if (all_states == st)
+                state_free(st);
+        }
     }
     MPI_Comm_free_keyval(&state_keyval);
     MPI_Comm_free_keyval(&final_keyval);

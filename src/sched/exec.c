@@ -107,13 +107,13 @@ size_t vine__exec_max_requests(const vine_sched *s)
 
 /* A local copy of a derived datatype: the rank sends to itself on comm. */
 static int copy_derived(const vine_exec_type *t, const void *src, void *dst, size_t count,
-                        MPI_Comm comm)
+                        MPI_Comm comm, int tag)
 {
     int me, rc = MPI_Comm_rank(comm, &me);
     for (size_t done = 0; rc == MPI_SUCCESS && done < count;) {
         int k = chunk(count - done);
-        rc = MPI_Sendrecv(elem(src, done, t->extent), k, t->dt, me, VINE_EXEC_COPY_TAG,
-                          elem(dst, done, t->extent), k, t->dt, me, VINE_EXEC_COPY_TAG, comm,
+        rc = MPI_Sendrecv(elem(src, done, t->extent), k, t->dt, me, tag,
+                          elem(dst, done, t->extent), k, t->dt, me, tag, comm,
                           MPI_STATUS_IGNORE);
         done += (size_t)k;
     }
@@ -121,7 +121,7 @@ static int copy_derived(const vine_exec_type *t, const void *src, void *dst, siz
 }
 
 int vine__exec_copy(const vine_exec_type *t, const void *src, void *dst, size_t count,
-                    MPI_Comm comm)
+                    MPI_Comm comm, int tag)
 {
     if (count == 0)
         return MPI_SUCCESS;
@@ -129,7 +129,7 @@ int vine__exec_copy(const vine_exec_type *t, const void *src, void *dst, size_t 
         memmove(shift(dst, t->true_lb), shift(src, t->true_lb), count * (size_t)t->extent);
         return MPI_SUCCESS;
     }
-    return copy_derived(t, src, dst, count, comm);
+    return copy_derived(t, src, dst, count, comm, vine__exec_copy_tag(tag));
 }
 
 int vine__exec_reduce(const vine_exec_type *t, MPI_Op op, const void *in, void *inout,
@@ -155,14 +155,14 @@ static int run_local(const vine_exec_call *c, char *const base[], const vine_op 
     char *src = elem(base[op->buf], op->off, t->extent);
     char *dst = elem(base[op->dbuf], op->doff, t->extent);
     if (op->kind == VINE_OP_COPY)
-        return vine__exec_copy(t, src, dst, op->count, c->comm);
+        return vine__exec_copy(t, src, dst, op->count, c->comm, c->tag);
     if (op->order == VINE_SRC_LEFT || c->commutative)
         return vine__exec_reduce(t, c->op, src, dst, op->count);
     /* dst = dst op src for a non-commutative op: compute it in src (which
      * the contract lets us clobber), then move it to dst. */
     int rc = vine__exec_reduce(t, c->op, dst, src, op->count);
     if (rc == MPI_SUCCESS)
-        rc = vine__exec_copy(t, src, dst, op->count, c->comm);
+        rc = vine__exec_copy(t, src, dst, op->count, c->comm, c->tag);
     return rc;
 }
 
@@ -175,9 +175,9 @@ static int post(const vine_exec_call *c, char *const base[], const vine_op *op, 
         int k = chunk(left), rc;
         char *addr = elem(base[op->buf], off, c->type->extent);
         if (op->kind == VINE_OP_RECV)
-            rc = MPI_Irecv(addr, k, c->type->dt, op->peer, VINE_EXEC_TAG, c->comm, &reqs[*n]);
+            rc = MPI_Irecv(addr, k, c->type->dt, op->peer, c->tag, c->comm, &reqs[*n]);
         else
-            rc = MPI_Isend(addr, k, c->type->dt, op->peer, VINE_EXEC_TAG, c->comm, &reqs[*n]);
+            rc = MPI_Isend(addr, k, c->type->dt, op->peer, c->tag, c->comm, &reqs[*n]);
         if (rc != MPI_SUCCESS)
             return err_class(rc);
         (*n)++;
@@ -201,14 +201,15 @@ static int wait_all(size_t n, MPI_Request *reqs)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
-    return err_class(MPI_Waitall((int)n, reqs, MPI_STATUSES_IGNORE));
+    return err_class(PMPI_Waitall((int)n, reqs, MPI_STATUSES_IGNORE));
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
 }
 
 /*
- * MPI_Testall without statuses (see wait_all for the pragma): *flag says
+ * MPI_Testall without statuses (see wait_all for the pragma; PMPI, as the
+ * drop-in library defines MPI_Testall as vine's): *flag says
  * whether every request is complete.
  */
 static int test_all(size_t n, MPI_Request *reqs, int *flag)
@@ -217,7 +218,7 @@ static int test_all(size_t n, MPI_Request *reqs, int *flag)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
-    return err_class(MPI_Testall((int)n, reqs, flag, MPI_STATUSES_IGNORE));
+    return err_class(PMPI_Testall((int)n, reqs, flag, MPI_STATUSES_IGNORE));
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -416,9 +417,9 @@ static int post_plan(vine_exec_state *x, size_t k)
         const vine_exec_msg *g = &pl->msgs[x->m];
         char *addr = elem(x->base[g->buf], g->off, extent);
         if (g->recv)
-            rc = MPI_Irecv(addr, g->count, dt, g->peer, VINE_EXEC_TAG, c->comm, &x->reqs[n]);
+            rc = MPI_Irecv(addr, g->count, dt, g->peer, c->tag, c->comm, &x->reqs[n]);
         else
-            rc = MPI_Isend(addr, g->count, dt, g->peer, VINE_EXEC_TAG, c->comm, &x->reqs[n]);
+            rc = MPI_Isend(addr, g->count, dt, g->peer, c->tag, c->comm, &x->reqs[n]);
     }
     x->nreq = n;
     return err_class(rc);

@@ -2,7 +2,8 @@
  * The MPI executor: runs one rank's vine_sched on a communicator.
  *
  * Each round posts all its receives (MPI_Irecv), then all its sends
- * (MPI_Isend) with one tag, waits for them (MPI_Waitall) and then runs the
+ * (MPI_Isend) with the call's tag, waits for them (PMPI_Waitall: the
+ * drop-in library defines MPI_Waitall as vine's) and then runs the
  * round's COPY and REDUCE operations in order.  Element i of a buffer lies at
  * base + i * extent.  Scratch memory and the request array live in a
  * vine_exec_scratch that the caller keeps (one per communicator), so running
@@ -107,6 +108,7 @@ typedef struct vine_exec_call {
     int commutative;
     MPI_Comm comm; /* vine's private communicator */
     vine_exec_shm *shm; /* the node segment; NULL when there is none (then no shm schedule runs) */
+    int tag; /* of every message: VINE_EXEC_TAG for a blocking call, one per request otherwise */
 } vine_exec_call;
 
 /* Whether dt is a predefined (named) datatype. */
@@ -155,9 +157,13 @@ int vine__exec_start(vine_exec_state *x, const vine_exec_call *c, vine_exec_scra
  */
 int vine__exec_progress(vine_exec_state *x, int block, int *done);
 
-/* Copies count elements of t from src to dst (a local copy on the private comm). */
+/*
+ * Copies count elements of t from src to dst (a local copy on the private
+ * comm; a derived type goes through a message to self with tag
+ * vine__exec_copy_tag(tag) of the call's tag).
+ */
 int vine__exec_copy(const vine_exec_type *t, const void *src, void *dst, size_t count,
-                    MPI_Comm comm);
+                    MPI_Comm comm, int tag);
 
 void vine__exec_scratch_free(vine_exec_scratch *scr);
 
@@ -184,9 +190,23 @@ int vine__exec_shm_op(const vine_exec_call *c, char *const base[], const vine_op
 /* The base of rank r's region for elements of t (true lower bound applied). */
 char *vine__exec_shm_base(const vine_exec_shm *x, int r, const vine_exec_type *t);
 
-/* The tag of every message vine sends on its private communicator. */
+/* The tag of every message of a blocking call on vine's private communicator. */
 #define VINE_EXEC_TAG 7
 /* The tag of local copies of derived datatypes (a rank sends to itself). */
 #define VINE_EXEC_COPY_TAG 8
+/*
+ * Nonblocking and persistent requests (src/api/request.c) take their tags
+ * in turn from [VINE_EXEC_NB_TAG, VINE_EXEC_NB_TAG + VINE_EXEC_NB_TAGS);
+ * a request's local copies use its tag + VINE_EXEC_NB_TAGS, all within the
+ * 32767 that MPI_TAG_UB is at least.
+ */
+#define VINE_EXEC_NB_TAG 16
+#define VINE_EXEC_NB_TAGS 16000
+
+/* The tag of the local copies of a call with message tag tag. */
+static inline int vine__exec_copy_tag(int tag)
+{
+    return tag == VINE_EXEC_TAG ? VINE_EXEC_COPY_TAG : tag + VINE_EXEC_NB_TAGS;
+}
 
 #endif

@@ -104,7 +104,7 @@ int vine__exec_shm_op(const vine_exec_call *c, char *const base[], const vine_op
         const char *src =
             vine__exec_elem(vine__exec_shm_base(x, op->peer, t), op->off, t->extent);
         if (op->kind == VINE_OP_GET)
-            return vine__exec_copy(t, src, dst, op->count, c->comm);
+            return vine__exec_copy(t, src, dst, op->count, c->comm, c->tag);
         return vine__exec_reduce(t, c->op, src, dst, op->count);
     }
     /* Single copy: the peer's user buffer, only for dense types and GET (docs/shm.md). */

@@ -29,7 +29,7 @@ static int run(const vine_sched *s, vine_exec_plan *plan, int k, const void *in,
     vine_exec_scratch scr = {0};
     int rc = vine__exec_type_init(&t, MPI_INT), done = 0;
     vine_exec_call c = {s,  k == 1 ? NULL : plan, vine__exec_max_requests(s), in, out, &t, op, 1,
-                        comm, NULL};
+                        comm, NULL, VINE_EXEC_TAG};
     vine_exec_state x;
     *steps = 0;
     if (rc == MPI_SUCCESS && k == 2) {

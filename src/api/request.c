@@ -1,0 +1,1143 @@
+/*
+ * Nonblocking and persistent collectives (include/vine.h, docs/api.md):
+ * requests, their progress, and the completion functions.
+ *
+ * A request is the cached schedule of its call (pinned in the cache, so it
+ * is never evicted while the request exists), run by the executor's state
+ * machine (exec.h) with the request's own scratch and tag; or, where "mpi"
+ * serves the call, the MPI library's own nonblocking collective.  The
+ * handle the program holds is an MPI generalized request, found again
+ * through a hash table of vine's handles; every other MPI_Request goes to
+ * the MPI library.
+ *
+ * Progress: every completion function (and vine_progress) advances every
+ * outstanding request, in start order, as far as it goes without waiting,
+ * as MPI advances all its operations inside any completion call.  Requests
+ * of one communicator never match each other's messages: each has its own
+ * tag (exec.h, VINE_EXEC_NB_TAG), taken in call order, which is the same on
+ * every rank.  Schedules of the shm family share the node segment and its
+ * flags: they run one at a time per communicator, in start order (tickets),
+ * and a blocking call of the family first lets the earlier ones finish.
+ *
+ * VINE_PROGRESS_THREAD=1 (with MPI_THREAD_MULTIPLE) adds a thread that
+ * advances the outstanding requests while the program computes; then one
+ * mutex guards the requests, their list and the handle table, taken by
+ * every function here and by the thread for each pass.
+ */
+#include "api.h"
+#include "vine.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef VINE_NO_THREADS
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+#endif
+
+typedef struct vine_nbreq {
+    MPI_Request handle; /* the generalized request the program holds */
+    int persistent;
+    int active; /* started and not yet completed by a completion function */
+    int done;   /* finished: rc is its outcome */
+    int rc;
+    int in_table;        /* its handle is in the table */
+    vine_comm_state *st; /* NULL for a call with nothing to move */
+    vine_nb_args a;
+    int *icounts; /* reduce_scatter's counts for the MPI library (p entries) */
+    /* The MPI library's collective. */
+    int mpi;
+    MPI_Request mreq;
+    /* vine's schedule. */
+    vine_cache_entry *e;
+    vine_exec_type t;
+    MPI_Op op;
+    int commutative;
+    const void *sendbuf;
+    void *recvbuf;
+    int tag;
+    int shm;      /* the schedule uses the node segment */
+    int ticketed; /* this start holds ticket */
+    uint64_t ticket;
+    int started; /* the executor has started this start */
+    vine_exec_scratch scr;
+    vine_exec_state x;
+    /* Packing of derived datatypes, done at each start and completion. */
+    int has_pack, has_unpack;
+    vine_side pack, unpack;
+    char *pack_dst;
+    const char *unpack_src;
+    char *mem[VINE_PACK_COUNT];
+    size_t mem_bytes[VINE_PACK_COUNT];
+    MPI_Datatype own_types[2];      /* duplicates of derived datatypes the request uses */
+    struct vine_nbreq *prev, *next; /* the list of outstanding requests */
+} vine_nbreq;
+
+/* The outstanding requests (active and not done), in start order. */
+static vine_nbreq *first, *last;
+static size_t outstanding;
+
+/* ---- The progress thread ---- */
+
+#ifndef VINE_NO_THREADS
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int threaded; /* set before the thread starts, cleared after it is joined */
+static pthread_t thread;
+static atomic_int stop;
+
+static void enter(void)
+{
+    if (threaded)
+        pthread_mutex_lock(&lock);
+}
+
+static void leave(void)
+{
+    if (threaded)
+        pthread_mutex_unlock(&lock);
+}
+#else
+static void enter(void) {}
+
+static void leave(void) {}
+#endif
+
+/* ---- The table of vine's handles ---- */
+
+typedef struct slot {
+    uint64_t key;
+    vine_nbreq *r; /* NULL: free */
+} slot;
+static slot *table;
+static size_t table_cap, table_n;
+
+_Static_assert(sizeof(MPI_Request) <= sizeof(uint64_t), "an MPI_Request fits 64 bits");
+
+static uint64_t key_of(MPI_Request h)
+{
+    uint64_t k = 0;
+    memcpy(&k, &h, sizeof h);
+    return k;
+}
+
+static size_t home(uint64_t k, size_t cap)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return (size_t)k & (cap - 1);
+}
+
+static vine_nbreq *lookup(MPI_Request h)
+{
+    if (table_n == 0 || h == MPI_REQUEST_NULL)
+        return NULL;
+    uint64_t k = key_of(h);
+    for (size_t i = home(k, table_cap);; i = (i + 1) & (table_cap - 1)) {
+        if (!table[i].r)
+            return NULL;
+        if (table[i].key == k)
+            return table[i].r;
+    }
+}
+
+static void place(slot *t, size_t cap, uint64_t k, vine_nbreq *r)
+{
+    size_t i = home(k, cap);
+    while (t[i].r)
+        i = (i + 1) & (cap - 1);
+    t[i].key = k;
+    t[i].r = r;
+}
+
+static int table_add(vine_nbreq *r)
+{
+    if (2 * (table_n + 1) > table_cap) {
+        size_t cap = table_cap ? 2 * table_cap : 64;
+        slot *t = calloc(cap, sizeof *t);
+        if (!t)
+            return MPI_ERR_NO_MEM;
+        for (size_t i = 0; i < table_cap; i++)
+            if (table[i].r)
+                place(t, cap, table[i].key, table[i].r);
+        free(table);
+        table = t;
+        table_cap = cap;
+    }
+    place(table, table_cap, key_of(r->handle), r);
+    table_n++;
+    r->in_table = 1;
+    return MPI_SUCCESS;
+}
+
+/* Removes r's handle, shifting back the entries that probed past its slot. */
+static void table_remove(vine_nbreq *r)
+{
+    uint64_t k = key_of(r->handle);
+    size_t i = home(k, table_cap);
+    while (table[i].r != r)
+        i = (i + 1) & (table_cap - 1);
+    table[i].r = NULL;
+    table_n--;
+    for (size_t j = (i + 1) & (table_cap - 1); table[j].r; j = (j + 1) & (table_cap - 1)) {
+        size_t h = home(table[j].key, table_cap);
+        /* Entry j may move to the hole at i when its home is not in (i, j]. */
+        if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
+            table[i] = table[j];
+            table[j].r = NULL;
+            i = j;
+        }
+    }
+}
+
+/* ---- Requests ---- */
+
+static void list_add(vine_nbreq *r)
+{
+    r->prev = last;
+    r->next = NULL;
+    if (last)
+        last->next = r;
+    else
+        first = r;
+    last = r;
+    outstanding++;
+}
+
+static void list_remove(vine_nbreq *r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        first = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    else
+        last = r->prev;
+    r->prev = r->next = NULL;
+    outstanding--;
+}
+
+/* Frees r and what it holds (its handle is already gone or never made). */
+static void release(vine_nbreq *r)
+{
+    if (r->e)
+        vine__cache_unpin(r->e);
+    vine__exec_scratch_free(&r->scr);
+    for (int i = 0; i < VINE_PACK_COUNT; i++)
+        free(r->mem[i]);
+    for (int i = 0; i < 2; i++)
+        if (r->own_types[i] != MPI_DATATYPE_NULL)
+            MPI_Type_free(&r->own_types[i]);
+    free(r->icounts);
+    if (r->st)
+        vine__comm_release(r->st);
+    free(r);
+}
+
+/* The generalized request's callbacks (MPI-3.1 section 12.2). */
+static int query_fn(void *extra, MPI_Status *status)
+{
+    (void)extra;
+    /* A collective's status is empty; vine returns its error itself. */
+    MPI_Status_set_elements(status, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    return MPI_SUCCESS;
+}
+
+static int free_fn(void *extra)
+{
+    vine_nbreq *r = extra;
+    if (r->in_table)
+        table_remove(r);
+    release(r);
+    return MPI_SUCCESS;
+}
+
+static int cancel_fn(void *extra, int complete)
+{
+    (void)extra;
+    (void)complete;
+    return MPI_SUCCESS; /* a collective cannot be cancelled (MPI_Cancel is erroneous) */
+}
+
+/* ---- The progress thread ---- */
+
+static void progress_all(void);
+
+/* VINE_PROGRESS_THREAD set to anything but empty or "0". */
+static int thread_wanted(void)
+{
+    const char *v = getenv("VINE_PROGRESS_THREAD");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* Whether this process is rank 0 of MPI_COMM_WORLD, which speaks for all. */
+static int speaker(void)
+{
+    int me = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    return me == 0;
+}
+
+#ifndef VINE_NO_THREADS
+static void *progress_main(void *arg)
+{
+    (void)arg;
+    const struct timespec idle = {0, 20000}; /* 20 us between looks when nothing is outstanding */
+    while (!atomic_load(&stop)) {
+        pthread_mutex_lock(&lock);
+        size_t n = outstanding;
+        if (n)
+            progress_all();
+        pthread_mutex_unlock(&lock);
+        if (n)
+            sched_yield();
+        else
+            nanosleep(&idle, NULL);
+    }
+    return NULL;
+}
+#endif
+
+/* Starts the progress thread on the first request when VINE_PROGRESS_THREAD asks for it. */
+static void thread_check(void)
+{
+    static int checked;
+    if (checked)
+        return;
+    checked = 1;
+    if (!thread_wanted())
+        return;
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+#ifdef VINE_NO_THREADS
+    if (speaker())
+        fprintf(stderr, "vine: VINE_PROGRESS_THREAD=1 ignored: this build has no threads\n");
+#else
+    if (level != MPI_THREAD_MULTIPLE) {
+        if (speaker())
+            fprintf(stderr,
+                    "vine: VINE_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE (MPI_Init_thread "
+                    "provided level %d): no progress thread, requests advance in vine's "
+                    "test and wait calls only\n",
+                    level);
+        return;
+    }
+    threaded = 1;
+    atomic_store(&stop, 0);
+    if (pthread_create(&thread, NULL, progress_main, NULL) != 0) {
+        threaded = 0;
+        if (speaker())
+            fprintf(stderr, "vine: VINE_PROGRESS_THREAD=1: the thread could not start\n");
+        return;
+    }
+    if (vine__verbose() && speaker())
+        fprintf(stderr, "vine: progress thread started\n");
+#endif
+}
+
+void vine__nb_finalize(void)
+{
+#ifndef VINE_NO_THREADS
+    if (threaded) {
+        atomic_store(&stop, 1);
+        pthread_join(thread, NULL);
+        threaded = 0;
+    }
+#endif
+}
+
+int vine__nb_begin(vine_nbreq **out, const vine_nb_args *a, int persistent, MPI_Request *request)
+{
+    *out = NULL;
+    if (!request)
+        return MPI_ERR_REQUEST;
+    *request = MPI_REQUEST_NULL;
+    vine_nbreq *r = calloc(1, sizeof *r);
+    if (!r)
+        return MPI_ERR_NO_MEM;
+    r->persistent = persistent;
+    r->a = *a;
+    r->handle = MPI_REQUEST_NULL;
+    r->mreq = MPI_REQUEST_NULL;
+    r->own_types[0] = r->own_types[1] = MPI_DATATYPE_NULL;
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+/* Takes a reference on st for r (once). */
+static void attach(vine_nbreq *r, vine_comm_state *st)
+{
+    /* The progress thread starts with the first request that has a state,
+     * whose creation set up the hook that joins it at MPI_Finalize. */
+    thread_check();
+    if (!r->st) {
+        r->st = st;
+        st->nreqs++;
+    }
+}
+
+/* The next request tag of st: the same sequence on every rank. */
+static int next_tag(vine_comm_state *st)
+{
+    return VINE_EXEC_NB_TAG + (int)(st->nb_seq++ % VINE_EXEC_NB_TAGS);
+}
+
+/*
+ * A derived datatype the request uses later: duplicated, so that the
+ * program may free its own handle before the request completes, as MPI
+ * allows.  *dt becomes the duplicate.
+ */
+static int keep_type(vine_nbreq *r, MPI_Datatype *dt)
+{
+    if (vine__exec_is_named(*dt))
+        return MPI_SUCCESS;
+    int i = r->own_types[0] == MPI_DATATYPE_NULL ? 0 : 1;
+    if (r->own_types[i] != MPI_DATATYPE_NULL)
+        return MPI_ERR_INTERN;
+    if (MPI_Type_dup(*dt, &r->own_types[i]) != MPI_SUCCESS)
+        return MPI_ERR_TYPE;
+    *dt = r->own_types[i];
+    return MPI_SUCCESS;
+}
+
+int vine__nb_launch(vine_call *c)
+{
+    vine_nbreq *r = c->nb;
+    vine_cache_entry *e = c->e;
+    attach(r, c->st);
+    vine__cache_pin(e);
+    r->e = e;
+    r->t = c->t;
+    r->op = c->op;
+    r->commutative = c->a.commutative;
+    r->sendbuf = c->sendbuf;
+    r->recvbuf = c->recvbuf;
+    r->shm = e->sched.shm != 0;
+    r->tag = next_tag(c->st);
+    /* Reductions run on the user's datatype. */
+    return r->t.named ? MPI_SUCCESS : keep_type(r, &r->t.dt);
+}
+
+int vine__nb_mpi(vine_call *c)
+{
+    vine_nbreq *r = c->nb;
+    attach(r, c->st);
+    r->mpi = 1;
+    (void)next_tag(c->st);
+    if (r->a.coll == VINE_COLL_REDUCE_SCATTER) {
+        /* The MPI library takes int counts, which must outlive the call. */
+        r->icounts = malloc((size_t)c->a.p * sizeof *r->icounts);
+        if (!r->icounts)
+            return MPI_ERR_NO_MEM;
+        for (int i = 0; i < c->a.p; i++)
+            r->icounts[i] = (int)(r->a.icounts ? (MPI_Count)r->a.icounts[i] : r->a.ccounts[i]);
+    }
+    return vine__call_mpi_done(c, MPI_SUCCESS);
+}
+
+int vine__nb_scratch(vine_nbreq *r, int which, size_t bytes, char **out)
+{
+    if (bytes > r->mem_bytes[which]) {
+        free(r->mem[which]);
+        r->mem[which] = malloc(bytes ? bytes : 1);
+        r->mem_bytes[which] = r->mem[which] ? bytes : 0;
+        if (!r->mem[which])
+            return MPI_ERR_NO_MEM;
+    }
+    *out = r->mem[which];
+    return MPI_SUCCESS;
+}
+
+int vine__nb_pack(vine_nbreq *r, const vine_side *s, char *dst)
+{
+    if (r->has_pack)
+        return MPI_ERR_INTERN;
+    r->has_pack = 1;
+    r->pack = *s;
+    r->pack_dst = dst;
+    return s->raw ? MPI_SUCCESS : keep_type(r, &r->pack.dt);
+}
+
+int vine__nb_unpack(vine_nbreq *r, const vine_side *s, const char *src)
+{
+    if (r->has_unpack)
+        return MPI_ERR_INTERN;
+    r->has_unpack = 1;
+    r->unpack = *s;
+    r->unpack_src = src;
+    return s->raw ? MPI_SUCCESS : keep_type(r, &r->unpack.dt);
+}
+
+/* Starts the MPI library's nonblocking collective for r. */
+static int mpi_start(vine_nbreq *r)
+{
+    const vine_nb_args *a = &r->a;
+    const void *sb = a->sendbuf;
+    void *rb = a->recvbuf;
+    int sc = (int)a->scount, rcnt = (int)a->rcount;
+    MPI_Request *q = &r->mreq;
+    switch (a->coll) {
+    case VINE_COLL_BCAST:
+        return PMPI_Ibcast(rb, rcnt, a->rtype, a->root, a->comm, q);
+    case VINE_COLL_REDUCE:
+        return PMPI_Ireduce(sb, rb, sc, a->stype, a->op, a->root, a->comm, q);
+    case VINE_COLL_ALLREDUCE:
+        return PMPI_Iallreduce(sb, rb, sc, a->stype, a->op, a->comm, q);
+    case VINE_COLL_REDUCE_SCATTER_BLOCK:
+        return PMPI_Ireduce_scatter_block(sb, rb, sc, a->stype, a->op, a->comm, q);
+    case VINE_COLL_REDUCE_SCATTER:
+        return PMPI_Ireduce_scatter(sb, rb, r->icounts, a->stype, a->op, a->comm, q);
+    case VINE_COLL_ALLGATHER:
+        return PMPI_Iallgather(sb, sc, a->stype, rb, rcnt, a->rtype, a->comm, q);
+    case VINE_COLL_ALLTOALL:
+        return PMPI_Ialltoall(sb, sc, a->stype, rb, rcnt, a->rtype, a->comm, q);
+    case VINE_COLL_GATHER:
+        return PMPI_Igather(sb, sc, a->stype, rb, rcnt, a->rtype, a->root, a->comm, q);
+    case VINE_COLL_SCATTER:
+        return PMPI_Iscatter(sb, sc, a->stype, rb, rcnt, a->rtype, a->root, a->comm, q);
+    case VINE_COLL_BARRIER:
+        return PMPI_Ibarrier(a->comm, q);
+    default:
+        return MPI_ERR_INTERN;
+    }
+}
+
+static int err_class(int rc)
+{
+    int cls = MPI_ERR_OTHER;
+    if (rc == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return MPI_Error_class(rc, &cls) == MPI_SUCCESS ? cls : MPI_ERR_OTHER;
+}
+
+/* r has finished with rc: unpacks, hands the node segment on, leaves the list. */
+static void finish(vine_nbreq *r, int rc)
+{
+    if (rc == MPI_SUCCESS && r->has_unpack)
+        rc = vine__side_unpack(&r->unpack, r->unpack_src, r->st->comm);
+    if (r->ticketed) {
+        r->st->shm_done++;
+        r->ticketed = 0;
+    }
+    r->done = 1;
+    r->rc = rc;
+    list_remove(r);
+    /* A nonblocking request is complete for MPI too, which then frees it
+     * in MPI_Wait or MPI_Test (free_fn). */
+    if (!r->persistent)
+        MPI_Grequest_complete(r->handle);
+}
+
+/* Starts the executor on r's schedule. */
+static int launch(vine_nbreq *r)
+{
+    vine_cache_entry *e = r->e;
+    vine_exec_call xc = {&e->sched,   e->has_plan ? &e->plan : NULL,
+                         e->max_reqs, r->sendbuf,
+                         r->recvbuf,  &r->t,
+                         r->op,       r->commutative,
+                         r->st->comm, vine__shm_exec(r->st),
+                         r->tag};
+    r->started = 1;
+    return vine__exec_start(&r->x, &xc, &r->scr);
+}
+
+/* Advances r as far as it goes without waiting. */
+static void step(vine_nbreq *r)
+{
+    int rc, flag = 0;
+    if (r->mpi) {
+        rc = PMPI_Test(&r->mreq, &flag, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS || flag)
+            finish(r, err_class(rc));
+        return;
+    }
+    if (!r->started) {
+        /* An shm schedule waits for the earlier ones on its communicator. */
+        if (r->ticketed && r->st->shm_done != r->ticket)
+            return;
+        if ((rc = launch(r)) != MPI_SUCCESS) {
+            finish(r, rc);
+            return;
+        }
+    }
+    rc = vine__exec_progress(&r->x, 0, &flag);
+    if (rc != MPI_SUCCESS || flag)
+        finish(r, rc);
+}
+
+/* Advances every outstanding request once. */
+static void progress_all(void)
+{
+    for (vine_nbreq *r = first, *next; r; r = next) {
+        next = r->next;
+        step(r);
+    }
+}
+
+/* Starts r (inactive): packs, takes its turn, posts what it can. */
+static int start(vine_nbreq *r)
+{
+    r->active = 1;
+    r->done = 0;
+    r->rc = MPI_SUCCESS;
+    r->started = 0;
+    list_add(r);
+    if (!r->mpi && !r->e) {
+        finish(r, MPI_SUCCESS); /* nothing to move */
+        return MPI_SUCCESS;
+    }
+    if (r->mpi) {
+        int rc = err_class(mpi_start(r));
+        if (rc != MPI_SUCCESS)
+            finish(r, rc);
+        return MPI_SUCCESS;
+    }
+    if (r->has_pack) {
+        int rc = vine__side_pack(&r->pack, r->pack_dst, r->st->comm);
+        if (rc != MPI_SUCCESS) {
+            finish(r, rc);
+            return MPI_SUCCESS;
+        }
+    }
+    if (r->shm) {
+        r->ticket = r->st->shm_tickets++;
+        r->ticketed = 1;
+    }
+    step(r);
+    return MPI_SUCCESS;
+}
+
+int vine__nb_end(vine_nbreq *r, int rc, MPI_Request *request)
+{
+    if (!r)
+        return rc;
+    if (rc == MPI_SUCCESS &&
+        PMPI_Grequest_start(query_fn, free_fn, cancel_fn, r, &r->handle) != MPI_SUCCESS)
+        rc = MPI_ERR_OTHER;
+    if (rc != MPI_SUCCESS) {
+        release(r);
+        return rc;
+    }
+    enter();
+    if ((rc = table_add(r)) != MPI_SUCCESS) {
+        leave();
+        MPI_Grequest_complete(r->handle);
+        PMPI_Request_free(&r->handle); /* free_fn releases r */
+        return rc;
+    }
+    *request = r->handle;
+    rc = r->persistent ? MPI_SUCCESS : start(r);
+    leave();
+    return rc;
+}
+
+void vine__nb_drain_shm(vine_comm_state *st)
+{
+    for (;;) {
+        enter();
+        int more = st->shm_done != st->shm_tickets && outstanding;
+        if (more)
+            progress_all();
+        leave();
+        if (!more)
+            return;
+    }
+}
+
+/* ---- Completion ---- */
+
+static void empty_status(MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    query_fn(NULL, status);
+    status->MPI_ERROR = MPI_SUCCESS;
+}
+
+/*
+ * Completes r, which is done or inactive, held in *h: a nonblocking request
+ * is freed (MPI_REQUEST_NULL), a persistent one becomes inactive.  Returns
+ * the collective's error class.
+ */
+static int complete(vine_nbreq *r, MPI_Request *h, MPI_Status *status)
+{
+    int rc = r->active ? r->rc : MPI_SUCCESS;
+    if (r->persistent) {
+        r->active = 0;
+        empty_status(status);
+        return rc;
+    }
+    /* MPI calls query_fn for the status and free_fn (which frees r). */
+    int mrc = PMPI_Wait(h, status);
+    return rc != MPI_SUCCESS ? rc : err_class(mrc);
+}
+
+/* Whether r has nothing left to do for a completion function. */
+static int finished(const vine_nbreq *r)
+{
+    return !r->active || r->done;
+}
+
+int vine_progress(void)
+{
+    enter();
+    progress_all();
+    leave();
+    return MPI_SUCCESS;
+}
+
+int vine_is_request(MPI_Request request)
+{
+    enter();
+    int is = lookup(request) != NULL;
+    leave();
+    return is;
+}
+
+/* Starts *request: vine's if it is (persistent and inactive), else by the MPI library. */
+static int start_one(MPI_Request *request)
+{
+    vine_nbreq *r = lookup(*request);
+    if (!r)
+        return PMPI_Start(request);
+    if (!r->persistent || r->active)
+        return MPI_ERR_REQUEST;
+    return start(r);
+}
+
+int vine_start(MPI_Request *request)
+{
+    if (!request)
+        return MPI_ERR_REQUEST;
+    enter();
+    int rc = start_one(request);
+    leave();
+    return rc;
+}
+
+int vine_startall(int count, MPI_Request requests[])
+{
+    if (count < 0 || (count > 0 && !requests))
+        return MPI_ERR_ARG;
+    enter();
+    /* Every request is checked before any starts. */
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++) {
+        vine_nbreq *r = lookup(requests[i]);
+        if (r && (!r->persistent || r->active))
+            rc = MPI_ERR_REQUEST;
+    }
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        rc = start_one(&requests[i]);
+    leave();
+    return rc;
+}
+
+int vine_request_free(MPI_Request *request)
+{
+    if (!request)
+        return MPI_ERR_REQUEST;
+    enter();
+    vine_nbreq *r = lookup(*request);
+    int rc;
+    if (!r) {
+        rc = PMPI_Request_free(request);
+    } else if (r->active) {
+        rc = MPI_ERR_REQUEST; /* freeing an active collective request is erroneous */
+    } else {
+        /* An inactive request is persistent (a nonblocking one is freed when it
+         * completes); MPI calls free_fn, which releases it. */
+        MPI_Grequest_complete(r->handle);
+        rc = err_class(PMPI_Request_free(request));
+    }
+    leave();
+    return rc;
+}
+
+/*
+ * One pass of vine_test: advances vine's requests, then tests *request
+ * (the MPI library's own when it is not vine's).
+ */
+static int test_one(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    progress_all();
+    vine_nbreq *r = lookup(*request);
+    if (!r)
+        return PMPI_Test(request, flag, status);
+    *flag = finished(r);
+    return *flag ? complete(r, request, status) : MPI_SUCCESS;
+}
+
+int vine_test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    if (!request || !flag)
+        return MPI_ERR_ARG;
+    enter();
+    int rc = test_one(request, flag, status);
+    leave();
+    return rc;
+}
+
+int vine_wait(MPI_Request *request, MPI_Status *status)
+{
+    if (!request)
+        return MPI_ERR_REQUEST;
+    enter();
+    int direct = !outstanding && !lookup(*request);
+    leave();
+    if (direct)
+        return PMPI_Wait(request, status);
+    /* vine's requests keep moving while the program waits, for its own
+     * requests too (a peer's may need this rank's collective rounds). */
+    for (;;) {
+        int flag = 0, rc = vine_test(request, &flag, status);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+    }
+}
+
+/*
+ * The requests of an array that are not vine's, gathered into a scratch
+ * array so that the MPI library's array functions see them alone: idx[j]
+ * is the position of other[j] in the program's array.
+ */
+typedef struct others {
+    int n;
+    MPI_Request *req;
+    MPI_Status *st;
+    int *idx;
+    int *out; /* indices for MPI_Testsome */
+} others;
+
+static void others_free(others *o)
+{
+    free(o->req);
+    free(o->st);
+    free(o->idx);
+    free(o->out);
+}
+
+static int others_make(others *o, int count, const MPI_Request reqs[])
+{
+    memset(o, 0, sizeof *o);
+    size_t n = count > 0 ? (size_t)count : 1;
+    o->req = malloc(n * sizeof *o->req);
+    o->st = malloc(n * sizeof *o->st);
+    o->idx = malloc(n * sizeof *o->idx);
+    o->out = malloc(n * sizeof *o->out);
+    if (!o->req || !o->st || !o->idx || !o->out) {
+        others_free(o);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; i < count; i++)
+        if (!lookup(reqs[i])) {
+            o->req[o->n] = reqs[i];
+            o->idx[o->n++] = i;
+        }
+    return MPI_SUCCESS;
+}
+
+/* Whether an array holds a vine request. */
+static int has_vine(int count, const MPI_Request reqs[])
+{
+    if (table_n == 0)
+        return 0;
+    for (int i = 0; i < count; i++)
+        if (lookup(reqs[i]))
+            return 1;
+    return 0;
+}
+
+static MPI_Status *status_at(MPI_Status statuses[], int i)
+{
+    return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+/*
+ * Completes the vine requests of an array once all are finished and the
+ * others completed by the MPI library (their handles and statuses copied
+ * back from o).  Returns MPI_SUCCESS or MPI_ERR_IN_STATUS (the first error
+ * when statuses are ignored).
+ */
+static int complete_all(int count, MPI_Request reqs[], MPI_Status statuses[], const others *o,
+                        int orc)
+{
+    int first_err = MPI_SUCCESS, any = 0;
+    for (int j = 0; j < o->n; j++) {
+        reqs[o->idx[j]] = o->req[j];
+        if (statuses != MPI_STATUSES_IGNORE) {
+            statuses[o->idx[j]] = o->st[j];
+            if (orc != MPI_ERR_IN_STATUS)
+                statuses[o->idx[j]].MPI_ERROR = MPI_SUCCESS;
+        }
+    }
+    if (orc == MPI_ERR_IN_STATUS)
+        any = 1;
+    else if (orc != MPI_SUCCESS)
+        first_err = orc;
+    for (int i = 0; i < count; i++) {
+        vine_nbreq *r = lookup(reqs[i]);
+        if (!r)
+            continue;
+        int rc = complete(r, &reqs[i], status_at(statuses, i));
+        if (statuses != MPI_STATUSES_IGNORE)
+            statuses[i].MPI_ERROR = rc;
+        if (rc != MPI_SUCCESS) {
+            any = 1;
+            if (first_err == MPI_SUCCESS)
+                first_err = rc;
+        }
+    }
+    if (statuses == MPI_STATUSES_IGNORE)
+        return first_err;
+    return any ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+
+/* Whether every vine request of the array is finished. */
+static int vine_all_finished(int count, const MPI_Request reqs[])
+{
+    for (int i = 0; i < count; i++) {
+        vine_nbreq *r = lookup(reqs[i]);
+        if (r && !finished(r))
+            return 0;
+    }
+    return 1;
+}
+
+/*
+ * MPI_Testall without statuses when they are ignored (see exec.c's
+ * wait_all for the pragma: MPICH's MPI_STATUSES_IGNORE).
+ */
+static int test_others(others *o, int *flag, int ignore)
+{
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+    return PMPI_Testall(o->n, o->req, flag, ignore ? MPI_STATUSES_IGNORE : o->st);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+}
+
+static int testall_(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    if (!has_vine(count, requests)) {
+        if (outstanding)
+            progress_all();
+        return PMPI_Testall(count, requests, flag, statuses);
+    }
+    progress_all();
+    *flag = 0;
+    if (!vine_all_finished(count, requests))
+        return MPI_SUCCESS; /* nothing is completed until all are */
+    others o;
+    int rc = others_make(&o, count, requests);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int orc = test_others(&o, flag, statuses == MPI_STATUSES_IGNORE);
+    if (*flag)
+        rc = complete_all(count, requests, statuses, &o, orc);
+    else if (orc != MPI_SUCCESS)
+        rc = orc;
+    others_free(&o);
+    return rc;
+}
+
+int vine_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    if (count < 0 || !flag || (count > 0 && !requests))
+        return MPI_ERR_ARG;
+    enter();
+    int rc = testall_(count, requests, flag, statuses);
+    leave();
+    return rc;
+}
+
+/* Whether a wait on the array can go to the MPI library directly: vine has nothing to do. */
+static int direct(int count, const MPI_Request requests[])
+{
+    enter();
+    int d = !outstanding && !has_vine(count, requests);
+    leave();
+    return d;
+}
+
+int vine_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    if (count < 0 || (count > 0 && !requests))
+        return MPI_ERR_ARG;
+    if (direct(count, requests))
+        return PMPI_Waitall(count, requests, statuses);
+    for (;;) {
+        int flag = 0, rc = vine_testall(count, requests, &flag, statuses);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+    }
+}
+
+/*
+ * One pass of MPI_Testany over the array: *index gets the position of a
+ * completed request, or MPI_UNDEFINED with *flag 1 when none is active.
+ */
+static int test_any(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    progress_all();
+    int active = 0;
+    for (int i = 0; i < count; i++) {
+        vine_nbreq *r = lookup(requests[i]);
+        if (!r || !r->active)
+            continue;
+        active = 1;
+        if (r->done) {
+            *index = i;
+            *flag = 1;
+            return complete(r, &requests[i], status);
+        }
+    }
+    others o;
+    int rc = others_make(&o, count, requests);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int j = MPI_UNDEFINED;
+    rc = PMPI_Testany(o.n, o.req, &j, flag, status);
+    if (rc == MPI_SUCCESS && *flag && j != MPI_UNDEFINED) {
+        requests[o.idx[j]] = o.req[j];
+        *index = o.idx[j];
+    } else if (rc == MPI_SUCCESS && *flag) {
+        /* The MPI library has nothing active: the array has nothing unless vine has. */
+        *index = MPI_UNDEFINED;
+        *flag = !active;
+        if (*flag)
+            empty_status(status);
+    }
+    others_free(&o);
+    return rc;
+}
+
+int vine_testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    if (count < 0 || !index || !flag || (count > 0 && !requests))
+        return MPI_ERR_ARG;
+    enter();
+    int rc;
+    if (!has_vine(count, requests)) {
+        if (outstanding)
+            progress_all();
+        rc = PMPI_Testany(count, requests, index, flag, status);
+    } else {
+        *flag = 0;
+        *index = MPI_UNDEFINED;
+        rc = test_any(count, requests, index, flag, status);
+    }
+    leave();
+    return rc;
+}
+
+int vine_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    if (count < 0 || !index || (count > 0 && !requests))
+        return MPI_ERR_ARG;
+    if (direct(count, requests))
+        return PMPI_Waitany(count, requests, index, status);
+    for (;;) {
+        int flag = 0, rc = vine_testany(count, requests, index, &flag, status);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+    }
+}
+
+static int testsome_(int incount, MPI_Request requests[], int *outcount, int indices[],
+                     MPI_Status statuses[])
+{
+    if (!has_vine(incount, requests)) {
+        if (outstanding)
+            progress_all();
+        return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+    }
+    progress_all();
+    int n = 0, active = 0, any_err = 0, first_err = MPI_SUCCESS;
+    for (int i = 0; i < incount; i++) {
+        vine_nbreq *r = lookup(requests[i]);
+        if (!r || !r->active)
+            continue;
+        active = 1;
+        if (r->done) {
+            int rc = complete(r, &requests[i], status_at(statuses, n));
+            if (statuses != MPI_STATUSES_IGNORE)
+                statuses[n].MPI_ERROR = rc;
+            if (rc != MPI_SUCCESS && !any_err)
+                first_err = rc;
+            any_err |= rc != MPI_SUCCESS;
+            indices[n++] = i;
+        }
+    }
+    others o;
+    int rc = others_make(&o, incount, requests);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int m = 0, none = 0;
+    rc = PMPI_Testsome(o.n, o.req, &m, o.out,
+                       statuses == MPI_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : o.st);
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {
+        none = m == MPI_UNDEFINED;
+        if (none)
+            m = 0;
+        for (int k = 0; k < m; k++) {
+            int j = o.out[k];
+            requests[o.idx[j]] = o.req[j];
+            if (statuses != MPI_STATUSES_IGNORE) {
+                statuses[n] = o.st[k];
+                if (rc != MPI_ERR_IN_STATUS)
+                    statuses[n].MPI_ERROR = MPI_SUCCESS;
+            }
+            indices[n++] = o.idx[j];
+        }
+        if (rc == MPI_ERR_IN_STATUS && !any_err)
+            first_err = MPI_ERR_OTHER;
+        any_err |= rc == MPI_ERR_IN_STATUS;
+        rc = MPI_SUCCESS;
+    }
+    others_free(&o);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* MPI_UNDEFINED: nothing in the array is active, the MPI library's or vine's. */
+    *outcount = n == 0 && !active && none ? MPI_UNDEFINED : n;
+    if (any_err)
+        return statuses == MPI_STATUSES_IGNORE ? first_err : MPI_ERR_IN_STATUS;
+    return MPI_SUCCESS;
+}
+
+int vine_testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                  MPI_Status statuses[])
+{
+    if (incount < 0 || !outcount || (incount > 0 && (!requests || !indices)))
+        return MPI_ERR_ARG;
+    enter();
+    int rc = testsome_(incount, requests, outcount, indices, statuses);
+    leave();
+    return rc;
+}
+
+int vine_waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                  MPI_Status statuses[])
+{
+    if (incount < 0 || !outcount || (incount > 0 && (!requests || !indices)))
+        return MPI_ERR_ARG;
+    if (direct(incount, requests))
+        return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+    for (;;) {
+        int rc = vine_testsome(incount, requests, outcount, indices, statuses);
+        if (rc != MPI_SUCCESS || *outcount != 0)
+            return rc;
+    }
+}
