@@ -100,10 +100,20 @@ static void leave(void)
     if (threaded)
         pthread_mutex_unlock(&lock);
 }
+
+static int threaded_now(void)
+{
+    return threaded;
+}
 #else
 static void enter(void) {}
 
 static void leave(void) {}
+
+static int threaded_now(void)
+{
+    return 0;
+}
 #endif
 
 /* ---- The table of vine's handles ---- */
@@ -574,6 +584,25 @@ static void step(vine_nbreq *r)
         finish(r, rc);
 }
 
+/*
+ * Runs r, the only outstanding request, to its end with blocking waits, as
+ * a blocking call would: nothing else needs this rank's progress meanwhile.
+ */
+static void finish_alone(vine_nbreq *r)
+{
+    int rc, flag = 0;
+    if (r->mpi) {
+        finish(r, err_class(PMPI_Wait(&r->mreq, MPI_STATUS_IGNORE)));
+        return;
+    }
+    if (!r->started && (rc = launch(r)) != MPI_SUCCESS) {
+        finish(r, rc);
+        return;
+    }
+    rc = vine__exec_progress(&r->x, 1, &flag);
+    finish(r, rc);
+}
+
 /* Advances every outstanding request once. */
 static void progress_all(void)
 {
@@ -792,7 +821,10 @@ int vine_wait(MPI_Request *request, MPI_Status *status)
     if (!request)
         return MPI_ERR_REQUEST;
     enter();
-    int direct = !outstanding && !lookup(*request);
+    vine_nbreq *r = lookup(*request);
+    int direct = !outstanding && !r;
+    if (r && outstanding == 1 && r->active && !r->done && !threaded_now())
+        finish_alone(r);
     leave();
     if (direct)
         return PMPI_Wait(request, status);
