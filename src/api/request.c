@@ -33,9 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sched.h>
+
 #ifndef VINE_NO_THREADS
 #include <pthread.h>
-#include <sched.h>
 #include <time.h>
 #endif
 
@@ -115,6 +116,18 @@ static int threaded_now(void)
     return 0;
 }
 #endif
+
+/*
+ * A wait loop's pass that found nothing finished: after a while of polling
+ * the core is yielded at each pass, so that a peer sharing it (an
+ * oversubscribed node, or a flag writer of the shm family) can run.
+ */
+#define SPINS_BEFORE_YIELD 256
+static void idle(unsigned *spins)
+{
+    if (++*spins > SPINS_BEFORE_YIELD)
+        sched_yield();
+}
 
 /* ---- The table of vine's handles ---- */
 
@@ -671,7 +684,7 @@ int vine__nb_end(vine_nbreq *r, int rc, MPI_Request *request)
 
 void vine__nb_drain_shm(vine_comm_state *st)
 {
-    for (;;) {
+    for (unsigned spins = 0;; idle(&spins)) {
         enter();
         int more = st->shm_done != st->shm_tickets && outstanding;
         if (more)
@@ -830,7 +843,7 @@ int vine_wait(MPI_Request *request, MPI_Status *status)
         return PMPI_Wait(request, status);
     /* vine's requests keep moving while the program waits, for its own
      * requests too (a peer's may need this rank's collective rounds). */
-    for (;;) {
+    for (unsigned spins = 0;; idle(&spins)) {
         int flag = 0, rc = vine_test(request, &flag, status);
         if (rc != MPI_SUCCESS || flag)
             return rc;
@@ -1010,7 +1023,7 @@ int vine_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
         return MPI_ERR_ARG;
     if (direct(count, requests))
         return PMPI_Waitall(count, requests, statuses);
-    for (;;) {
+    for (unsigned spins = 0;; idle(&spins)) {
         int flag = 0, rc = vine_testall(count, requests, &flag, statuses);
         if (rc != MPI_SUCCESS || flag)
             return rc;
@@ -1081,7 +1094,7 @@ int vine_waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
         return MPI_ERR_ARG;
     if (direct(count, requests))
         return PMPI_Waitany(count, requests, index, status);
-    for (;;) {
+    for (unsigned spins = 0;; idle(&spins)) {
         int flag = 0, rc = vine_testany(count, requests, index, &flag, status);
         if (rc != MPI_SUCCESS || flag)
             return rc;
@@ -1167,7 +1180,7 @@ int vine_waitsome(int incount, MPI_Request requests[], int *outcount, int indice
         return MPI_ERR_ARG;
     if (direct(incount, requests))
         return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
-    for (;;) {
+    for (unsigned spins = 0;; idle(&spins)) {
         int rc = vine_testsome(incount, requests, outcount, indices, statuses);
         if (rc != MPI_SUCCESS || *outcount != 0)
             return rc;
