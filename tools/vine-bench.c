@@ -6,6 +6,7 @@
  *              [--warmup N] [--check] [--dtype T] [--op OP] [--root R]
  *              [--in-place] [--json FILE] [--csv FILE] [--progress]
  *              [--copy-bw [--copy-bytes SIZE]]
+ *              [--nonblocking [--progress-interval US] | --persistent]
  *   vine-bench overhead [--batches N] [--iters N]
  *   vine-bench pattern ...   (tools/bench_pattern.c, docs/patterns.md)
  *   vine-bench probe [--out FILE] [--bytes N] [--iters N]
@@ -24,7 +25,10 @@
  * (src/bench/results.h).  With --copy-bw it first measures the node's memory
  * copy bandwidth, every rank copying at once and rank 0 alone
  * (src/bench/copybw.h), and gives each row's busbw as a percentage of the
- * first.  docs/bench.md describes the options and the output.
+ * first.  --nonblocking times the nonblocking collectives instead, alone and
+ * overlapped with a compute loop, and --persistent the persistent ones next
+ * to the blocking ones (tools/bench_nb.h).  docs/bench.md describes the
+ * options and the output.
  *
  * Test-only: VINE_BENCH_CORRUPT=ALGO (or COLL:ALGO) flips a byte of that
  * algorithm's result in the --check run, so that the check must fail.
@@ -32,6 +36,7 @@
 #include "bench/copybw.h"
 #include "bench/results.h"
 #include "bench/stats.h"
+#include "bench_nb.h"
 #include "bench_overhead.h"
 #include "bench_pattern.h"
 #include "bench_probe.h"
@@ -69,29 +74,22 @@ typedef struct options {
     int progress;           /* --progress: the progress line even when stderr is no terminal */
     int copy_bw;            /* --copy-bw: measure the copy bandwidth first */
     size_t copy_bytes;      /* --copy-bytes: what each rank copies (0 until the default is set) */
+    int nonblocking;        /* --nonblocking: time the nonblocking collectives and their overlap */
+    int persistent;         /* --persistent: time the persistent collectives and the blocking */
+    int mode;               /* enum vine_bench_mode, from the two above */
+    double interval_us;     /* --progress-interval: compute between progress calls (0 until set) */
 } options;
 
-/* One benchmarked case: a collective at one size, with its buffers. */
-typedef struct bcase {
-    vine_coll coll;
-    MPI_Datatype dt;
-    size_t tsize;
-    MPI_Op op;
-    int root, inplace, p, rank;
-    int count;                 /* the collective's count argument */
-    int *counts;               /* reduce_scatter: p entries */
-    size_t in_elems;           /* the input vector (all p blocks for alltoall, scatter) */
-    size_t recv_elems;         /* the receive buffer */
-    size_t res_off, res_elems; /* where the result lies in the receive buffer */
-    unsigned char *send, *recv, *input, *ref;
-} bcase;
+/* --progress-interval's default: a progress call every 10 microseconds of computation. */
+#define PROGRESS_INTERVAL_US 10.0
 
 /* What one row measured (the statistics on rank 0 only). */
 typedef struct row {
-    vine_bench_stats st;
-    int na;    /* the algorithm does not serve this case */
-    int check; /* -1 not checked, 0 failed, 1 passed */
-    int err;   /* an MPI error code, MPI_SUCCESS when all went well */
+    vine_bench_stats st; /* --nonblocking, --persistent: those of bench_nb_result */
+    int na;              /* the algorithm does not serve this case */
+    int check;           /* -1 not checked, 0 failed, 1 passed */
+    int err;             /* an MPI error code, MPI_SUCCESS when all went well */
+    bench_nb_result nb;  /* --nonblocking, --persistent: the mode's other numbers */
 } row;
 
 /* The progress line on stderr (rank 0): rows done of the total. */
@@ -121,6 +119,7 @@ static void usage(FILE *f)
                "                  [--op sum|prod|max|min|land|lor|lxor|band|bor|bxor]\n"
                "                  [--root R] [--in-place] [--json FILE] [--csv FILE]\n"
                "                  [--progress] [--copy-bw [--copy-bytes SIZE]]\n"
+               "                  [--nonblocking [--progress-interval US] | --persistent]\n"
                "  C     a collective (bcast, reduce, allreduce, allgather, reduce_scatter,\n"
                "        reduce_scatter_block, alltoall, gather, scatter, barrier), a\n"
                "        comma-separated list, or all\n"
@@ -141,6 +140,13 @@ static void usage(FILE *f)
                "              once and of rank 0 alone (the best of 5 each), and add the\n"
                "              column %%copy = busbw / the all-rank copy bandwidth\n"
                "  --copy-bytes SIZE  what each rank copies for --copy-bw (default 64MiB)\n"
+               "  --nonblocking  time the nonblocking collectives: start + wait alone, a\n"
+               "              compute loop as long, both overlapped with and without\n"
+               "              progress calls, and the share of the communication hidden\n"
+               "  --progress-interval US  with --nonblocking: microseconds of compute\n"
+               "              between two progress calls (default 10)\n"
+               "  --persistent  time the persistent collectives (made once, start + wait)\n"
+               "              next to the blocking ones\n"
                "Times are in microseconds, per iteration the slowest rank's; algbw and\n"
                "busbw in GB/s as nccl-tests defines them; ratio = median / median(mpi).\n");
 }
@@ -313,6 +319,18 @@ static int is_floating(MPI_Datatype dt)
     return dt == MPI_FLOAT || dt == MPI_DOUBLE;
 }
 
+/* A positive number of microseconds, at most a second. */
+static int parse_interval(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !(v > 0) || v > 1e6)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 /* The value of option argv[*i], advancing *i; NULL when it is missing. */
 static char *option_value(int argc, char **argv, int *i)
 {
@@ -344,22 +362,26 @@ static int parse_value(options *o, const char *opt, char *v)
     }
     if (strcmp(opt, "--copy-bytes") == 0)
         return vine__bench_parse_size(v, SIZE_MAX / 2, &o->copy_bytes) || !o->copy_bytes ? -1 : 0;
+    if (strcmp(opt, "--progress-interval") == 0)
+        return parse_interval(v, &o->interval_us);
     return -2;
 }
 
 /* Parses one option at argv[*i]; returns 0, or 2 after reporting a usage error. */
 static int parse_option(options *o, int argc, char **argv, int *i)
 {
-    static const char *with_value[] = {"--coll",   "--algo", "--size",      "--iters",
-                                       "--warmup", "--root", "--dtype",     "--op",
-                                       "--json",   "--csv",  "--copy-bytes"};
+    static const char *with_value[] = {"--coll",   "--algo", "--size",       "--iters",
+                                       "--warmup", "--root", "--dtype",      "--op",
+                                       "--json",   "--csv",  "--copy-bytes", "--progress-interval"};
     const struct {
         const char *name;
         int *flag;
     } flags[] = {{"--check", &o->check},
                  {"--in-place", &o->inplace},
                  {"--progress", &o->progress},
-                 {"--copy-bw", &o->copy_bw}};
+                 {"--copy-bw", &o->copy_bw},
+                 {"--nonblocking", &o->nonblocking},
+                 {"--persistent", &o->persistent}};
     const char *opt = argv[*i];
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
         if (strcmp(opt, flags[k].name) == 0) {
@@ -410,6 +432,12 @@ static int check_options(const options *o, int p)
         return bad_usage("--op %s does not apply to floating types", o->op_name);
     if (o->copy_bytes && !o->copy_bw)
         return bad_usage("%s", "--copy-bytes needs --copy-bw");
+    if (o->nonblocking && o->persistent)
+        return bad_usage("%s", "--nonblocking and --persistent do not go together");
+    if (o->interval_us > 0 && !o->nonblocking)
+        return bad_usage("%s", "--progress-interval needs --nonblocking");
+    if (o->nonblocking && o->copy_bw)
+        return bad_usage("%s", "--copy-bw does not go with --nonblocking");
     return 0;
 }
 
@@ -442,6 +470,11 @@ static int parse_options(options *o, int argc, char **argv, int p)
     int rc = check_options(o, p);
     if (!rc && !o->copy_bytes)
         o->copy_bytes = VINE_BENCH_COPY_BYTES;
+    if (!rc && !(o->interval_us > 0))
+        o->interval_us = PROGRESS_INTERVAL_US;
+    o->mode = o->nonblocking  ? VINE_BENCH_MODE_NONBLOCKING
+              : o->persistent ? VINE_BENCH_MODE_PERSISTENT
+                              : VINE_BENCH_MODE_BLOCKING;
     return rc;
 }
 
@@ -493,6 +526,7 @@ static void bcase_shape(bcase *b, size_t n)
 static int bcase_init(bcase *b, const options *o, vine_coll coll, size_t bytes)
 {
     memset(b, 0, sizeof *b);
+    b->preq = MPI_REQUEST_NULL;
     b->coll = coll;
     b->dt = o->dt;
     MPI_Aint lb, extent;
@@ -585,13 +619,13 @@ static void bcase_input(bcase *b)
 }
 
 /* The send buffer argument: MPI_IN_PLACE where the case is in place at this rank. */
-static const void *send_arg(const bcase *b)
+const void *bench_send_arg(const bcase *b)
 {
     return inplace_here(b) && b->coll != VINE_COLL_SCATTER ? MPI_IN_PLACE : b->send;
 }
 
 /* The receive buffer argument: scatter's MPI_IN_PLACE at the root. */
-static void *recv_arg(const bcase *b)
+void *bench_recv_arg(const bcase *b)
 {
     return inplace_here(b) && b->coll == VINE_COLL_SCATTER ? MPI_IN_PLACE : b->recv;
 }
@@ -599,7 +633,7 @@ static void *recv_arg(const bcase *b)
 static int run_vine(const bcase *b)
 {
     MPI_Comm w = MPI_COMM_WORLD;
-    const void *s = send_arg(b);
+    const void *s = bench_send_arg(b);
     switch (b->coll) {
     case VINE_COLL_BCAST:
         return vine_bcast(b->recv, b->count, b->dt, b->root, w);
@@ -616,7 +650,7 @@ static int run_vine(const bcase *b)
     case VINE_COLL_GATHER:
         return vine_gather(s, b->count, b->dt, b->recv, b->count, b->dt, b->root, w);
     case VINE_COLL_SCATTER:
-        return vine_scatter(s, b->count, b->dt, recv_arg(b), b->count, b->dt, b->root, w);
+        return vine_scatter(s, b->count, b->dt, bench_recv_arg(b), b->count, b->dt, b->root, w);
     case VINE_COLL_BARRIER:
         return vine_barrier(w);
     default:
@@ -627,7 +661,7 @@ static int run_vine(const bcase *b)
 static int run_mpi(const bcase *b)
 {
     MPI_Comm w = MPI_COMM_WORLD;
-    const void *s = send_arg(b);
+    const void *s = bench_send_arg(b);
     switch (b->coll) {
     case VINE_COLL_BCAST:
         return MPI_Bcast(b->recv, b->count, b->dt, b->root, w);
@@ -644,7 +678,7 @@ static int run_mpi(const bcase *b)
     case VINE_COLL_GATHER:
         return MPI_Gather(s, b->count, b->dt, b->recv, b->count, b->dt, b->root, w);
     case VINE_COLL_SCATTER:
-        return MPI_Scatter(s, b->count, b->dt, recv_arg(b), b->count, b->dt, b->root, w);
+        return MPI_Scatter(s, b->count, b->dt, bench_recv_arg(b), b->count, b->dt, b->root, w);
     case VINE_COLL_BARRIER:
         return MPI_Barrier(w);
     default:
@@ -652,7 +686,7 @@ static int run_mpi(const bcase *b)
     }
 }
 
-static int run(const bcase *b, int mpi)
+int bench_run_blocking(const bcase *b, int mpi)
 {
     return mpi ? run_mpi(b) : run_vine(b);
 }
@@ -662,7 +696,7 @@ static int run_fresh(bcase *b, int mpi)
 {
     memset(b->recv, 0xEE, b->recv_elems * b->tsize);
     bcase_input(b);
-    return run(b, mpi);
+    return bench_run_blocking(b, mpi);
 }
 
 /* Does VINE_BENCH_CORRUPT name algo of b's collective? */
@@ -673,29 +707,78 @@ static int corrupted(const bcase *b, const char *algo)
 }
 
 /*
- * Collective: 1 when every rank's result matches the MPI library's.  On a
- * mismatch rank 0 says on stderr which algorithm, case and ranks.
+ * The forms of vine's call that --check compares with the MPI library's
+ * blocking collective: the blocking call; start + wait of the nonblocking
+ * call and start + many progress calls + wait; or two starts of the
+ * persistent request (b->preq), each on fresh input.
  */
-static int check(bcase *b, const char *algo, const char *label, int *err)
+static int forms_of(const options *o)
+{
+    return o->mode == VINE_BENCH_MODE_BLOCKING ? 1 : 2;
+}
+
+static const char *form_name(const options *o, int f)
+{
+    if (o->mode == VINE_BENCH_MODE_NONBLOCKING)
+        return f ? "nonblocking, start + progress calls + wait" : "nonblocking, start + wait";
+    if (o->mode == VINE_BENCH_MODE_PERSISTENT)
+        return f ? "persistent, second start + wait" : "persistent, first start + wait";
+    return "blocking";
+}
+
+/* One nonblocking call: start + wait. */
+static int run_nb(const bcase *b, int mpi)
+{
+    MPI_Request req = MPI_REQUEST_NULL;
+    int rc = bench_nb_start(b, mpi, &req);
+    return rc == MPI_SUCCESS ? bench_nb_wait(mpi, &req) : rc;
+}
+
+/* One call of vine's collective in form f on fresh input and a poisoned receive buffer. */
+static int run_form(bcase *b, const options *o, int f)
+{
+    memset(b->recv, 0xEE, b->recv_elems * b->tsize);
+    bcase_input(b);
+    if (o->mode == VINE_BENCH_MODE_NONBLOCKING)
+        return f ? bench_nb_run_progressed(b, 0) : run_nb(b, 0);
+    if (o->mode == VINE_BENCH_MODE_PERSISTENT)
+        return bench_nb_start_wait(0, &b->preq);
+    return bench_run_blocking(b, 0);
+}
+
+/*
+ * Collective: 1 when every rank's result matches the MPI library's, in
+ * every form of the mode.  On a mismatch rank 0 says on stderr which
+ * algorithm, case and ranks (and, but for blocking calls, which form).
+ */
+static int check(bcase *b, const char *algo, const char *label, const options *o, int *err)
 {
     size_t off = b->res_off * b->tsize, bytes = b->res_elems * b->tsize;
-    int rc = run_fresh(b, 1);
+    int rc = run_fresh(b, 1), ok = rc == MPI_SUCCESS, form = forms_of(o);
     memcpy(b->ref, b->recv + off, bytes);
-    if (rc == MPI_SUCCESS)
-        rc = run_fresh(b, 0);
-    if (rc == MPI_SUCCESS && bytes && corrupted(b, algo))
-        b->recv[off + bytes / 2] ^= 0x5a; /* test only: a wrong result that --check must see */
-    int ok = rc == MPI_SUCCESS && memcmp(b->ref, b->recv + off, bytes) == 0;
-    int bad = !ok, me = ok ? b->p : b->rank, nbad, first;
+    /* Every rank runs every form, whatever its own results, as the calls are collective. */
+    for (int f = 0; rc == MPI_SUCCESS && f < forms_of(o); f++) {
+        rc = run_form(b, o, f);
+        if (rc == MPI_SUCCESS && bytes && corrupted(b, algo))
+            b->recv[off + bytes / 2] ^= 0x5a; /* test only: a wrong result that --check must see */
+        int same = rc == MPI_SUCCESS && memcmp(b->ref, b->recv + off, bytes) == 0;
+        if (!same && ok)
+            form = f;
+        ok &= same;
+    }
+    int bad = !ok, me = ok ? b->p : b->rank, nbad, first, first_form;
     MPI_Allreduce(&bad, &nbad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&form, &first_form, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS)
         *err = rc;
     if (nbad && rank0)
         fprintf(stderr,
                 "vine-bench: check FAILED: %s algorithm %s at size %s: the result does not "
-                "match the MPI library's on %d of %d ranks (the first: rank %d)\n",
-                vine_coll_name(b->coll), algo, label, nbad, b->p, first);
+                "match the MPI library's on %d of %d ranks (the first: rank %d)%s%s\n",
+                vine_coll_name(b->coll), algo, label, nbad, b->p, first,
+                o->mode == VINE_BENCH_MODE_BLOCKING ? "" : "; the call: ",
+                o->mode == VINE_BENCH_MODE_BLOCKING ? "" : form_name(o, first_form));
     return nbad == 0;
 }
 
@@ -713,7 +796,7 @@ static int time_case(const bcase *b, int mpi, const options *o, vine_bench_stats
     for (int k = 0; k < warm + n && rc == MPI_SUCCESS; k++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
-        rc = run(b, mpi);
+        rc = bench_run_blocking(b, mpi);
         if (k >= warm)
             t[k - warm] = (MPI_Wtime() - t0) * 1e6;
     }
@@ -738,30 +821,112 @@ static int served_by(const bcase *b, const char *algo)
     return !any;
 }
 
-/* Measures one row: algo "mpi" is the MPI library's collective. */
+/*
+ * Collective, --nonblocking and --persistent: vine's first call of the
+ * mode, untimed (start + wait; the persistent request's creation, into
+ * b->preq); 1 in *na when it was served by another algorithm than algo.
+ */
+static int first_of_mode(bcase *b, const options *o, const char *algo, int *na)
+{
+    int rc;
+    if (o->mode == VINE_BENCH_MODE_PERSISTENT) {
+        bcase_input(b);
+        rc = bench_nb_init(b, 0, &b->preq);
+    } else {
+        rc = run_form(b, o, 0);
+    }
+    *na = rc == MPI_SUCCESS && !served_by(b, algo);
+    return rc;
+}
+
+/* Collective: times the row in the run's mode; the statistics in r->st on rank 0. */
+static int time_row(bcase *b, int mpi, const options *o, row *r)
+{
+    bench_nb_timing t = {o->iters, o->warmup, o->interval_us};
+    int rc;
+    if (o->mode == VINE_BENCH_MODE_NONBLOCKING)
+        rc = bench_nb_time(b, mpi, &t, &r->nb);
+    else if (o->mode == VINE_BENCH_MODE_PERSISTENT)
+        rc = bench_nb_time_persistent(b, mpi, &b->preq, &t, &r->nb);
+    else
+        return time_case(b, mpi, o, &r->st);
+    r->st = r->nb.st;
+    return rc;
+}
+
+/*
+ * Measures one row: algo "mpi" is the MPI library's collective.  With
+ * --nonblocking and --persistent, a row that vine serves with another
+ * algorithm in either the blocking or the mode's form is n/a.
+ */
 static row measure(bcase *b, const char *algo, const char *label, const options *o)
 {
     row r;
     memset(&r, 0, sizeof r);
     r.check = -1;
     r.err = MPI_SUCCESS;
+    r.nb.comp = r.nb.ovl = r.nb.ovl_np = r.nb.blocking = NAN;
     int mpi = strcmp(algo, "mpi") == 0;
     if (!mpi) {
         vine_set_algorithm(b->coll, algo);
         r.err = run_fresh(b, 0);
-        if (r.err == MPI_SUCCESS && !served_by(b, algo)) {
+        if (r.err == MPI_SUCCESS && !served_by(b, algo))
             r.na = 1;
-            return r;
-        }
+        if (r.err == MPI_SUCCESS && !r.na && o->mode != VINE_BENCH_MODE_BLOCKING)
+            r.err = first_of_mode(b, o, algo, &r.na);
         /* A barrier has no result to compare: its check column stays '-'. */
-        if (r.err == MPI_SUCCESS && o->check && b->coll != VINE_COLL_BARRIER)
-            r.check = check(b, algo, label, &r.err);
+        if (r.err == MPI_SUCCESS && !r.na && o->check && b->coll != VINE_COLL_BARRIER)
+            r.check = check(b, algo, label, o, &r.err);
+    } else if (o->mode == VINE_BENCH_MODE_PERSISTENT && bench_nb_mpi_persistent(b->coll)) {
+        r.err = bench_nb_init(b, 1, &b->preq);
     }
-    if (r.err == MPI_SUCCESS) {
+    if (r.err == MPI_SUCCESS && !r.na) {
         bcase_input(b);
-        r.err = time_case(b, mpi, o, &r.st);
+        r.err = time_row(b, mpi, o, &r);
     }
+    bench_nb_free(mpi, &b->preq);
     return r;
+}
+
+/* The lines of the header that explain --nonblocking's columns, and the columns. */
+static void print_header_nb(const options *o)
+{
+    const char *thread = getenv("VINE_PROGRESS_THREAD");
+    printf("# nonblocking: pure_us = start + wait alone; comp_us = a compute loop alone, "
+           "calibrated on rank 0\n# to last about pure_us; ovl_us = start + that loop + wait, "
+           "with a progress call (vine_progress;\n# MPI_Test for mpi) every %g us of it; "
+           "ovl_np_us = the same without progress calls;\n# %%ovl = 100 max(0, min(1, "
+           "(pure_us + comp_us - ovl_us) / pure_us)), the share of the communication\n"
+           "# hidden (OSU's overlap), %%ovl_np the same of ovl_np_us; times: medians in "
+           "microseconds of\n# per-iteration maxima over ranks; ratio = pure_us / "
+           "pure_us(mpi)%s%s\n",
+           o->interval_us, thread ? "; VINE_PROGRESS_THREAD=" : "", thread ? thread : "");
+    printf("%-20s %-22s %8s %9s %10s %10s %10s %6s %10s %7s %7s %5s\n", "collective", "algorithm",
+           "size", "count", "pure_us", "comp_us", "ovl_us", "%ovl", "ovl_np_us", "%ovl_np", "ratio",
+           "check");
+}
+
+/* Is a collective whose persistent form the MPI library lacks (or vine-bench skips) chosen? */
+static int mpi_persistent_missing(const options *o)
+{
+    for (int c = 0; c < o->ncolls; c++)
+        if (!bench_nb_mpi_persistent((vine_coll)o->colls[c]))
+            return 1;
+    return 0;
+}
+
+/* The lines of the header that explain --persistent's numbers. */
+static void print_header_persistent(const options *o)
+{
+    printf("# persistent: median_us ... max_us = start + wait of a request made once by "
+           "vine_<coll>_init\n# (mpi: MPI_<Coll>_init); blocking_us = the median of the "
+           "blocking call, timed in\n# alternation with it; p/b = median_us / blocking_us\n");
+    if (MPI_VERSION < 4)
+        printf("# the MPI library has no persistent collectives (MPI_VERSION < 4): its rows "
+               "time its\n# blocking calls, p/b -\n");
+    else if (mpi_persistent_missing(o))
+        printf("# MPICH's MPI_Scatter_init fails on its second start: the mpi row of scatter "
+               "times its\n# blocking call, p/b -\n");
 }
 
 static void print_header(const options *o, int p)
@@ -773,6 +938,12 @@ static void print_header(const options *o, int p)
         printf("warmup=%d (untimed, before the %d kept)\n", o->warmup, o->iters);
     else
         printf("warmup=%d (the first 20%% of iters, dropped)\n", drop);
+    if (o->mode == VINE_BENCH_MODE_NONBLOCKING) {
+        print_header_nb(o);
+        return;
+    }
+    if (o->mode == VINE_BENCH_MODE_PERSISTENT)
+        print_header_persistent(o);
     printf("# times in microseconds, per iteration the maximum over ranks; algbw and busbw "
            "in GB/s (nccl-tests);\n# ratio = median / median(mpi)\n");
     if (copybw.on && isfinite(copybw.all)) {
@@ -790,7 +961,10 @@ static void print_header(const options *o, int p)
            "size", "count", "median_us", "min_us", "mean_us", "p99_us", "max_us", "algbw", "busbw");
     if (copybw.on)
         printf("%6s ", "%copy");
-    printf("%7s %5s\n", "ratio", "check");
+    if (o->mode == VINE_BENCH_MODE_PERSISTENT)
+        printf("%7s %11s %6s %5s\n", "ratio", "blocking_us", "p/b", "check");
+    else
+        printf("%7s %5s\n", "ratio", "check");
 }
 
 /* Rounds a time to a nanosecond, far below the clock's noise, so that the files stay short. */
@@ -810,8 +984,25 @@ static double sig6(double x)
 }
 
 /* The row for the result files (rank 0). */
-static void file_row(const bcase *b, const char *label, const char *algo, const row *r,
-                     double mpi_median, vine_bench_row *x)
+/* The fields of --nonblocking and --persistent of a measured row for the result files. */
+static void file_row_mode(const options *o, const row *r, vine_bench_row *x)
+{
+    const bench_nb_result *n = &r->nb;
+    if (o->mode == VINE_BENCH_MODE_NONBLOCKING) {
+        x->comp = round_ns(n->comp);
+        x->overlap_time = round_ns(n->ovl);
+        x->overlap = sig6(bench_nb_overlap(r->st.median, n->comp, n->ovl));
+        x->overlap_np_time = round_ns(n->ovl_np);
+        x->overlap_np = sig6(bench_nb_overlap(r->st.median, n->comp, n->ovl_np));
+    } else if (o->mode == VINE_BENCH_MODE_PERSISTENT) {
+        x->blocking = round_ns(n->blocking);
+        if (n->persistent && n->blocking > 0)
+            x->persistent_ratio = sig6(r->st.median / n->blocking);
+    }
+}
+
+static void file_row(const options *o, const bcase *b, const char *label, const char *algo,
+                     const row *r, double mpi_median, vine_bench_row *x)
 {
     int barrier = b->coll == VINE_COLL_BARRIER;
     vine__bench_row_init(x, vine_coll_name(b->coll), algo, barrier ? "-" : label);
@@ -843,26 +1034,84 @@ static void file_row(const bcase *b, const char *label, const char *algo, const 
         x->busbw = sig6(busbw);
         x->copy_fraction = sig6(vine__bench_copy_fraction(busbw, copybw.all));
     }
+    file_row_mode(o, r, x);
+}
+
+/* A time for a table cell, "-" when it is missing. */
+static const char *cell_time(char *buf, size_t cap, double us)
+{
+    if (isfinite(us))
+        snprintf(buf, cap, "%.2f", us);
+    else
+        snprintf(buf, cap, "-");
+    return buf;
+}
+
+/* A fraction as a percentage with one decimal for a table cell, "-" when it is missing. */
+static const char *cell_pct(char *buf, size_t cap, double f)
+{
+    if (isfinite(f))
+        snprintf(buf, cap, "%.1f", 100 * f);
+    else
+        snprintf(buf, cap, "-");
+    return buf;
+}
+
+/* The rest of a measured row of --nonblocking, after its count. */
+static void print_row_nb(const row *r, double mpi_median, const char *chk)
+{
+    const bench_nb_result *n = &r->nb;
+    char ratio[16] = "-", c[5][24];
+    if (mpi_median > 0)
+        snprintf(ratio, sizeof ratio, "%.2f", r->st.median / mpi_median);
+    printf("%10.2f %10s %10s %6s %10s %7s %7s %5s\n", r->st.median,
+           cell_time(c[0], sizeof c[0], n->comp), cell_time(c[1], sizeof c[1], n->ovl),
+           cell_pct(c[2], sizeof c[2], bench_nb_overlap(r->st.median, n->comp, n->ovl)),
+           cell_time(c[3], sizeof c[3], n->ovl_np),
+           cell_pct(c[4], sizeof c[4], bench_nb_overlap(r->st.median, n->comp, n->ovl_np)), ratio,
+           chk);
+}
+
+/* The last columns of a row of --persistent: ratio, blocking_us, p/b and check. */
+static void print_tail_persistent(const row *r, const char *ratio, const char *chk)
+{
+    char blk[24] = "n/a", pb[16] = "n/a";
+    if (!r->na) {
+        cell_time(blk, sizeof blk, r->nb.blocking);
+        snprintf(pb, sizeof pb, "-");
+        if (r->nb.persistent && r->nb.blocking > 0)
+            snprintf(pb, sizeof pb, "%.2f", r->st.median / r->nb.blocking);
+    }
+    printf("%7s %11s %6s %5s\n", ratio, blk, pb, chk);
 }
 
 /* Prints one row on rank 0; returns 1 when it counts as a failure. */
-static int print_row(const bcase *b, const char *label, const char *algo, const row *r,
-                     double mpi_median)
+static int print_row(const options *o, const bcase *b, const char *label, const char *algo,
+                     const row *r, double mpi_median)
 {
     if (!rank0)
         return r->err != MPI_SUCCESS || r->check == 0;
+    int nb = o->mode == VINE_BENCH_MODE_NONBLOCKING, pers = o->mode == VINE_BENCH_MODE_PERSISTENT;
     if (b->coll == VINE_COLL_BARRIER)
         printf("%-20s %-22s %8s %9s ", vine_coll_name(b->coll), algo, "-", "-");
     else
         printf("%-20s %-22s %8s %9d ", vine_coll_name(b->coll), algo, label, b->count);
     if (r->err != MPI_SUCCESS) {
         printf("error: %s\n", vine_error_string(r->err));
+    } else if (r->na && nb) {
+        printf("%10s %10s %10s %6s %10s %7s %7s %5s\n", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a",
+               "n/a", "n/a");
+    } else if (nb) {
+        print_row_nb(r, mpi_median, r->check < 0 ? "-" : r->check ? "OK" : "FAIL");
     } else if (r->na) {
         printf("%10s %10s %10s %10s %10s %8s %8s ", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a",
                "n/a");
         if (copybw.on)
             printf("%6s ", "n/a");
-        printf("%7s %5s\n", "n/a", "n/a");
+        if (pers)
+            print_tail_persistent(r, "n/a", "n/a");
+        else
+            printf("%7s %5s\n", "n/a", "n/a");
     } else {
         char ratio[16] = "-", algbw[16] = "-", busbw[16] = "-", pct[16] = "-";
         double a, bb;
@@ -881,7 +1130,10 @@ static int print_row(const bcase *b, const char *label, const char *algo, const 
                r->st.p99, r->st.max, algbw, busbw);
         if (copybw.on)
             printf("%6s ", pct);
-        printf("%7s %5s\n", ratio, chk);
+        if (pers)
+            print_tail_persistent(r, ratio, chk);
+        else
+            printf("%7s %5s\n", ratio, chk);
     }
     fflush(stdout);
     return r->err != MPI_SUCCESS || r->check == 0;
@@ -955,10 +1207,10 @@ static int one_row(bcase *b, const options *o, int s, const char *algo, double m
     pr->done++;
     if (mpi_median < 0) /* the mpi row: its ratio to itself */
         mpi_median = rank0 && r.err == MPI_SUCCESS ? r.st.median : 0;
-    int failed = print_row(b, o->labels[s], algo, &r, mpi_median);
+    int failed = print_row(o, b, o->labels[s], algo, &r, mpi_median);
     if (rank0 && res) {
         vine_bench_row x;
-        file_row(b, o->labels[s], algo, &r, mpi_median, &x);
+        file_row(o, b, o->labels[s], algo, &r, mpi_median, &x);
         *nomem |= vine__bench_results_add(res, &x) != 0;
     }
     if (out)
@@ -1201,6 +1453,11 @@ static int bench_coll(const options *o, const char *cmd, int p)
         fprintf(stderr,
                 "vine-bench: out of memory for --copy-bw's buffers (2 x %zu bytes a rank)\n",
                 o->copy_bytes);
+    if (rank0 && files) {
+        files->mode = o->mode;
+        if (o->mode == VINE_BENCH_MODE_NONBLOCKING)
+            files->progress_interval = o->interval_us;
+    }
     if (rank0 && files && o->copy_bw && !copy_failed) {
         files->copy_bytes = (long long)o->copy_bytes;
         files->copy_reps = VINE_BENCH_COPY_REPS;

@@ -25,6 +25,8 @@ void vine__bench_results_init(vine_bench_results *r)
     r->warmup = -1;
     r->check = 0;
     r->copy_all = r->copy_one = NAN;
+    r->mode = VINE_BENCH_MODE_BLOCKING;
+    r->progress_interval = NAN;
 }
 
 void vine__bench_results_free(vine_bench_results *r)
@@ -83,6 +85,8 @@ void vine__bench_row_init(vine_bench_row *row, const char *coll, const char *alg
     row->check = -1;
     row->min = row->median = row->mean = row->p99 = row->max = NAN;
     row->ratio = row->algbw = row->busbw = row->copy_fraction = NAN;
+    row->comp = row->overlap_time = row->overlap = row->overlap_np_time = row->overlap_np = NAN;
+    row->blocking = row->persistent_ratio = NAN;
 }
 
 /* x to 15 significant digits, the precision of the files; NAN for anything not finite. */
@@ -107,8 +111,22 @@ int vine__bench_results_add(vine_bench_results *r, const vine_bench_row *row)
     }
     vine_bench_row *x = &r->rows[r->nrows++];
     *x = *row;
-    double *nums[] = {&x->min,   &x->median, &x->mean,  &x->p99,          &x->max,
-                      &x->ratio, &x->algbw,  &x->busbw, &x->copy_fraction};
+    double *nums[] = {&x->min,
+                      &x->median,
+                      &x->mean,
+                      &x->p99,
+                      &x->max,
+                      &x->ratio,
+                      &x->algbw,
+                      &x->busbw,
+                      &x->copy_fraction,
+                      &x->comp,
+                      &x->overlap_time,
+                      &x->overlap,
+                      &x->overlap_np_time,
+                      &x->overlap_np,
+                      &x->blocking,
+                      &x->persistent_ratio};
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
         *nums[i] = round15(*nums[i]);
     return VINE_OK;
@@ -128,6 +146,59 @@ int vine__bench_status_from_name(const char *name)
     if (strcmp(name, "error") == 0)
         return VINE_BENCH_ROW_ERROR;
     return -1;
+}
+
+static const char *const mode_names[] = {"blocking", "nonblocking", "persistent"};
+
+const char *vine__bench_mode_name(int mode)
+{
+    return mode > 0 && mode < 3 ? mode_names[mode] : mode_names[0];
+}
+
+int vine__bench_mode_from_name(const char *name)
+{
+    for (int m = 0; m < 3; m++)
+        if (strcmp(name, mode_names[m]) == 0)
+            return m;
+    return -1;
+}
+
+/*
+ * The optional numbers of a row, in the order of the files: copy_fraction
+ * (--copy-bw), then those of mode NONBLOCKING, then those of PERSISTENT.
+ */
+enum {
+    OPT_COPY,
+    OPT_NB_FIRST,
+    OPT_NB_LAST = OPT_NB_FIRST + 4,
+    OPT_P_FIRST,
+    OPT_P_LAST = OPT_P_FIRST + 1,
+    NOPT
+};
+static const char *const opt_names[NOPT] = {"copy_fraction", "comp_us",           "overlap_us",
+                                            "overlap",       "overlap_noprog_us", "overlap_noprog",
+                                            "blocking_us",   "persistent_ratio"};
+
+static double *opt_field(vine_bench_row *x, int k)
+{
+    double *f[NOPT] = {&x->copy_fraction,   &x->comp,       &x->overlap_time, &x->overlap,
+                       &x->overlap_np_time, &x->overlap_np, &x->blocking,     &x->persistent_ratio};
+    return f[k];
+}
+
+/* The optional numbers a run's files hold: their indices into opt, in file order; the count. */
+static int opt_columns(const vine_bench_results *r, int *opt)
+{
+    int n = 0;
+    if (r->copy_bytes > 0)
+        opt[n++] = OPT_COPY;
+    if (r->mode == VINE_BENCH_MODE_NONBLOCKING)
+        for (int k = OPT_NB_FIRST; k <= OPT_NB_LAST; k++)
+            opt[n++] = k;
+    if (r->mode == VINE_BENCH_MODE_PERSISTENT)
+        for (int k = OPT_P_FIRST; k <= OPT_P_LAST; k++)
+            opt[n++] = k;
+    return n;
 }
 
 static const char *check_name(int check)
@@ -169,8 +240,8 @@ static int put(json_t *o, const char *key, json_t *v)
     return !v || json_object_set_new(o, key, v) != 0;
 }
 
-/* A row; with copy (the run measured the copy bandwidth) its copy_fraction too. */
-static json_t *row_to_json(const vine_bench_row *x, int copy)
+/* A row with the optional numbers opt[0 .. nopt - 1] (opt_columns). */
+static json_t *row_to_json(const vine_bench_row *x, const int *opt, int nopt)
 {
     json_t *o = json_object();
     if (!o)
@@ -194,8 +265,8 @@ static json_t *row_to_json(const vine_bench_row *x, int copy)
     bad |= put(o, "ratio", jnum(x->ratio));
     bad |= put(o, "algbw_GBps", jnum(x->algbw));
     bad |= put(o, "busbw_GBps", jnum(x->busbw));
-    if (copy)
-        bad |= put(o, "copy_fraction", jnum(x->copy_fraction));
+    for (int i = 0; i < nopt; i++)
+        bad |= put(o, opt_names[opt[i]], jnum(*opt_field((vine_bench_row *)x, opt[i])));
     if (bad) {
         json_decref(o);
         return NULL;
@@ -206,11 +277,11 @@ static json_t *row_to_json(const vine_bench_row *x, int copy)
 static json_t *results_to_json(const vine_bench_results *r)
 {
     json_t *o = json_object(), *hosts = json_array(), *rows = json_array();
-    int bad = !o || !hosts || !rows;
+    int bad = !o || !hosts || !rows, opt[NOPT], nopt = opt_columns(r, opt);
     for (int i = 0; !bad && i < r->ranks; i++)
         bad = json_array_append_new(hosts, json_string(r->hosts[i] ? r->hosts[i] : "")) != 0;
     for (size_t i = 0; !bad && i < r->nrows; i++) {
-        json_t *row = row_to_json(&r->rows[i], r->copy_bytes > 0);
+        json_t *row = row_to_json(&r->rows[i], opt, nopt);
         bad = !row || json_array_append_new(rows, row) != 0;
     }
     if (!bad) {
@@ -233,6 +304,10 @@ static json_t *results_to_json(const vine_bench_results *r)
             bad |= put(o, "copy_all_GBps", jnum(r->copy_all));
             bad |= put(o, "copy_one_GBps", jnum(r->copy_one));
         }
+        if (r->mode != VINE_BENCH_MODE_BLOCKING)
+            bad |= put(o, "mode", json_string(vine__bench_mode_name(r->mode)));
+        if (r->mode == VINE_BENCH_MODE_NONBLOCKING)
+            bad |= put(o, "progress_interval_us", jnum(r->progress_interval));
         bad |= put(o, "hosts", hosts);
         hosts = NULL;
         bad |= put(o, "rows", rows);
@@ -331,9 +406,10 @@ static int row_from_json(json_t *o, vine_bench_row *x, const char **bad)
         get_num(o, "max_us", &x->max, bad) || get_num(o, "ratio", &x->ratio, bad) ||
         get_num(o, "algbw_GBps", &x->algbw, bad) || get_num(o, "busbw_GBps", &x->busbw, bad))
         return -1;
-    /* Optional: only the rows of a run with --copy-bw have it. */
-    if (json_object_get(o, "copy_fraction") && get_num(o, "copy_fraction", &x->copy_fraction, bad))
-        return -1;
+    /* Optional: only the rows of a run with --copy-bw, --nonblocking or --persistent have them. */
+    for (int k = 0; k < NOPT; k++)
+        if (json_object_get(o, opt_names[k]) && get_num(o, opt_names[k], opt_field(x, k), bad))
+            return -1;
     x->status = vine__bench_status_from_name(status);
     x->check = check_from_name(check);
     x->kept = (int)kept;
@@ -404,6 +480,14 @@ static int results_from_json(json_t *o, vine_bench_results *r, const char *path,
             return fail(err, errlen, "%s: \"%s\" missing or of the wrong type", path, bad);
         r->copy_reps = (int)reps;
     }
+    /* Optional: the mode of --nonblocking and --persistent (blocking without it). */
+    json_t *mode = json_object_get(o, "mode");
+    if (mode && (!json_is_string(mode) ||
+                 (r->mode = vine__bench_mode_from_name(json_string_value(mode))) < 0))
+        return fail(err, errlen, "%s: \"mode\" is not blocking, nonblocking or persistent", path);
+    if (json_object_get(o, "progress_interval_us") &&
+        get_num(o, "progress_interval_us", &r->progress_interval, &bad))
+        return fail(err, errlen, "%s: \"%s\" missing or of the wrong type", path, bad);
     /* The host array first: a corrupt rank count allocates nothing. */
     hosts = json_object_get(o, "hosts");
     if (!json_is_array(hosts) || json_array_size(hosts) != (size_t)ranks)
@@ -448,14 +532,12 @@ int vine__bench_read_json(vine_bench_results *r, const char *path, char *err, si
 
 /* ---- CSV -------------------------------------------------------------- */
 
-/* The columns; the last, copy_fraction, only in the files of a run with --copy-bw. */
+/* The columns of every file; the optional ones (opt_names) follow them. */
 static const char *const csv_columns[] = {
-    "collective", "algorithm", "size_label", "size",       "count",        "status",  "error",
-    "check",      "kept",      "dropped",    "min_us",     "median_us",    "mean_us", "p99_us",
-    "max_us",     "ratio",     "algbw_GBps", "busbw_GBps", "copy_fraction"};
-/* NCOLS: the columns of every file; NCOLS_COPY: those and copy_fraction. */
-#define NCOLS ((int)(sizeof csv_columns / sizeof csv_columns[0]) - 1)
-#define NCOLS_COPY (NCOLS + 1)
+    "collective", "algorithm", "size_label", "size",    "count",      "status",
+    "error",      "check",     "kept",       "dropped", "min_us",     "median_us",
+    "mean_us",    "p99_us",    "max_us",     "ratio",   "algbw_GBps", "busbw_GBps"};
+#define NCOLS ((int)(sizeof csv_columns / sizeof csv_columns[0]))
 
 /* Writes s as one CSV field, quoted when it holds a comma, a quote, a line break or edge spaces. */
 void vine__bench_csv_field(FILE *f, const char *s)
@@ -506,8 +588,8 @@ static void csv_meta_num(FILE *f, const char *key, double v)
     csv_meta(f, key, buf);
 }
 
-/* A row; with copy (the run measured the copy bandwidth) its copy_fraction too. */
-static void csv_row(FILE *f, const vine_bench_row *x, int copy)
+/* A row with the optional numbers opt[0 .. nopt - 1] (opt_columns). */
+static void csv_row(FILE *f, const vine_bench_row *x, const int *opt, int nopt)
 {
     vine__bench_csv_field(f, x->coll);
     fputc(',', f);
@@ -526,9 +608,9 @@ static void csv_row(FILE *f, const vine_bench_row *x, int copy)
         fputc(',', f);
         csv_num(f, nums[i]);
     }
-    if (copy) {
+    for (int i = 0; i < nopt; i++) {
         fputc(',', f);
-        csv_num(f, x->copy_fraction);
+        csv_num(f, *opt_field((vine_bench_row *)x, opt[i]));
     }
     fputc('\n', f);
 }
@@ -555,22 +637,28 @@ int vine__bench_write_csv(const vine_bench_results *r, const char *path, char *e
         csv_meta(f, "warmup", "-");
     else
         csv_meta_int(f, "warmup", r->warmup);
-    int copy = r->copy_bytes > 0;
+    int copy = r->copy_bytes > 0, opt[NOPT], nopt = opt_columns(r, opt);
     if (copy) {
         csv_meta_int(f, "copy_bytes", r->copy_bytes);
         csv_meta_int(f, "copy_reps", r->copy_reps);
         csv_meta_num(f, "copy_all_GBps", r->copy_all);
         csv_meta_num(f, "copy_one_GBps", r->copy_one);
     }
+    if (r->mode != VINE_BENCH_MODE_BLOCKING)
+        csv_meta(f, "mode", vine__bench_mode_name(r->mode));
+    if (r->mode == VINE_BENCH_MODE_NONBLOCKING)
+        csv_meta_num(f, "progress_interval_us", r->progress_interval);
     for (int i = 0; i < r->ranks; i++) {
         snprintf(buf, sizeof buf, "host %d", i);
         csv_meta(f, buf, r->hosts[i]);
     }
-    for (int c = 0; c < (copy ? NCOLS_COPY : NCOLS); c++)
+    for (int c = 0; c < NCOLS; c++)
         fprintf(f, "%s%s", c ? "," : "", csv_columns[c]);
+    for (int i = 0; i < nopt; i++)
+        fprintf(f, ",%s", opt_names[opt[i]]);
     fputc('\n', f);
     for (size_t i = 0; i < r->nrows; i++)
-        csv_row(f, &r->rows[i], copy);
+        csv_row(f, &r->rows[i], opt, nopt);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
         return fail(err, errlen, "%s: write failed", path);
@@ -657,10 +745,10 @@ static int set_text(char *dst, size_t cap, const char *s)
 }
 
 /*
- * Fills x from the fields in column order, ncols of them (NCOLS, or
- * NCOLS_COPY with copy_fraction); the failing column's index in *col.
+ * Fills x from the fields in column order: NCOLS of them, then the optional
+ * numbers opt[0 .. nopt - 1]; the failing column's index in *col.
  */
-static int csv_fields_to_row(char **f, int ncols, vine_bench_row *x, int *col)
+static int csv_fields_to_row(char **f, const int *opt, int nopt, vine_bench_row *x, int *col)
 {
     long long v;
     vine__bench_row_init(x, "", "", "");
@@ -703,8 +791,9 @@ static int csv_fields_to_row(char **f, int ncols, vine_bench_row *x, int *col)
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++, c++)
         if (parse_num(f[c], nums[i]))
             goto bad;
-    if (ncols == NCOLS_COPY && parse_num(f[c], &x->copy_fraction))
-        goto bad;
+    for (int i = 0; i < nopt; i++, c++)
+        if (parse_num(f[c], opt_field(x, opt[i])))
+            goto bad;
     return 0;
 bad:
     *col = c;
@@ -777,6 +866,14 @@ static int csv_meta_line(vine_bench_results *r, char *line, const char *path, lo
     } else if (strcmp(line, "copy_all_GBps") == 0 || strcmp(line, "copy_one_GBps") == 0) {
         if (parse_num(value, line[5] == 'a' ? &r->copy_all : &r->copy_one))
             return fail(err, errlen, "%s:%ld: bad %s", path, ln, line);
+    } else if (strcmp(line, "mode") == 0) {
+        if ((r->mode = vine__bench_mode_from_name(value)) < 0)
+            return fail(err, errlen,
+                        "%s:%ld: mode \"%s\" is not blocking, nonblocking or persistent", path, ln,
+                        value);
+    } else if (strcmp(line, "progress_interval_us") == 0) {
+        if (parse_num(value, &r->progress_interval))
+            return fail(err, errlen, "%s:%ld: bad %s", path, ln, line);
     } else if (sscanf(line, "host %d", &host) == 1) {
         if (!r->hosts || host < 0 || host >= r->ranks)
             return fail(err, errlen, "%s:%ld: host of rank %d before \"ranks\" or out of range",
@@ -817,12 +914,40 @@ static long read_line(FILE *f, char **buf, size_t *cap)
     return (long)n;
 }
 
+/*
+ * The header's optional columns, fields[NCOLS .. nf - 1]: each one of
+ * opt_names, in the order of the files (and so none twice); their indices
+ * into *opt.  A wrong one is named with the name that could come next.
+ */
+static int csv_header_opt(char **fields, int nf, int *opt, const char *path, long ln, char *err,
+                          size_t errlen)
+{
+    int next = 0;
+    for (int c = NCOLS; c < nf; c++) {
+        int k = next;
+        while (k < NOPT && strcmp(fields[c], opt_names[k]) != 0)
+            k++;
+        if (k == NOPT)
+            return fail(err, errlen, "%s:%ld: column %d is \"%s\", expected \"%s\"", path, ln,
+                        c + 1, fields[c], next < NOPT ? opt_names[next] : "(no more columns)");
+        opt[c - NCOLS] = k;
+        next = k + 1;
+    }
+    return VINE_OK;
+}
+
+/* The name of column c of a file whose optional columns are opt. */
+static const char *csv_column_name(int c, const int *opt)
+{
+    return c < NCOLS ? csv_columns[c] : opt_names[opt[c - NCOLS]];
+}
+
 static int csv_read_all(FILE *f, vine_bench_results *r, const char *path, char *err, size_t errlen)
 {
-    char *line = NULL, *fields[NCOLS_COPY + 1];
+    char *line = NULL, *fields[NCOLS + NOPT + 1];
     size_t cap = 0;
     long n = 0, ln = 0;
-    int header = 0, have_format = 0, rc = VINE_OK, ncols = NCOLS;
+    int header = 0, have_format = 0, rc = VINE_OK, ncols = NCOLS, opt[NOPT];
     /* A "#host R: X" line takes 11 bytes or more. */
     struct stat st;
     long long max_ranks = INT32_MAX;
@@ -841,22 +966,24 @@ static int csv_read_all(FILE *f, vine_bench_results *r, const char *path, char *
                                err, errlen);
             continue;
         }
-        int nf = csv_split(line, fields, NCOLS_COPY + 1);
+        int nf = csv_split(line, fields, NCOLS + NOPT + 1);
         if (!header) {
-            /* The header says whether the rows have copy_fraction. */
-            ncols = nf == NCOLS_COPY ? NCOLS_COPY : NCOLS;
+            /* The header says which optional numbers the rows have. */
+            ncols = nf;
             if (!have_format)
                 rc = fail(err, errlen,
                           "%s:%ld: not a vine-bench result file (no \"# format:\" "
                           "line before the header)",
                           path, ln);
-            else if (nf != NCOLS && nf != NCOLS_COPY)
-                rc = fail(err, errlen, "%s:%ld: the header has %d columns, expected %d or %d", path,
-                          ln, nf, NCOLS, NCOLS_COPY);
-            for (int c = 0; rc == VINE_OK && c < ncols; c++)
+            else if (nf < NCOLS || nf > NCOLS + NOPT)
+                rc = fail(err, errlen, "%s:%ld: the header has %d columns, expected %d to %d", path,
+                          ln, nf, NCOLS, NCOLS + NOPT);
+            for (int c = 0; rc == VINE_OK && c < NCOLS; c++)
                 if (strcmp(fields[c], csv_columns[c]) != 0)
                     rc = fail(err, errlen, "%s:%ld: column %d is \"%s\", expected \"%s\"", path, ln,
                               c + 1, fields[c], csv_columns[c]);
+            if (rc == VINE_OK)
+                rc = csv_header_opt(fields, nf, opt, path, ln, err, errlen);
             header = 1;
             continue;
         }
@@ -867,9 +994,9 @@ static int csv_read_all(FILE *f, vine_bench_results *r, const char *path, char *
         }
         vine_bench_row x;
         int col;
-        if (csv_fields_to_row(fields, ncols, &x, &col))
-            rc =
-                fail(err, errlen, "%s:%ld: bad %s \"%s\"", path, ln, csv_columns[col], fields[col]);
+        if (csv_fields_to_row(fields, opt, ncols - NCOLS, &x, &col))
+            rc = fail(err, errlen, "%s:%ld: bad %s \"%s\"", path, ln, csv_column_name(col, opt),
+                      fields[col]);
         else
             rc = vine__bench_results_add(r, &x);
     }

@@ -15,6 +15,12 @@
  * the files hold none of its fields (the description's copy_* keys, the
  * rows' copy_fraction), as they did before the option existed, and a file
  * without them reads as a run that did not measure it.
+ *
+ * So is the call form of `vine-bench coll --nonblocking` and `--persistent`
+ * (mode not VINE_BENCH_MODE_BLOCKING): a run in one of them adds the mode
+ * to the description and the mode's fields to every row (comp_us ...
+ * overlap_noprog, or blocking_us and persistent_ratio); a blocking run's
+ * files hold none of them, as before the options existed.
  */
 #ifndef VINE_BENCH_RESULTS_H
 #define VINE_BENCH_RESULTS_H
@@ -33,6 +39,13 @@ enum vine_bench_row_status {
     VINE_BENCH_ROW_ERROR = 2, /* the call returned an error (message in error) */
 };
 
+/* The form of the calls a run timed: vine-bench coll, --nonblocking, --persistent. */
+enum vine_bench_mode {
+    VINE_BENCH_MODE_BLOCKING = 0,    /* the blocking collective (no mode fields in the files) */
+    VINE_BENCH_MODE_NONBLOCKING = 1, /* start + wait of the nonblocking one, and the overlap */
+    VINE_BENCH_MODE_PERSISTENT = 2,  /* start + wait of the persistent one, and the blocking */
+};
+
 /* One measured (or skipped) row: a collective, a size and an algorithm. */
 typedef struct vine_bench_row {
     char coll[32];                      /* the collective's name, vine_coll_name() */
@@ -48,6 +61,14 @@ typedef struct vine_bench_row {
     double ratio;         /* median / median of the mpi row of the same collective and size */
     double algbw, busbw;  /* GB/s, nccl-tests' definitions (src/bench/stats.h) */
     double copy_fraction; /* busbw / the run's copy_all (--copy-bw); NAN when either is missing */
+    /* Mode NONBLOCKING (min ... max are then those of start + wait alone): the medians in
+     * microseconds of the compute loop alone, of start + compute with progress calls + wait,
+     * and of the same without progress calls, and the fractions of the communication hidden
+     * by each, in [0, 1] (docs/bench.md).  NAN in other modes and where not measured. */
+    double comp, overlap_time, overlap, overlap_np_time, overlap_np;
+    /* Mode PERSISTENT (min ... max are then those of start + wait of the persistent
+     * collective): the median of the blocking call in microseconds, and median / it. */
+    double blocking, persistent_ratio;
 } vine_bench_row;
 
 /* A run: its description and its rows. */
@@ -67,11 +88,14 @@ typedef struct vine_bench_results {
     long long copy_bytes;
     int copy_reps;
     double copy_all, copy_one;
+    int mode;                 /* enum vine_bench_mode */
+    double progress_interval; /* mode NONBLOCKING: microseconds of compute between progress
+                                 calls; NAN otherwise */
     vine_bench_row *rows;
     size_t nrows, cap;
 } vine_bench_results;
 
-/* An empty description (strings NULL, ranks 0, no copy bandwidth) and no rows. */
+/* An empty description (strings NULL, ranks 0, no copy bandwidth, blocking) and no rows. */
 void vine__bench_results_init(vine_bench_results *r);
 void vine__bench_results_free(vine_bench_results *r);
 
@@ -108,5 +132,9 @@ int vine__bench_read(vine_bench_results *r, const char *path, char *err, size_t 
 /* "ok", "n/a", "error" and back (-1 for another word). */
 const char *vine__bench_status_name(int status);
 int vine__bench_status_from_name(const char *name);
+
+/* "blocking", "nonblocking", "persistent" and back (-1 for another word). */
+const char *vine__bench_mode_name(int mode);
+int vine__bench_mode_from_name(const char *name);
 
 #endif

@@ -15,6 +15,14 @@
 #       header line, the %copy column and the files' copy fields (present and
 #       positive; timing decides nothing).
 #   mpi.bench.overhead.np2  `vine-bench overhead` still runs.
+#   mpi.bench.nonblocking.np3, mpi.bench.persistent.np2  --nonblocking and
+#       --persistent (issue 19) on tiny sizes, judged by bench_nb_check.sh:
+#       every check passes, the mode's columns and header lines, numbers in
+#       every measured row, and the mode's fields in both result files,
+#       equal, within their ranges and consistent with their definitions
+#       (timing decides nothing).
+#   mpi.bench.corrupt_nonblocking.np2  VINE_BENCH_CORRUPT makes --check of
+#       --nonblocking fail too.
 # Registered with add_test: this fragment sorts before mpi.cmake.
 if(VINE_SMPI OR NOT TARGET vine-bench)
   return()
@@ -70,3 +78,29 @@ vine_bench_test(copybw 3 copybw $<TARGET_FILE:test_results> 3
 
 vine_bench_test(overhead 2 overhead -- ${vine_bench_run} 2 ${vine_bench_exe}
   overhead --batches 3 --iters 200)
+
+set(vine_bench_nb_check sh ${CMAKE_CURRENT_LIST_DIR}/bench_nb_check.sh)
+# vine_bench_nb_test(name np mode -- vine-bench arguments...): judged by bench_nb_check.sh.
+function(vine_bench_nb_test name np mode)
+  set(test mpi.bench.${name}.np${np})
+  set(work ${CMAKE_CURRENT_BINARY_DIR}/bench_${name})
+  add_test(NAME ${test}
+    COMMAND ${vine_bench_nb_check} ${mode} ${work} $<TARGET_FILE:test_results>
+      $<TARGET_FILE:vine_cli> ${np} ${ARGN}
+  )
+  set_tests_properties(${test} PROPERTIES LABELS mpi TIMEOUT 600
+    ENVIRONMENT "${VINE_MPI_TEST_ENV}")
+endfunction()
+
+# Algorithms that serve 2 and 3 ranks alike.
+vine_bench_nb_test(nonblocking 3 nonblocking -- ${vine_bench_run} 3 ${vine_bench_exe}
+  coll --coll allreduce,bcast,alltoall,reduce_scatter,barrier
+  --algo mpi,ring,binomial,linear,dissemination --size 8B,4KiB --check --iters 4
+  --nonblocking --progress-interval 5 --json r.json --csv r.csv)
+vine_bench_nb_test(persistent 2 persistent -- ${vine_bench_run} 2 ${vine_bench_exe}
+  coll --coll allreduce,scatter,gather,barrier --algo mpi,ring,binomial,linear,dissemination
+  --size 8B,1KiB --check --iters 4 --persistent --json r.json --csv r.csv)
+vine_bench_test(corrupt_nonblocking 2 corrupt -- ${vine_bench_run} 2 ${vine_bench_exe}
+  coll --coll allreduce,allgather --algo ring --size 8B,1KiB --check --iters 2 --nonblocking)
+set_property(TEST mpi.bench.corrupt_nonblocking.np2 APPEND PROPERTY ENVIRONMENT
+  VINE_BENCH_CORRUPT=allreduce:ring)
