@@ -155,16 +155,21 @@ static size_t home(uint64_t k, size_t cap)
     return (size_t)k & (cap - 1);
 }
 
+/* The request found last: a persistent request's start and wait find it first. */
+static vine_nbreq *hot;
+
 static vine_nbreq *lookup(MPI_Request h)
 {
     if (table_n == 0 || h == MPI_REQUEST_NULL)
         return NULL;
+    if (hot && hot->handle == h)
+        return hot;
     uint64_t k = key_of(h);
     for (size_t i = home(k, table_cap);; i = (i + 1) & (table_cap - 1)) {
         if (!table[i].r)
             return NULL;
         if (table[i].key == k)
-            return table[i].r;
+            return hot = table[i].r;
     }
 }
 
@@ -202,6 +207,8 @@ static void table_remove(vine_nbreq *r)
 {
     uint64_t k = key_of(r->handle);
     size_t i = home(k, table_cap);
+    if (hot == r)
+        hot = NULL;
     while (table[i].r != r)
         i = (i + 1) & (table_cap - 1);
     table[i].r = NULL;
@@ -616,6 +623,18 @@ static void finish_alone(vine_nbreq *r)
     finish(r, rc);
 }
 
+/* Starts r's schedule when its turn has come and posts its first round, without waiting. */
+static void post(vine_nbreq *r)
+{
+    int rc, flag = 0;
+    if (r->ticketed && r->st->shm_done != r->ticket)
+        return;
+    if ((rc = launch(r)) == MPI_SUCCESS)
+        rc = vine__exec_progress(&r->x, VINE_EXEC_POST, &flag);
+    if (rc != MPI_SUCCESS || flag)
+        finish(r, rc);
+}
+
 /* Advances every outstanding request once. */
 static void progress_all(void)
 {
@@ -654,7 +673,7 @@ static int start(vine_nbreq *r)
         r->ticket = r->st->shm_tickets++;
         r->ticketed = 1;
     }
-    step(r);
+    post(r);
     return MPI_SUCCESS;
 }
 
@@ -835,9 +854,14 @@ int vine_wait(MPI_Request *request, MPI_Status *status)
         return MPI_ERR_REQUEST;
     enter();
     vine_nbreq *r = lookup(*request);
-    int direct = !outstanding && !r;
     if (r && outstanding == 1 && r->active && !r->done && !threaded_now())
         finish_alone(r);
+    if (r && finished(r)) {
+        int rc = complete(r, request, status);
+        leave();
+        return rc;
+    }
+    int direct = !outstanding && !r;
     leave();
     if (direct)
         return PMPI_Wait(request, status);

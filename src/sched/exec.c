@@ -466,6 +466,8 @@ static int advance(vine_exec_state *x, int block)
                 return rc;
             if (!pl)
                 x->l = b;
+            if (block == VINE_EXEC_POST)
+                return AGAIN;
         }
         if (x->nreq) {
             int flag = 1;
@@ -515,6 +517,10 @@ int vine__exec_start(vine_exec_state *x, const vine_exec_call *c, vine_exec_scra
 
 int vine__exec_progress(vine_exec_state *x, int block, int *done)
 {
+    if (block == VINE_EXEC_POST && x->posted) {
+        *done = 0; /* the round in progress is posted already */
+        return MPI_SUCCESS;
+    }
     int rc = advance(x, block);
     *done = rc != AGAIN;
     return rc == AGAIN ? MPI_SUCCESS : rc;

@@ -150,11 +150,14 @@ typedef struct vine_exec_state {
 /* Starts c in x (shm: counts the call); returns MPI_SUCCESS or an MPI error class. */
 int vine__exec_start(vine_exec_state *x, const vine_exec_call *c, vine_exec_scratch *scr);
 /*
- * Advances x: with block until it is done; without, as far as it can go
+ * Advances x: with block 1 until it is done; with 0, as far as it can go
  * without waiting (MPI_Testall, and a flag test before each shared-memory
- * WAIT).  *done says whether the call is complete.  Returns MPI_SUCCESS or
- * an MPI error class (the call is then over).
+ * WAIT); with VINE_EXEC_POST, only until the round in progress is posted
+ * (what a nonblocking call does before it returns).  *done says whether
+ * the call is complete.  Returns MPI_SUCCESS or an MPI error class (the
+ * call is then over).
  */
+#define VINE_EXEC_POST 2
 int vine__exec_progress(vine_exec_state *x, int block, int *done);
 
 /*
