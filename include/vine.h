@@ -220,20 +220,26 @@ int vine_start(MPI_Request *request);
 int vine_startall(int count, MPI_Request requests[]);
 int vine_wait(MPI_Request *request, MPI_Status *status);
 int vine_test(MPI_Request *request, int *flag, MPI_Status *status);
-int vine_waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
-int vine_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
+int vine_waitall(int count, MPI_Request requests[], MPI_Status *statuses);
+int vine_testall(int count, MPI_Request requests[], int *flag, MPI_Status *statuses);
 int vine_waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
 int vine_testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status);
 int vine_waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                  MPI_Status statuses[]);
+                  MPI_Status *statuses);
 int vine_testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                  MPI_Status statuses[]);
+                  MPI_Status *statuses);
 /*
  * Frees an inactive persistent request, or any request that is not vine's
  * (MPI_Request_free).  MPI_ERR_REQUEST for a vine request still active,
  * since MPI makes freeing an active collective request erroneous.
  */
 int vine_request_free(MPI_Request *request);
+/*
+ * MPI_Request_get_status for any request: advances vine's requests, then
+ * says whether request is complete (1 also for an inactive persistent one)
+ * without completing it; a finished collective's error is returned.
+ */
+int vine_request_get_status(MPI_Request request, int *flag, MPI_Status *status);
 /* Whether request is one of vine's collective requests (not MPI_REQUEST_NULL). */
 int vine_is_request(MPI_Request request);
 /*

@@ -756,6 +756,27 @@ int vine_progress(void)
     return MPI_SUCCESS;
 }
 
+int vine_request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    if (!flag)
+        return MPI_ERR_ARG;
+    enter();
+    progress_all();
+    vine_nbreq *r = lookup(request);
+    int rc = MPI_SUCCESS;
+    if (!r) {
+        rc = PMPI_Request_get_status(request, flag, status);
+    } else {
+        *flag = finished(r);
+        if (*flag) {
+            empty_status(status);
+            rc = r->active ? r->rc : MPI_SUCCESS;
+        }
+    }
+    leave();
+    return rc;
+}
+
 int vine_is_request(MPI_Request request)
 {
     enter();
@@ -949,10 +970,9 @@ static int complete_all(int count, MPI_Request reqs[], MPI_Status statuses[], co
                 statuses[o->idx[j]].MPI_ERROR = MPI_SUCCESS;
         }
     }
-    if (orc == MPI_ERR_IN_STATUS)
-        any = 1;
-    else if (orc != MPI_SUCCESS)
-        first_err = orc;
+    if (orc != MPI_SUCCESS)
+        first_err = orc; /* MPI_ERR_IN_STATUS too: which one it was is in the ignored statuses */
+    any = orc == MPI_ERR_IN_STATUS;
     for (int i = 0; i < count; i++) {
         vine_nbreq *r = lookup(reqs[i]);
         if (!r)
@@ -1022,7 +1042,7 @@ static int testall_(int count, MPI_Request requests[], int *flag, MPI_Status sta
     return rc;
 }
 
-int vine_testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+int vine_testall(int count, MPI_Request requests[], int *flag, MPI_Status *statuses)
 {
     if (count < 0 || !flag || (count > 0 && !requests))
         return MPI_ERR_ARG;
@@ -1041,7 +1061,7 @@ static int direct(int count, const MPI_Request requests[])
     return d;
 }
 
-int vine_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+int vine_waitall(int count, MPI_Request requests[], MPI_Status *statuses)
 {
     if (count < 0 || (count > 0 && !requests))
         return MPI_ERR_ARG;
@@ -1172,7 +1192,7 @@ static int testsome_(int incount, MPI_Request requests[], int *outcount, int ind
             indices[n++] = o.idx[j];
         }
         if (rc == MPI_ERR_IN_STATUS && !any_err)
-            first_err = MPI_ERR_OTHER;
+            first_err = MPI_ERR_IN_STATUS;
         any_err |= rc == MPI_ERR_IN_STATUS;
         rc = MPI_SUCCESS;
     }
@@ -1187,7 +1207,7 @@ static int testsome_(int incount, MPI_Request requests[], int *outcount, int ind
 }
 
 int vine_testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                  MPI_Status statuses[])
+                  MPI_Status *statuses)
 {
     if (incount < 0 || !outcount || (incount > 0 && (!requests || !indices)))
         return MPI_ERR_ARG;
@@ -1198,7 +1218,7 @@ int vine_testsome(int incount, MPI_Request requests[], int *outcount, int indice
 }
 
 int vine_waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                  MPI_Status statuses[])
+                  MPI_Status *statuses)
 {
     if (incount < 0 || !outcount || (incount > 0 && (!requests || !indices)))
         return MPI_ERR_ARG;
