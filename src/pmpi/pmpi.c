@@ -6,7 +6,13 @@
  * MPI_Reduce_scatter, MPI_Reduce_scatter_block, MPI_Allgather,
  * MPI_Alltoall, MPI_Gather, MPI_Scatter and MPI_Barrier served by the
  * vine_<coll>() of the same arguments; MPI's own collective stays reachable
- * as PMPI_<Coll>.
+ * as PMPI_<Coll>.  Likewise the nonblocking MPI_I<coll> (vine_i<coll>), and
+ * where MPI's header is MPI 4 their _c forms and the persistent
+ * MPI_<Coll>_init and MPI_<Coll>_init_c (vine_<coll>_init[_c]).  vine's
+ * requests advance only inside vine's functions, so this library also
+ * defines MPI's completion calls (MPI_Wait, MPI_Test, their all/any/some
+ * forms, MPI_Start, MPI_Startall, MPI_Request_free, MPI_Cancel,
+ * MPI_Request_get_status), which hand every other request to PMPI_.
  *
  * What vine does not handle goes to PMPI_<Coll> unchanged:
  * - intercommunicators (vine serves intracommunicators only);
@@ -24,7 +30,9 @@
  * Under VINE_VERBOSE vine prints which algorithm served each collective;
  * this library prints, once per collective and communicator, the line of a
  * call passed to MPI.  Cost per call: one PMPI_Comm_test_inter on top of
- * vine's own; nothing else unless VINE_VERBOSE is set.
+ * vine's own; nothing else unless VINE_VERBOSE is set.  A completion call
+ * in a program that never started one of vine's requests costs vine's test
+ * of a count on top of MPI's own function.
  *
  * Only MPI functions are called here, through their PMPI names, so that a
  * second profiling tool layered on top sees the application's calls only.
@@ -180,6 +188,19 @@ static int report(MPI_Comm comm, int rc)
     return rc;
 }
 
+/*
+ * The start of a nonblocking or persistent call that vine served: the
+ * completion calls look for vine's requests only once there may be some.
+ */
+static int made;
+
+static int made_request(MPI_Comm comm, int rc)
+{
+    if (rc == MPI_SUCCESS)
+        made = 1;
+    return report(comm, rc);
+}
+
 /* ---- The collectives ---- */
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
@@ -274,4 +295,704 @@ int MPI_Barrier(MPI_Comm comm)
     if (pass_comm(comm, VINE_COLL_BARRIER))
         return PMPI_Barrier(comm);
     return report(comm, vine_barrier(comm));
+}
+
+/* ---- Nonblocking collectives ---- */
+
+/*
+ * The same cases go to MPI as for the blocking calls, to MPI_I<coll>: the
+ * request is then MPI's own, which the completion calls below pass to MPI.
+ * An error vine finds at the start goes through comm's error handler, and
+ * *request is MPI_REQUEST_NULL (vine sets it).
+ */
+
+int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+               MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_BCAST))
+        return PMPI_Ibcast(buffer, count, datatype, root, comm, request);
+    return made_request(comm, vine_ibcast(buffer, count, datatype, root, comm, request));
+}
+
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE))
+        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    int rc = vine_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE))
+        return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLREDUCE))
+        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+    int rc = vine_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_ALLREDUCE))
+        return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER))
+        return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+    int rc = vine_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER))
+        return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+        return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+    int rc = vine_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+        return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLGATHER))
+        return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                               request);
+    return made_request(comm, vine_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                              recvtype, comm, request));
+}
+
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALL))
+        return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                              request);
+    return made_request(comm, vine_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                             recvtype, comm, request));
+}
+
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_GATHER))
+        return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                            request);
+    return made_request(comm, vine_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                           recvtype, root, comm, request));
+}
+
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCATTER))
+        return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                             request);
+    return made_request(comm, vine_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                            recvtype, root, comm, request));
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_BARRIER))
+        return PMPI_Ibarrier(comm, request);
+    return made_request(comm, vine_ibarrier(comm, request));
+}
+
+/* ---- MPI-4: large counts and persistent collectives ---- */
+
+/*
+ * Where the MPI library's header declares them (MPI_VERSION 4: MPICH 4.0;
+ * Open MPI 4.1's header says 3): the nonblocking calls' _c forms, the
+ * persistent MPI_<Coll>_init and their _c forms, with the same cases passed
+ * to MPI.  A persistent request of vine's is started by MPI_Start or
+ * MPI_Startall and completed by the calls below; vine plans it once.
+ */
+#if MPI_VERSION >= 4
+
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_BCAST))
+        return PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
+    return made_request(comm, vine_ibcast_c(buffer, count, datatype, root, comm, request));
+}
+
+int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE))
+        return PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    int rc = vine_ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE))
+        return PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLREDUCE))
+        return PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    int rc = vine_iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_ALLREDUCE))
+        return PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER))
+        return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+    int rc = vine_ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER))
+        return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+        return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                            request);
+    int rc = vine_ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+        return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                            request);
+    return made_request(comm, rc);
+}
+
+int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLGATHER))
+        return PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 request);
+    return made_request(comm, vine_iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                recvtype, comm, request));
+}
+
+int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALL))
+        return PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                request);
+    return made_request(comm, vine_ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                               recvtype, comm, request));
+}
+
+int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_GATHER))
+        return PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                              comm, request);
+    return made_request(comm, vine_igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                             recvtype, root, comm, request));
+}
+
+int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCATTER))
+        return PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                               comm, request);
+    return made_request(comm, vine_iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                              recvtype, root, comm, request));
+}
+
+int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_BCAST))
+        return PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+    return made_request(comm, vine_bcast_init(buffer, count, datatype, root, comm, info, request));
+}
+
+int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE))
+        return PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+    int rc = vine_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE))
+        return PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLREDUCE))
+        return PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    int rc = vine_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (pass_op(rc, op, comm, VINE_COLL_ALLREDUCE))
+        return PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER))
+        return PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
+                                        request);
+    int rc =
+        vine_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER))
+        return PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
+                                        request);
+    return made_request(comm, rc);
+}
+
+int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+        return PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info,
+                                              request);
+    int rc = vine_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info,
+                                            request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+        return PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info,
+                                              request);
+    return made_request(comm, rc);
+}
+
+int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLGATHER))
+        return PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                   info, request);
+    return made_request(comm, vine_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                  recvtype, comm, info, request));
+}
+
+int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALL))
+        return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                  info, request);
+    return made_request(comm, vine_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                 recvtype, comm, info, request));
+}
+
+int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_GATHER))
+        return PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                comm, info, request);
+    return made_request(comm, vine_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                               recvtype, root, comm, info, request));
+}
+
+int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCATTER))
+        return PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                 comm, info, request);
+    return made_request(comm, vine_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                recvtype, root, comm, info, request));
+}
+
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_BARRIER))
+        return PMPI_Barrier_init(comm, info, request);
+    return made_request(comm, vine_barrier_init(comm, info, request));
+}
+
+int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_BCAST))
+        return PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
+    return made_request(comm,
+                        vine_bcast_init_c(buffer, count, datatype, root, comm, info, request));
+}
+
+int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE))
+        return PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+    int rc = vine_reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE))
+        return PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLREDUCE))
+        return PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    int rc = vine_allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (pass_op(rc, op, comm, VINE_COLL_ALLREDUCE))
+        return PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER))
+        return PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
+                                          request);
+    int rc =
+        vine_reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER))
+        return PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
+                                          request);
+    return made_request(comm, rc);
+}
+
+int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+        return PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                                info, request);
+    int rc = vine_reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info,
+                                              request);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+        return PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                                info, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLGATHER))
+        return PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                     comm, info, request);
+    return made_request(comm, vine_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf,
+                                                    recvcount, recvtype, comm, info, request));
+}
+
+int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALL))
+        return PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                    comm, info, request);
+    return made_request(comm, vine_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                   recvtype, comm, info, request));
+}
+
+int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_GATHER))
+        return PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                  comm, info, request);
+    return made_request(comm, vine_gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                 recvtype, root, comm, info, request));
+}
+
+int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCATTER))
+        return PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                   comm, info, request);
+    return made_request(comm, vine_scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                  recvtype, root, comm, info, request));
+}
+
+#endif /* MPI_VERSION >= 4 */
+
+/* ---- Completion ---- */
+
+/*
+ * vine's requests are generalized requests of the MPI library
+ * (MPI_Grequest_start) that advance only inside vine's functions, so the
+ * program's completion calls are vine's: each advances every outstanding
+ * vine request and passes the program's own requests to the MPI library's
+ * function (PMPI_), so that one array may mix both.  A program that never
+ * started a vine request pays a test of a count inside vine.
+ *
+ * Errors.  Arguments MPI would reject before looking at a request (a NULL
+ * array, a negative count) go to the MPI library's function, which reports
+ * them as its own.  The errors of the program's own requests the MPI
+ * library reports itself, through the handler it chooses.  An error of one
+ * of vine's requests (MPI_ERR_REQUEST for starting or freeing an active
+ * one, or an error its collective found after the start) goes through
+ * MPI_COMM_WORLD's error handler, where MPI raises the errors of
+ * generalized requests, once per call.  To tell whose error it is, the
+ * array functions note which requests are vine's before the call (vine
+ * frees them on completion), and supply statuses when the program ignores
+ * them; they do so only after this library has made a vine request.
+ */
+
+/* An error of one of vine's requests. */
+static int report_request(int rc)
+{
+    return report(MPI_COMM_WORLD, rc);
+}
+
+/* Whether one request is vine's. */
+static int is_vine(const MPI_Request *request)
+{
+    return made && request && vine_is_request(*request);
+}
+
+/* The arrays' bookkeeping up to this many requests lives on the stack. */
+#define LOCAL_REQUESTS 32
+
+/*
+ * Which requests of an array are vine's, noted before the call, and the
+ * statuses the call fills: the program's, or (when it ignores them) ours.
+ * vine NULL: the array holds none of vine's requests, or there was no
+ * memory to find out; then errors are returned only.
+ */
+typedef struct owners {
+    unsigned char *vine;
+    MPI_Status *statuses;
+    int ignored; /* the program passed MPI_STATUSES_IGNORE */
+    unsigned char local_vine[LOCAL_REQUESTS];
+    MPI_Status local_statuses[LOCAL_REQUESTS];
+} owners;
+
+static void owners_note(owners *o, int count, const MPI_Request requests[], MPI_Status *statuses,
+                        int with_statuses)
+{
+    o->vine = NULL;
+    o->statuses = statuses;
+    o->ignored = with_statuses && statuses == MPI_STATUSES_IGNORE;
+    if (!made || count <= 0)
+        return;
+    size_t n = (size_t)count;
+    unsigned char *v = n <= LOCAL_REQUESTS ? o->local_vine : malloc(n);
+    if (!v)
+        return;
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = (unsigned char)(vine_is_request(requests[i]) != 0);
+        any |= v[i];
+    }
+    if (any && o->ignored)
+        o->statuses = n <= LOCAL_REQUESTS ? o->local_statuses : malloc(n * sizeof *o->statuses);
+    if (!any || (o->ignored && !o->statuses)) {
+        o->statuses = statuses;
+        if (v != o->local_vine)
+            free(v);
+        return;
+    }
+    o->vine = v;
+}
+
+/*
+ * The array call's answer rc, its n completed requests described by
+ * statuses[k] and indices[k] (NULL: k itself): an error of one of vine's
+ * requests goes through MPI_COMM_WORLD's handler.  Where the program
+ * ignored the statuses, MPI_ERR_IN_STATUS becomes the first error.
+ */
+static int owners_done(owners *o, int rc, int n, const int indices[])
+{
+    if (!o->vine)
+        return rc;
+    int first = MPI_SUCCESS, vine_err = MPI_SUCCESS;
+    if (rc == MPI_ERR_IN_STATUS && n != MPI_UNDEFINED) {
+        for (int k = 0; k < n; k++) {
+            int e = o->statuses[k].MPI_ERROR, i = indices ? indices[k] : k;
+            if (e == MPI_SUCCESS || e == MPI_ERR_PENDING)
+                continue;
+            if (first == MPI_SUCCESS)
+                first = e;
+            if (o->vine[i] && vine_err == MPI_SUCCESS)
+                vine_err = e;
+        }
+    }
+    if (o->ignored && o->statuses != o->local_statuses)
+        free(o->statuses);
+    if (o->vine != o->local_vine)
+        free(o->vine);
+    if (vine_err != MPI_SUCCESS)
+        report_request(vine_err);
+    return o->ignored && rc == MPI_ERR_IN_STATUS && first != MPI_SUCCESS ? first : rc;
+}
+
+int MPI_Start(MPI_Request *request)
+{
+    if (!request)
+        return PMPI_Start(request);
+    int rc = vine_start(request);
+    /* A request that failed to start is still there. */
+    return rc != MPI_SUCCESS && is_vine(request) ? report_request(rc) : rc;
+}
+
+int MPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    if (count < 0 || (count > 0 && !array_of_requests))
+        return PMPI_Startall(count, array_of_requests);
+    int rc = vine_startall(count, array_of_requests);
+    if (rc != MPI_ERR_REQUEST)
+        return rc;
+    /*
+     * vine checks its requests before it starts any, and refuses with
+     * MPI_ERR_REQUEST, the class itself: that answer with one of vine's
+     * requests in the array is taken for vine's.  MPICH's own errors are
+     * codes that carry more than the class; Open MPI's are classes, so a
+     * request of the program's that PMPI_Start refuses in such an array
+     * reaches MPI_COMM_WORLD's handler twice (an erroneous program anyway).
+     */
+    for (int i = 0; i < count; i++)
+        if (is_vine(&array_of_requests[i]))
+            return report_request(rc);
+    return rc;
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    if (!request)
+        return PMPI_Wait(request, status);
+    int vine = is_vine(request), rc = vine_wait(request, status);
+    return rc != MPI_SUCCESS && vine ? report_request(rc) : rc;
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    if (!request || !flag)
+        return PMPI_Test(request, flag, status);
+    int vine = is_vine(request), rc = vine_test(request, flag, status);
+    return rc != MPI_SUCCESS && vine ? report_request(rc) : rc;
+}
+
+int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    if (count < 0 || (count > 0 && !array_of_requests))
+        return PMPI_Waitall(count, array_of_requests, array_of_statuses);
+    owners o;
+    owners_note(&o, count, array_of_requests, array_of_statuses, 1);
+    int rc = vine_waitall(count, array_of_requests, o.statuses);
+    return owners_done(&o, rc, count, NULL);
+}
+
+int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                MPI_Status array_of_statuses[])
+{
+    if (count < 0 || (count > 0 && !array_of_requests) || !flag)
+        return PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
+    owners o;
+    owners_note(&o, count, array_of_requests, array_of_statuses, 1);
+    int rc = vine_testall(count, array_of_requests, flag, o.statuses);
+    return owners_done(&o, rc, count, NULL);
+}
+
+/* The answer of MPI_Waitany or MPI_Testany: index names the request it completed. */
+static int any_done(owners *o, int rc, const int *index)
+{
+    int vine = rc != MPI_SUCCESS && o->vine && *index >= 0 && o->vine[*index];
+    owners_done(o, MPI_SUCCESS, 0, NULL);
+    return vine ? report_request(rc) : rc;
+}
+
+int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    if (count < 0 || (count > 0 && !array_of_requests) || !index)
+        return PMPI_Waitany(count, array_of_requests, index, status);
+    owners o;
+    owners_note(&o, count, array_of_requests, NULL, 0);
+    int rc = vine_waitany(count, array_of_requests, index, status);
+    return any_done(&o, rc, index);
+}
+
+int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                MPI_Status *status)
+{
+    if (count < 0 || (count > 0 && !array_of_requests) || !index || !flag)
+        return PMPI_Testany(count, array_of_requests, index, flag, status);
+    owners o;
+    owners_note(&o, count, array_of_requests, NULL, 0);
+    int rc = vine_testany(count, array_of_requests, index, flag, status);
+    return any_done(&o, rc, index);
+}
+
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    if (incount < 0 || (incount > 0 && (!array_of_requests || !array_of_indices)) || !outcount)
+        return PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices,
+                             array_of_statuses);
+    owners o;
+    owners_note(&o, incount, array_of_requests, array_of_statuses, 1);
+    int rc = vine_waitsome(incount, array_of_requests, outcount, array_of_indices, o.statuses);
+    return owners_done(&o, rc, *outcount, array_of_indices);
+}
+
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    if (incount < 0 || (incount > 0 && (!array_of_requests || !array_of_indices)) || !outcount)
+        return PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices,
+                             array_of_statuses);
+    owners o;
+    owners_note(&o, incount, array_of_requests, array_of_statuses, 1);
+    int rc = vine_testsome(incount, array_of_requests, outcount, array_of_indices, o.statuses);
+    return owners_done(&o, rc, *outcount, array_of_indices);
+}
+
+int MPI_Request_free(MPI_Request *request)
+{
+    if (!request)
+        return PMPI_Request_free(request);
+    int rc = vine_request_free(request);
+    /* An active request vine refuses to free is still there. */
+    return rc != MPI_SUCCESS && is_vine(request) ? report_request(rc) : rc;
+}
+
+/*
+ * A collective request cannot be cancelled: MPI-3.1 section 5.12 makes
+ * MPI_Cancel of one erroneous.  vine's is refused with MPI_ERR_REQUEST, and
+ * the request goes on: complete it as usual.
+ */
+int MPI_Cancel(MPI_Request *request)
+{
+    if (is_vine(request))
+        return report_request(MPI_ERR_REQUEST);
+    return PMPI_Cancel(request);
+}
+
+/*
+ * Once this library has made a request, the status query is vine's, which
+ * advances vine's requests first and knows a persistent request's state;
+ * it hands the program's own requests to MPI.
+ */
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    if (made && flag)
+        return vine_request_get_status(request, flag, status);
+    return PMPI_Request_get_status(request, flag, status);
 }

@@ -7,6 +7,12 @@
 #   pmpi.inter.npN    preloaded, plus MPI_Allreduce and MPI_Bcast on an
 #                     intercommunicator, which must be passed to MPI;
 #   pmpi.install      (label install) both ways with the installed library.
+# tests/pmpi/app_nb.c, the nonblocking and persistent calls (MPI_I<coll>,
+# MPI_<Coll>_init where the header is MPI 4) completed by MPI's completion
+# calls, through the same script:
+#   pmpi.nb_preload.npN, pmpi.nb_linked.npN  as above;
+#   pmpi.nb_tuned.npN, pmpi.nb_shm.npN       with the two tuning files below;
+#   pmpi.nb_inter.np4                        the intercommunicator part.
 # The mpi label puts them in every stage that runs the MPI tests (build/,
 # build-asan/, build-mpich/).  Not in the SimGrid build, which has no
 # libvine-mpi (cmake/pmpi.cmake).
@@ -22,6 +28,10 @@ target_link_libraries(pmpi_app PRIVATE MPI::MPI_C)
 # and not to the MPI library's (mpicc app.c -lvine-mpi orders them so too).
 add_executable(pmpi_app_linked ${CMAKE_CURRENT_LIST_DIR}/app.c)
 target_link_libraries(pmpi_app_linked PRIVATE vine-mpi MPI::MPI_C)
+add_executable(pmpi_app_nb ${CMAKE_CURRENT_LIST_DIR}/app_nb.c)
+target_link_libraries(pmpi_app_nb PRIVATE MPI::MPI_C)
+add_executable(pmpi_app_nb_linked ${CMAKE_CURRENT_LIST_DIR}/app_nb.c)
+target_link_libraries(pmpi_app_nb_linked PRIVATE vine-mpi MPI::MPI_C)
 
 # What LD_PRELOAD names in the ranks.  In the sanitizer build libvine-mpi.so
 # needs the ASan runtime, which refuses to start unless it is the first
@@ -42,9 +52,11 @@ if(VINE_SANITIZE)
 endif()
 
 # vine_pmpi_test(name np program [PRELOAD] [EXPECT world|inter]
-#                [TUNING file SERVED "coll=algo ..."] [ARGS ...])
+#                [TUNING file SERVED "coll=algo ..."] [COMMS name ...] [ARGS ...])
+# COMMS: communicators besides pmpi_split that must have a 'served by' line
+# for every collective (run_app.sh --comm).
 function(vine_pmpi_test name np program)
-  cmake_parse_arguments(ARG "PRELOAD" "EXPECT;TUNING;SERVED" "ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "PRELOAD" "EXPECT;TUNING;SERVED" "COMMS;ARGS" ${ARGN})
   if(NOT ARG_EXPECT)
     set(ARG_EXPECT world)
   endif()
@@ -56,11 +68,16 @@ function(vine_pmpi_test name np program)
   if(ARG_TUNING)
     set(tuning --tuning ${ARG_TUNING} --served ${ARG_SERVED})
   endif()
+  set(comms)
+  foreach(comm IN LISTS ARG_COMMS)
+    list(APPEND comms --comm ${comm})
+  endforeach()
   set(test pmpi.${name}.np${np})
   add_test(NAME ${test}
     COMMAND sh ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_app.sh
             --launcher ${VINE_MPIRUN} --np-flag ${VINE_MPIRUN_NP} --flavor ${vine_mpi_flavor}
-            --np ${np} ${preload} --expect ${ARG_EXPECT} ${tuning} -- $<TARGET_FILE:${program}>
+            --np ${np} ${preload} --expect ${ARG_EXPECT} ${tuning} ${comms}
+            -- $<TARGET_FILE:${program}>
             ${ARG_ARGS})
   set_tests_properties(${test} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 120
     ENVIRONMENT "${VINE_MPI_TEST_ENV}")
@@ -101,6 +118,34 @@ if(vine_pmpi_preload)
   vine_pmpi_test(inter 3 pmpi_app PRELOAD EXPECT inter ARGS inter)
   vine_pmpi_test(inter 4 pmpi_app PRELOAD EXPECT inter ARGS inter)
 endif()
+
+# The nonblocking program.  Its collectives run on MPI_COMM_WORLD, pmpi_split,
+# pmpi_dup and, where MPI's header is MPI 4 (MPICH 4.0; Open MPI 4.1's says
+# 3.1), the persistent ones on pmpi_persist: each must show vine's line.
+# Without the preload (the sanitizer build without libasan's path), the
+# linked program takes the preloaded runs' places.
+set(vine_pmpi_nb_comms pmpi_dup)
+if(MPI_C_VERSION_MAJOR GREATER_EQUAL 4)
+  list(APPEND vine_pmpi_nb_comms pmpi_persist)
+endif()
+if(vine_pmpi_preload)
+  set(vine_pmpi_nb pmpi_app_nb PRELOAD)
+else()
+  set(vine_pmpi_nb pmpi_app_nb_linked)
+endif()
+if(vine_pmpi_preload)
+  foreach(np 1 3 4)
+    vine_pmpi_test(nb_preload ${np} pmpi_app_nb PRELOAD COMMS ${vine_pmpi_nb_comms})
+  endforeach()
+endif()
+vine_pmpi_test(nb_linked 4 pmpi_app_nb_linked COMMS ${vine_pmpi_nb_comms})
+foreach(np 3 4)
+  vine_pmpi_test(nb_tuned ${np} ${vine_pmpi_nb} COMMS ${vine_pmpi_nb_comms}
+    TUNING ${CMAKE_SOURCE_DIR}/tests/data/tuning/pmpi-app.json SERVED ${vine_pmpi_served})
+  vine_pmpi_test(nb_shm ${np} ${vine_pmpi_nb} COMMS ${vine_pmpi_nb_comms}
+    TUNING ${CMAKE_SOURCE_DIR}/tests/data/tuning/pmpi-shm.json SERVED ${vine_pmpi_shm})
+endforeach()
+vine_pmpi_test(nb_inter 4 ${vine_pmpi_nb} EXPECT inter COMMS ${vine_pmpi_nb_comms} ARGS inter)
 
 # The installed library, preloaded and linked (label install, as
 # tests/install; not in the sanitizer build, whose libraries need the

@@ -11,6 +11,10 @@
 # per communicator through PMPI (not through this library's collectives),
 # so MPI_COMM_WORLD has exactly one `vine: levels of ...` line.
 #
+# Each --comm NAME (tests/pmpi/app_nb.c: pmpi_dup, pmpi_persist) names one
+# more communicator that must have a 'served by' line for each collective,
+# as pmpi_split must.
+#
 # With --tuning FILE the ranks get VINE_TUNING_FILE=FILE, stderr must hold
 # its one `vine: tuning file FILE: N rules` line, and --served "coll=algo
 # ..." names the algorithm each listed collective on MPI_COMM_WORLD must be
@@ -18,7 +22,8 @@
 #
 # usage: run_app.sh --launcher CMD [--np-flag -np] --flavor openmpi|mpich --np N
 #                   [--preload LIB[:LIB...]] [--expect world|inter]
-#                   [--tuning FILE --served "COLL=ALGO ..."] -- APP [ARGS]
+#                   [--tuning FILE --served "COLL=ALGO ..."] [--comm NAME ...]
+#                   -- APP [ARGS]
 #
 # --preload sets LD_PRELOAD in the ranks only, not in the launcher: through
 # `-x NAME=VALUE` for Open MPI (whose mpirun forwards its environment to
@@ -27,7 +32,7 @@
 # tests' scripts/mpich_yield.c) stays, after the libraries given.
 set -u
 
-launcher='' np_flag=-np flavor='' np='' preload='' expect=world tuning='' served=
+launcher='' np_flag=-np flavor='' np='' preload='' expect=world tuning='' served= comms=pmpi_split
 while [ $# -gt 0 ]; do
     case $1 in
     --launcher) launcher=$2; shift 2 ;;
@@ -38,6 +43,7 @@ while [ $# -gt 0 ]; do
     --expect) expect=$2; shift 2 ;;
     --tuning) tuning=$2; shift 2 ;;
     --served) served=$2; shift 2 ;;
+    --comm) comms="$comms $2"; shift 2 ;;
     --) shift; break ;;
     *) echo "run_app.sh: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -87,8 +93,10 @@ for coll in bcast reduce allreduce reduce_scatter reduce_scatter_block allgather
     gather scatter barrier; do
     n=$(count "^vine: $coll on MPI_COMM_WORLD \\(p=$np\\) served by ")
     [ "$n" -eq 1 ] || problem "$n 'served by' lines for $coll on MPI_COMM_WORLD, want 1"
-    n=$(count "^vine: $coll on pmpi_split \\(p=[0-9]+\\) served by ")
-    [ "$n" -ge 1 ] || problem "no 'served by' line for $coll on pmpi_split"
+    for comm in $comms; do
+        n=$(count "^vine: $coll on $comm \\(p=[0-9]+\\) served by ")
+        [ "$n" -ge 1 ] || problem "no 'served by' line for $coll on $comm"
+    done
 done
 n=$(count "^vine: .* on MPI_COMM_WORLD .*passed to MPI")
 [ "$n" -eq 0 ] || problem "$n calls on MPI_COMM_WORLD were passed to MPI"
