@@ -181,7 +181,10 @@ static inline char *vine__exec_elem(const void *base, size_t off, MPI_Aint exten
     return (char *)((uintptr_t)base + (uintptr_t)((MPI_Aint)off * extent));
 }
 
-/* Whether op can run without waiting: 0 only for a WAIT whose flag has not arrived. */
+/*
+ * Whether op can run without waiting: 0 only for a WAIT whose flag has not
+ * arrived (which yields the core first where ranks outnumber cores).
+ */
 int vine__exec_shm_ready(const vine_exec_call *c, const vine_op *op);
 /* Counts a call of an shm schedule and publishes flag value 0 and the user's buffers. */
 void vine__exec_shm_start(vine_exec_shm *x, const void *sendbuf, const void *recvbuf);

@@ -64,7 +64,12 @@ int vine__exec_shm_ready(const vine_exec_call *c, const vine_op *op)
         return 1;
     const vine_exec_shm *x = c->shm;
     uint64_t want = (x->seq << VINE_SHM_FLAG_BITS) | op->count;
-    return atomic_load_explicit(&x->line[op->peer]->flag, memory_order_acquire) >= want;
+    int ready = atomic_load_explicit(&x->line[op->peer]->flag, memory_order_acquire) >= want;
+    /* More ranks than cores (no spinning, see wait_flag): the flag's writer
+     * may need this core, and a program polling vine_test would keep it. */
+    if (!ready && x->spins == 0)
+        sched_yield();
+    return ready;
 }
 
 /* Reads bytes bytes at the peer's address from into to, with process_vm_readv. */
