@@ -91,6 +91,25 @@ vine_mpi_test(repeat NPS 1 2 3 4)
 # and the executor's deferral of reductions past the next round's posting.
 # The executor's state machine, nonblocking progress (groundwork of issue 19).
 vine_mpi_test(exec_nb NPS 1 2 3 4 7)
+# Nonblocking and persistent collectives (issue 19): every algorithm in both
+# forms against the MPI library (nb); many outstanding on one and on three
+# communicators, completed out of order, persistent requests started 1000
+# times, blocking calls among outstanding ones, vine_progress (nb_mix; again
+# with every collective's VINE_<COLL>_ALGORITHM=shm, nb_mix_shm); the request
+# errors and arrays mixed with point-to-point requests (nb_err).
+set(vine_nb_nps 1 2 3 4 7 8)
+if(VINE_SANITIZE)
+  set(vine_nb_nps 1 2 3 4 8)
+endif()
+vine_mpi_test(nb NPS ${vine_nb_nps})
+vine_mpi_test(nb_mix NPS ${vine_nb_nps})
+vine_mpi_test(nb_err NPS ${vine_nb_nps})
+set(vine_nb_shm_env VINE_TEST_NB_ENV=shm VINE_TEST_NB_REPS=200)
+foreach(coll BCAST REDUCE ALLREDUCE ALLGATHER REDUCE_SCATTER REDUCE_SCATTER_BLOCK
+    ALLTOALL GATHER SCATTER BARRIER)
+  list(APPEND vine_nb_shm_env VINE_${coll}_ALGORITHM=shm)
+endforeach()
+vine_mpi_test(nb_mix_shm PROGRAM nb_mix NPS 2 4 ENV ${vine_nb_shm_env})
 vine_mpi_test(segment NPS 1 2 3 4 5 8)
 vine_mpi_test(segment_env PROGRAM segment NPS 4 6 ENV VINE_SEGMENT_SIZE=1k)
 # Malformed sizes: a sign, a unit that is not k/m/g, a size beyond size_t.
