@@ -110,6 +110,9 @@ foreach(coll BCAST REDUCE ALLREDUCE ALLGATHER REDUCE_SCATTER REDUCE_SCATTER_BLOC
   list(APPEND vine_nb_shm_env VINE_${coll}_ALGORITHM=shm)
 endforeach()
 vine_mpi_test(nb_mix_shm PROGRAM nb_mix NPS 2 4 ENV ${vine_nb_shm_env})
+# The same with the progress thread (MPI_THREAD_MULTIPLE, joined at MPI_Finalize).
+vine_mpi_test(nb_mix_thread PROGRAM nb_mix NPS 2 4 ENV VINE_PROGRESS_THREAD=1)
+vine_mpi_test(nb_thread PROGRAM nb NPS 3 ENV VINE_PROGRESS_THREAD=1)
 vine_mpi_test(segment NPS 1 2 3 4 5 8)
 vine_mpi_test(segment_env PROGRAM segment NPS 4 6 ENV VINE_SEGMENT_SIZE=1k)
 # Malformed sizes: a sign, a unit that is not k/m/g, a size beyond size_t.

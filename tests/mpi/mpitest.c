@@ -92,7 +92,20 @@ static void check_levels(const char *coll_name)
 
 void mt_init(int *argc, char ***argv, const char *coll_name)
 {
-    MPI_Init(argc, argv);
+    /* vine's progress thread (VINE_PROGRESS_THREAD) needs MPI_THREAD_MULTIPLE:
+     * a test run with it must get that level, or it tests nothing. */
+    const char *pt = getenv("VINE_PROGRESS_THREAD");
+    if (pt && *pt && strcmp(pt, "0") != 0) {
+        int provided = MPI_THREAD_SINGLE;
+        MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+        if (provided != MPI_THREAD_MULTIPLE) {
+            fprintf(stderr, "%s: VINE_PROGRESS_THREAD set, but MPI provides thread level %d\n",
+                    coll_name, provided);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    } else {
+        MPI_Init(argc, argv);
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &mt_size);
     test_name = coll_name;
