@@ -456,12 +456,58 @@ int vine__nb_launch(vine_call *c)
     return r->t.named ? MPI_SUCCESS : keep_type(r, &r->t.dt);
 }
 
+/*
+ * Which datatype arguments of a's call MPI reads on this rank (rank): the
+ * others may be anything (MPI_IN_PLACE sides, gather's receive side and
+ * scatter's send side off the root).
+ */
+static void significant(const vine_nb_args *a, int rank, int *send, int *recv)
+{
+    int at_root = rank == a->root;
+    *send = *recv = 1;
+    switch (a->coll) {
+    case VINE_COLL_BCAST:
+        *send = 0;
+        break;
+    case VINE_COLL_ALLGATHER:
+    case VINE_COLL_ALLTOALL:
+        *send = a->sendbuf != MPI_IN_PLACE;
+        break;
+    case VINE_COLL_GATHER:
+        *send = a->sendbuf != MPI_IN_PLACE;
+        *recv = at_root;
+        break;
+    case VINE_COLL_SCATTER:
+        *send = at_root;
+        *recv = a->recvbuf != MPI_IN_PLACE;
+        break;
+    case VINE_COLL_BARRIER:
+        *send = *recv = 0;
+        break;
+    default: /* the reductions: one datatype, kept as the send side's */
+        *recv = 0;
+        break;
+    }
+}
+
 int vine__nb_mpi(vine_call *c)
 {
     vine_nbreq *r = c->nb;
     attach(r, c->st);
     r->mpi = 1;
     (void)next_tag(c->st);
+    if (r->persistent) {
+        /* Each start calls the MPI library anew with the datatypes, which the
+         * program may have freed by then. */
+        int send, recv, rc = MPI_SUCCESS;
+        significant(&r->a, c->a.rank, &send, &recv);
+        if (send)
+            rc = keep_type(r, &r->a.stype);
+        if (recv && rc == MPI_SUCCESS)
+            rc = keep_type(r, &r->a.rtype);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     if (r->a.coll == VINE_COLL_REDUCE_SCATTER) {
         /* The MPI library takes int counts, which must outlive the call. */
         r->icounts = malloc((size_t)c->a.p * sizeof *r->icounts);
