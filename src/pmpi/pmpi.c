@@ -297,6 +297,99 @@ int MPI_Barrier(MPI_Comm comm)
     return report(comm, vine_barrier(comm));
 }
 
+#if MPI_VERSION >= 4
+/* MPI-4's large-count forms (MPICH 4.0's header; Open MPI 4.1's says MPI 3). */
+
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_BCAST))
+        return PMPI_Bcast_c(buffer, count, datatype, root, comm);
+    return report(comm, vine_bcast_c(buffer, count, datatype, root, comm));
+}
+
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, int root, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE))
+        return PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
+    int rc = vine_reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE))
+        return PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return report(comm, rc);
+}
+
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_ALLREDUCE))
+        return PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
+    int rc = vine_allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
+    if (pass_op(rc, op, comm, VINE_COLL_ALLREDUCE))
+        return PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
+    return report(comm, rc);
+}
+
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER))
+        return PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    int rc = vine_reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER))
+        return PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    return report(comm, rc);
+}
+
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+        return PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    int rc = vine_reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+        return PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    return report(comm, rc);
+}
+
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_ALLGATHER))
+        return PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return report(comm, vine_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                         recvtype, comm));
+}
+
+int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALL))
+        return PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return report(comm, vine_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                        recvtype, comm));
+}
+
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_GATHER))
+        return PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                             comm);
+    return report(comm, vine_gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                      root, comm));
+}
+
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_SCATTER))
+        return PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                              comm);
+    return report(comm, vine_scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                       recvtype, root, comm));
+}
+#endif
+
 /* ---- Nonblocking collectives ---- */
 
 /*

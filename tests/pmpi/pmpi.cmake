@@ -121,12 +121,13 @@ endif()
 
 # The nonblocking program.  Its collectives run on MPI_COMM_WORLD, pmpi_split,
 # pmpi_dup and, where MPI's header is MPI 4 (MPICH 4.0; Open MPI 4.1's says
-# 3.1), the persistent ones on pmpi_persist: each must show vine's line.
+# 3.1), the persistent ones on pmpi_persist and the blocking large-count
+# forms on pmpi_blockc: each must show vine's line.
 # Without the preload (the sanitizer build without libasan's path), the
 # linked program takes the preloaded runs' places.
 set(vine_pmpi_nb_comms pmpi_dup)
 if(MPI_C_VERSION_MAJOR GREATER_EQUAL 4)
-  list(APPEND vine_pmpi_nb_comms pmpi_persist)
+  list(APPEND vine_pmpi_nb_comms pmpi_persist pmpi_blockc)
 endif()
 if(vine_pmpi_preload)
   set(vine_pmpi_nb pmpi_app_nb PRELOAD)
