@@ -125,13 +125,14 @@ typedef struct vine_comm_state {
      * communicator, which take their tags from it; shm requests take
      * tickets in start order and run one at a time, in ticket order
      * (shm_done is the ticket whose turn it is); nreqs requests point at
-     * this state, which outlives the communicator (orphan) until the last
-     * is freed.
+     * this state, which outlives the communicator (orphan: without its
+     * private communicator and segment) until the last is freed.
      */
     unsigned nb_seq;
     uint64_t shm_tickets;
     _Atomic uint64_t shm_done; /* read by blocking calls beside the progress thread */
     int nreqs;
+    int nactive; /* requests on it started and not yet finished */
     int orphan;
     struct vine_comm_state *prev, *next;
 } vine_comm_state;
@@ -439,6 +440,8 @@ int vine__nb_pack(struct vine_nbreq *r, const vine_side *s, char *dst);
 int vine__nb_unpack(struct vine_nbreq *r, const vine_side *s, const char *src);
 /* Advances every outstanding request until st's shm requests are all done. */
 void vine__nb_drain_shm(vine_comm_state *st);
+/* Advances every outstanding request until none of st's is running. */
+void vine__nb_drain_comm(vine_comm_state *st);
 /* Stops and joins the progress thread (VINE_PROGRESS_THREAD), at MPI_Finalize. */
 void vine__nb_finalize(void);
 

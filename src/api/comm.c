@@ -63,8 +63,15 @@ static int state_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     (void)extra;
     vine_comm_state *st = attr;
     if (st->nreqs > 0) {
-        /* Requests still run on it (MPI lets pending operations complete
-         * after MPI_Comm_free): the last one frees it. */
+        /* Requests point at it.  MPI lets pending operations complete after
+         * MPI_Comm_free: the running ones finish here, where every rank is
+         * (MPI_Comm_free is collective), and so do the collective frees of
+         * the node segment and the private communicator; the memory goes
+         * with the last request, and a persistent one can no longer start. */
+        vine__nb_drain_comm(st);
+        vine__shm_free(st, mpi_usable());
+        if (st->comm != MPI_COMM_NULL && mpi_usable())
+            MPI_Comm_free(&st->comm);
         st->orphan = 1;
         if (vine__last_state == st)
             vine__last_state = NULL;

@@ -606,6 +606,8 @@ static void finish(vine_nbreq *r, int rc)
     r->done = 1;
     r->rc = rc;
     list_remove(r);
+    if (r->st)
+        r->st->nactive--;
     /* A nonblocking request is complete for MPI too, which then frees it
      * in MPI_Wait or MPI_Test (free_fn). */
     if (!r->persistent)
@@ -693,6 +695,10 @@ static void progress_all(void)
 /* Starts r (inactive): packs, takes its turn, posts what it can. */
 static int start(vine_nbreq *r)
 {
+    if (r->st && r->st->orphan)
+        return MPI_ERR_COMM; /* its communicator was freed */
+    if (r->st)
+        r->st->nactive++;
     r->active = 1;
     r->done = 0;
     r->rc = MPI_SUCCESS;
@@ -745,6 +751,19 @@ int vine__nb_end(vine_nbreq *r, int rc, MPI_Request *request)
     rc = r->persistent ? MPI_SUCCESS : start(r);
     leave();
     return rc;
+}
+
+void vine__nb_drain_comm(vine_comm_state *st)
+{
+    for (unsigned spins = 0;; idle(&spins)) {
+        enter();
+        int more = st->nactive > 0;
+        if (more)
+            progress_all();
+        leave();
+        if (!more)
+            return;
+    }
 }
 
 void vine__nb_drain_shm(vine_comm_state *st)

@@ -338,6 +338,22 @@ static void request_rules(void)
         MPI_Comm_free(&d);
     }
 
+    begin("a persistent request started after its communicator was freed");
+    MPI_Comm_dup(w, &d);
+    set_input(6);
+    if (mt_check_rc(vine_allreduce_init(ibuf, obuf, N, MPI_INT, MPI_SUM, d, MPI_INFO_NULL, &q),
+                    "vine_allreduce_init")) {
+        mt_check_rc(vine_start(&q), "vine_start");
+        /* The running start finishes inside MPI_Comm_free. */
+        MPI_Comm_free(&d);
+        if (mt_check_rc(vine_wait(&q, MPI_STATUS_IGNORE), "vine_wait"))
+            check_sum(obuf, 6);
+        expect_class(vine_start(&q), MPI_ERR_COMM, "vine_start after MPI_Comm_free");
+        mt_check_rc(vine_request_free(&q), "vine_request_free");
+    } else {
+        MPI_Comm_free(&d);
+    }
+
     begin("vine_request_free on an MPI persistent request");
     if (mt_check_rc(MPI_Send_init(ibuf, 1, MPI_INT, 0, 0, w, &q), "MPI_Send_init")) {
         if (vine_is_request(q))
