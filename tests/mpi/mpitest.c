@@ -418,6 +418,15 @@ int mt_check_rc(int rc, const char *call)
     return 0;
 }
 
+void mt_check_empty_status(const MPI_Status *st, const char *what)
+{
+    int count = -1;
+    MPI_Get_count(st, MPI_BYTE, &count);
+    if (st->MPI_SOURCE != MPI_ANY_SOURCE || st->MPI_TAG != MPI_ANY_TAG || count != 0)
+        mt_fail("%s: status not empty (source %d, tag %d, count %d)", what, st->MPI_SOURCE,
+                st->MPI_TAG, count);
+}
+
 void mt_check_guards(const mt_buf *b)
 {
     for (size_t j = 0; j < MT_GUARD; j++) {

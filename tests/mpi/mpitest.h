@@ -102,6 +102,8 @@ void mt_begin(const mt_case *c);
 void mt_fail(const char *fmt, ...);
 /* Fails unless rc is MPI_SUCCESS (names the call). */
 int mt_check_rc(int rc, const char *call);
+/* Fails when a collective request's status is not empty (MPI_ANY_SOURCE, MPI_ANY_TAG, count 0). */
+void mt_check_empty_status(const MPI_Status *st, const char *what);
 /* Fails unless the guards of b still hold the pattern. */
 void mt_check_guards(const mt_buf *b);
 /* Fails unless n elements of got equal want (element-wise for t). */

@@ -263,15 +263,6 @@ static int complete(MPI_Request *q, int k, MPI_Status *st)
     }
 }
 
-static void check_empty_status(const MPI_Status *st, const char *what)
-{
-    int count = -1;
-    MPI_Get_count(st, MPI_BYTE, &count);
-    if (st->MPI_SOURCE != MPI_ANY_SOURCE || st->MPI_TAG != MPI_ANY_TAG || count != 0)
-        mt_fail("%s: status not empty (source %d, tag %d, count %d)", what, st->MPI_SOURCE,
-                st->MPI_TAG, count);
-}
-
 static void begin(const nb_case *c)
 {
     static char label[64];
@@ -358,7 +349,7 @@ static void run_case(const nb_case *c, int *kc)
         int k = (*kc)++;
         if (!mt_check_rc(complete(&q, k, &st), "completion"))
             break;
-        check_empty_status(&st, "completion");
+        mt_check_empty_status(&st, "completion");
         if (persistent ? q == MPI_REQUEST_NULL || !vine_is_request(q) : q != MPI_REQUEST_NULL)
             mt_fail("after completion the request is %s", q == MPI_REQUEST_NULL ? "null" : "set");
         check_result(c, &l, r.data, want, init);

@@ -48,15 +48,6 @@ static int error_class(int rc)
     return cls;
 }
 
-static void check_empty_status(const MPI_Status *st, const char *what)
-{
-    int count = -1;
-    MPI_Get_count(st, MPI_BYTE, &count);
-    if (st->MPI_SOURCE != MPI_ANY_SOURCE || st->MPI_TAG != MPI_ANY_TAG || count != 0)
-        mt_fail("%s: status not empty (source %d, tag %d, count %d)", what, st->MPI_SOURCE,
-                st->MPI_TAG, count);
-}
-
 /* A checked allreduce on MPI_COMM_WORLD: nothing a failed call did may disturb it. */
 static void allreduce_still_works(const char *after)
 {
@@ -219,9 +210,9 @@ static void request_rules(void)
     int flag = 0;
     begin("vine_wait/vine_test on MPI_REQUEST_NULL");
     mt_check_rc(vine_wait(&q, &st), "vine_wait");
-    check_empty_status(&st, "vine_wait");
+    mt_check_empty_status(&st, "vine_wait");
     mt_check_rc(vine_test(&q, &flag, &st), "vine_test");
-    check_empty_status(&st, "vine_test");
+    mt_check_empty_status(&st, "vine_test");
     if (!flag || q != MPI_REQUEST_NULL)
         mt_fail("vine_test: flag %d, request %s", flag, q ? "set" : "null");
 
@@ -232,7 +223,7 @@ static void request_rules(void)
         return;
     MPI_Request keep = q;
     mt_check_rc(vine_wait(&q, &st), "vine_wait on an inactive request");
-    check_empty_status(&st, "vine_wait on an inactive request");
+    mt_check_empty_status(&st, "vine_wait on an inactive request");
     flag = 0;
     mt_check_rc(vine_test(&q, &flag, &st), "vine_test on an inactive request");
     if (!flag || q != keep)
@@ -286,7 +277,7 @@ static void request_rules(void)
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
         }
-        check_empty_status(&st, "vine_request_get_status");
+        mt_check_empty_status(&st, "vine_request_get_status");
         if (q == MPI_REQUEST_NULL || !vine_is_request(q))
             mt_fail("vine_request_get_status freed the request");
         mt_check_rc(vine_wait(&q, &st), "vine_wait");
@@ -298,7 +289,7 @@ static void request_rules(void)
     mt_check_rc(vine_request_get_status(MPI_REQUEST_NULL, &flag, &st), "get_status on null");
     if (!flag)
         mt_fail("vine_request_get_status on MPI_REQUEST_NULL: flag 0");
-    check_empty_status(&st, "vine_request_get_status on MPI_REQUEST_NULL");
+    mt_check_empty_status(&st, "vine_request_get_status on MPI_REQUEST_NULL");
 
     begin("vine_startall with an active request: none starts");
     MPI_Request pr[2];
@@ -466,9 +457,9 @@ static void mixed_arrays(void)
                 mt_fail("entry %d: request %s after completion", k, q[k] ? "set" : "null");
             /* Only the array functions give the null and inactive entries a status. */
             if (mix_is_coll(k) && (m < 2 || (k != 5)))
-                check_empty_status(&st[k], "collective");
+                mt_check_empty_status(&st[k], "collective");
             if (k == 2 && m < 2)
-                check_empty_status(&st[k], "MPI_REQUEST_NULL");
+                mt_check_empty_status(&st[k], "MPI_REQUEST_NULL");
         }
         int cnt = -1;
         MPI_Get_count(&st[1], MPI_INT, &cnt);

@@ -196,15 +196,6 @@ static void slot_check(const slot *s, const char *what)
         }
 }
 
-static void check_empty_status(const MPI_Status *st, const char *what)
-{
-    int count = -1;
-    MPI_Get_count(st, MPI_BYTE, &count);
-    if (st->MPI_SOURCE != MPI_ANY_SOURCE || st->MPI_TAG != MPI_ANY_TAG || count != 0)
-        mt_fail("%s: status not empty (source %d, tag %d, count %d)", what, st->MPI_SOURCE,
-                st->MPI_TAG, count);
-}
-
 /* A permutation of 0..n-1 that depends on seed (rank-dependent where seed is). */
 static void shuffle(int *a, int n, unsigned seed)
 {
@@ -331,7 +322,7 @@ static void outstanding(MPI_Comm *comms, int ncomm, int m, const char *algo)
         if (q[k] != MPI_REQUEST_NULL)
             mt_fail("request %d (%s) not freed", k, vine_coll_name(s[k].coll));
         if (m != 3 && m != 6)
-            check_empty_status(&st[k], vine_coll_name(s[k].coll));
+            mt_check_empty_status(&st[k], vine_coll_name(s[k].coll));
         slot_check(&s[k], vine_coll_name(s[k].coll));
         slot_free(&s[k]);
     }
@@ -466,7 +457,7 @@ static void interleaved(MPI_Comm comm, int shm)
     for (int k = 0; k < NB; k++) {
         MPI_Status st;
         mt_check_rc(vine_wait(&s[k].req, &st), "vine_wait");
-        check_empty_status(&st, vine_coll_name(colls[k]));
+        mt_check_empty_status(&st, vine_coll_name(colls[k]));
         slot_check(&s[k], vine_coll_name(colls[k]));
     }
     mt_check_rc(vine_request_free(&s[NB - 1].req), "vine_request_free");
