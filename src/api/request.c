@@ -76,6 +76,8 @@ typedef struct vine_nbreq {
     size_t mem_bytes[VINE_PACK_COUNT];
     MPI_Datatype own_types[2];      /* duplicates of derived datatypes the request uses */
     struct vine_nbreq *prev, *next; /* the list of outstanding requests */
+    int dead;                       /* MPI has freed its handle: released at the next bury() */
+    struct vine_nbreq *grave;
 } vine_nbreq;
 
 /* The outstanding requests (active and not done), in start order. */
@@ -162,14 +164,14 @@ static vine_nbreq *lookup(MPI_Request h)
 {
     if (table_n == 0 || h == MPI_REQUEST_NULL)
         return NULL;
-    if (hot && hot->handle == h)
+    if (hot && hot->handle == h && !hot->dead)
         return hot;
     uint64_t k = key_of(h);
     for (size_t i = home(k, table_cap);; i = (i + 1) & (table_cap - 1)) {
         if (!table[i].r)
             return NULL;
         if (table[i].key == k)
-            return hot = table[i].r;
+            return table[i].r->dead ? NULL : (hot = table[i].r);
     }
 }
 
@@ -269,13 +271,19 @@ static void release(vine_nbreq *r)
     free(r);
 }
 
-/* The generalized request's callbacks (MPI-3.1 section 12.2). */
+/*
+ * The generalized request's callbacks (MPI-3.1 section 12.2) call no MPI
+ * function: MPICH runs them inside its own critical section, which a
+ * nested call (MPI_Type_free, say) finds taken under MPI_THREAD_MULTIPLE.
+ * vine fills the statuses of its requests itself (empty_status), and a
+ * request MPI has freed waits in the graveyard until vine releases it,
+ * right after the MPI call that freed it or at the next request.
+ */
+static vine_nbreq *graveyard;
+
 static int query_fn(void *extra, MPI_Status *status)
 {
     (void)extra;
-    /* A collective's status is empty; vine returns its error itself. */
-    MPI_Status_set_elements(status, MPI_BYTE, 0);
-    MPI_Status_set_cancelled(status, 0);
     status->MPI_SOURCE = MPI_ANY_SOURCE;
     status->MPI_TAG = MPI_ANY_TAG;
     return MPI_SUCCESS;
@@ -284,10 +292,22 @@ static int query_fn(void *extra, MPI_Status *status)
 static int free_fn(void *extra)
 {
     vine_nbreq *r = extra;
-    if (r->in_table)
-        table_remove(r);
-    release(r);
+    r->dead = 1;
+    r->grave = graveyard;
+    graveyard = r;
     return MPI_SUCCESS;
+}
+
+/* Releases the requests MPI has freed. */
+static void bury(void)
+{
+    while (graveyard) {
+        vine_nbreq *r = graveyard;
+        graveyard = r->grave;
+        if (r->in_table)
+            table_remove(r);
+        release(r);
+    }
 }
 
 static int cancel_fn(void *extra, int complete)
@@ -375,6 +395,7 @@ static void thread_check(void)
 
 void vine__nb_finalize(void)
 {
+    bury();
 #ifndef VINE_NO_THREADS
     if (threaded) {
         atomic_store(&stop, 1);
@@ -741,10 +762,12 @@ int vine__nb_end(vine_nbreq *r, int rc, MPI_Request *request)
         return rc;
     }
     enter();
+    bury(); /* requests a plain MPI_Wait or MPI_Test freed */
     if ((rc = table_add(r)) != MPI_SUCCESS) {
-        leave();
         MPI_Grequest_complete(r->handle);
-        PMPI_Request_free(&r->handle); /* free_fn releases r */
+        PMPI_Request_free(&r->handle); /* free_fn puts r in the graveyard */
+        bury();
+        leave();
         return rc;
     }
     *request = r->handle;
@@ -781,11 +804,15 @@ void vine__nb_drain_shm(vine_comm_state *st)
 
 /* ---- Completion ---- */
 
+/* A collective's status: empty (vine returns its error itself). */
 static void empty_status(MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE)
         return;
-    query_fn(NULL, status);
+    MPI_Status_set_elements(status, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
     status->MPI_ERROR = MPI_SUCCESS;
 }
 
@@ -802,8 +829,10 @@ static int complete(vine_nbreq *r, MPI_Request *h, MPI_Status *status)
         empty_status(status);
         return rc;
     }
-    /* MPI calls query_fn for the status and free_fn (which frees r). */
-    int mrc = PMPI_Wait(h, status);
+    /* MPI frees the handle (free_fn), vine r (bury) and fills the status. */
+    int mrc = PMPI_Wait(h, MPI_STATUS_IGNORE);
+    bury();
+    empty_status(status);
     return rc != MPI_SUCCESS ? rc : err_class(mrc);
 }
 
@@ -902,9 +931,10 @@ int vine_request_free(MPI_Request *request)
         rc = MPI_ERR_REQUEST; /* freeing an active collective request is erroneous */
     } else {
         /* An inactive request is persistent (a nonblocking one is freed when it
-         * completes); MPI calls free_fn, which releases it. */
+         * completes); MPI calls free_fn, and vine releases it. */
         MPI_Grequest_complete(r->handle);
         rc = err_class(PMPI_Request_free(request));
+        bury();
     }
     leave();
     return rc;
