@@ -72,6 +72,8 @@ static int transfer(const vine_side *s, char *mem, MPI_Comm comm, int dir)
             memmove(dir ? s->buf : mem, dir ? mem : s->buf, s->bytes);
         return MPI_SUCCESS;
     }
+    if (s->count == 0)
+        return MPI_SUCCESS; /* nothing to move (an empty block of a derived type) */
     size_t per = pack_chunk(s), size = s->count ? s->bytes / s->count : 0;
     if (per == 0)
         return MPI_ERR_COUNT; /* one element above INT_MAX bytes: MPI_Pack cannot describe it */
