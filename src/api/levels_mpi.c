@@ -492,8 +492,10 @@ static int plan(lv_plan *pl, int **groups, int *nlevels, int *nsub)
                 ? (*nsub ? "no locality between the nodes" : "flat")
                 : "hierarchical algorithms use the nodes");
     size_t used = strlen(pl->msg);
-    if (inner[0] && used < sizeof pl->msg)
-        snprintf(pl->msg + used, sizeof pl->msg - used, "; %s", inner);
+    /* A long description is cut: the return value says by how much, which nobody needs. */
+    if (inner[0] && used < sizeof pl->msg &&
+        snprintf(pl->msg + used, sizeof pl->msg - used, "; %s", inner) < 0)
+        pl->msg[used] = '\0';
 out:
     free(sub);
     if (rc == MPI_ERR_NO_MEM)
