@@ -40,6 +40,14 @@ typedef struct bcase {
     size_t res_off, res_elems; /* where the result lies in the receive buffer */
     unsigned char *send, *recv, *input, *ref;
     MPI_Request preq; /* --persistent: the row's persistent request, else MPI_REQUEST_NULL */
+    /* The irregular collectives (tools/bench_v.h): this rank's tables, packed in rank order. */
+    int vcount;             /* allgatherv, gatherv: the send count; scatterv: the receive count */
+    int *scounts, *sdispls; /* p entries each; alltoallw: displacements in bytes */
+    int *rcounts, *rdispls; /* p entries each; alltoallw: displacements in bytes */
+    MPI_Datatype *types;    /* alltoallw: p times dt */
+    size_t own_off;         /* allgatherv, gatherv: where this rank's block lies in recv */
+    double op_bytes;        /* nccl-tests' S of the row, in bytes (src/bench/stats.h) */
+    int moves;              /* some rank sends or receives something (the same on all) */
 } bcase;
 
 /* The buffer arguments of b's call at this rank, MPI_IN_PLACE where it is in place (vine-bench.c).

@@ -2,8 +2,8 @@
  * vine-bench: times vine's collective algorithms against the MPI library's
  * own collectives on the communicator it runs on.
  *
- *   vine-bench coll --coll C|all --algo A|all --size LIST [--iters N]
- *              [--warmup N] [--check] [--dtype T] [--op OP] [--root R]
+ *   vine-bench coll --coll C|all --algo A|all --size LIST|--dist SPEC...
+ *              [--iters N] [--warmup N] [--check] [--dtype T] [--op OP] [--root R]
  *              [--in-place] [--json FILE] [--csv FILE] [--progress]
  *              [--copy-bw [--copy-bytes SIZE]]
  *              [--nonblocking [--progress-interval US] | --persistent]
@@ -27,7 +27,9 @@
  * (src/bench/copybw.h), and gives each row's busbw as a percentage of the
  * first.  --nonblocking times the nonblocking collectives instead, alone and
  * overlapped with a compute loop, and --persistent the persistent ones next
- * to the blocking ones (tools/bench_nb.h).  docs/bench.md describes the
+ * to the blocking ones (tools/bench_nb.h).  The irregular collectives and
+ * the scans, with uniform blocks or those of a count distribution (--dist),
+ * are shaped and called by tools/bench_v.h.  docs/bench.md describes the
  * options and the output.
  *
  * Test-only: VINE_BENCH_CORRUPT=ALGO (or COLL:ALGO) flips a byte of that
@@ -40,6 +42,7 @@
 #include "bench_overhead.h"
 #include "bench_pattern.h"
 #include "bench_probe.h"
+#include "bench_v.h"
 #include <vine.h>
 
 #include <errno.h>
@@ -62,8 +65,10 @@ typedef struct options {
     int nalgos;
     size_t sizes[MAX_SIZES];
     const char *labels[MAX_SIZES];
-    char label_store[MAX_SIZES][32];
+    char label_store[MAX_SIZES][BENCH_V_LABEL];
     int nsizes;
+    vine_vdist dists[MAX_SIZES]; /* --dist: the rows' distributions instead of sizes */
+    int ndists;
     int iters, warmup; /* warmup -1: drop the first 20% of iters */
     int check, root, inplace;
     MPI_Datatype dt;
@@ -114,21 +119,29 @@ static void usage(FILE *f)
     fprintf(f, "usage: vine-bench overhead [--batches N] [--iters N]\n"
                "       vine-bench pattern ... (see vine-bench pattern --help)\n"
                "       vine-bench probe [--out FILE] [--bytes N] [--iters N]\n"
-               "       vine-bench coll --coll C|all --algo A|all --size LIST [--iters N]\n"
-               "                  [--warmup N] [--check] [--dtype int|float|double|char|long]\n"
+               "       vine-bench coll --coll C|all --algo A|all --size LIST|--dist SPEC...\n"
+               "                  [--iters N] [--warmup N] [--check]\n"
+               "                  [--dtype int|float|double|char|long]\n"
                "                  [--op sum|prod|max|min|land|lor|lxor|band|bor|bxor]\n"
                "                  [--root R] [--in-place] [--json FILE] [--csv FILE]\n"
                "                  [--progress] [--copy-bw [--copy-bytes SIZE]]\n"
                "                  [--nonblocking [--progress-interval US] | --persistent]\n"
                "  C     a collective (bcast, reduce, allreduce, allgather, reduce_scatter,\n"
-               "        reduce_scatter_block, alltoall, gather, scatter, barrier), a\n"
-               "        comma-separated list, or all\n"
+               "        reduce_scatter_block, alltoall, gather, scatter, barrier, allgatherv,\n"
+               "        alltoallv, alltoallw, gatherv, scatterv, scan, exscan), a\n"
+               "        comma-separated list, all (the first ten), v (the last seven) or\n"
+               "        all+v\n"
                "  A     an algorithm name, mpi (the MPI library), auto (vine's choice),\n"
                "        a comma-separated list, or all (mpi, auto and every algorithm)\n"
                "  LIST  comma-separated sizes in bytes with an optional unit (B, KiB, MiB,\n"
                "        GiB), or a doubling range such as 8B..1MiB; the size is the\n"
                "        collective's count argument in bytes (per rank's block for\n"
-               "        allgather, alltoall, gather, scatter; barrier runs once, sizeless)\n"
+               "        allgather, alltoall, gather, scatter and the v collectives, whose\n"
+               "        blocks are then uniform; barrier runs once, sizeless)\n"
+               "  --dist SPEC  instead of --size, for allgatherv, alltoallv, alltoallw,\n"
+               "              gatherv and scatterv: irregular blocks uniform:N, skew:N,F,\n"
+               "              zipf:N,S, random:N,SEED or file:PATH, N in elements or a\n"
+               "              doubling range LO..HI; one row per spec, the option repeated\n"
                "  --iters N   timed iterations per row (default 100); the first 20%% are\n"
                "              dropped as warm-up unless --warmup is given\n"
                "  --warmup N  untimed iterations first, then all N of --iters are kept\n"
@@ -227,32 +240,56 @@ static int coll_from_name(const char *name)
     return -1;
 }
 
+/* Appends coll unless it is chosen already. */
+static void add_coll(options *o, int coll)
+{
+    for (int i = 0; i < o->ncolls; i++)
+        if (o->colls[i] == coll)
+            return;
+    o->colls[o->ncolls++] = coll;
+}
+
+/*
+ * Adds a group: "all", the ten collectives before issue 20 (which scripts
+ * and the demo run: their time stays what it was); "v", the irregular
+ * collectives and the scans; "all+v", both.  Returns 0, -1 for another name.
+ */
+static int add_group(options *o, const char *name)
+{
+    static const int ten[] = {VINE_COLL_BCAST,
+                              VINE_COLL_REDUCE,
+                              VINE_COLL_ALLREDUCE,
+                              VINE_COLL_ALLGATHER,
+                              VINE_COLL_REDUCE_SCATTER_BLOCK,
+                              VINE_COLL_REDUCE_SCATTER,
+                              VINE_COLL_ALLTOALL,
+                              VINE_COLL_GATHER,
+                              VINE_COLL_SCATTER,
+                              VINE_COLL_BARRIER};
+    static const int seven[] = {VINE_COLL_ALLGATHERV, VINE_COLL_ALLTOALLV, VINE_COLL_ALLTOALLW,
+                                VINE_COLL_GATHERV,    VINE_COLL_SCATTERV,  VINE_COLL_SCAN,
+                                VINE_COLL_EXSCAN};
+    int all = strcmp(name, "all") == 0 || strcmp(name, "all+v") == 0;
+    int v = strcmp(name, "v") == 0 || strcmp(name, "all+v") == 0;
+    for (size_t i = 0; all && i < sizeof ten / sizeof *ten; i++)
+        add_coll(o, ten[i]);
+    for (size_t i = 0; v && i < sizeof seven / sizeof *seven; i++)
+        add_coll(o, seven[i]);
+    return all || v ? 0 : -1;
+}
+
+/* A comma-separated list of collectives and groups; each collective once, in the list's order. */
 static int parse_colls(options *o, const char *list)
 {
-    if (strcmp(list, "all") == 0) {
-        static const int order[] = {VINE_COLL_BCAST,
-                                    VINE_COLL_REDUCE,
-                                    VINE_COLL_ALLREDUCE,
-                                    VINE_COLL_ALLGATHER,
-                                    VINE_COLL_REDUCE_SCATTER_BLOCK,
-                                    VINE_COLL_REDUCE_SCATTER,
-                                    VINE_COLL_ALLTOALL,
-                                    VINE_COLL_GATHER,
-                                    VINE_COLL_SCATTER,
-                                    VINE_COLL_BARRIER};
-        for (int i = 0; i < VINE_COLL_COUNT; i++)
-            o->colls[i] = order[i];
-        o->ncolls = VINE_COLL_COUNT;
-        return 0;
-    }
     char *copy = strdup(list), *save = NULL;
     int rc = copy ? 0 : -1;
     for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && !rc;
          item = strtok_r(NULL, ",", &save)) {
         int c = coll_from_name(item);
-        rc = c < 0 || o->ncolls == VINE_COLL_COUNT ? -1 : 0;
-        if (!rc)
-            o->colls[o->ncolls++] = c;
+        if (c >= 0)
+            add_coll(o, c);
+        else
+            rc = add_group(o, item);
     }
     free(copy);
     return rc || o->ncolls == 0 ? -1 : 0;
@@ -331,6 +368,20 @@ static int parse_interval(const char *s, double *out)
     return 0;
 }
 
+/* --dist SPEC: its rows after those of earlier --dist options; 0, or 2 after a usage error. */
+static int parse_dist(options *o, const char *spec)
+{
+    char err[512], labels[MAX_SIZES][BENCH_V_LABEL];
+    int first = o->ndists;
+    int rc = bench_v_parse_dist(spec, o->dists, labels, MAX_SIZES, &o->ndists, err, sizeof err);
+    if (rc)
+        return bad_usage("--dist: %s", err);
+    for (int k = first; k < o->ndists; k++)
+        if (add_size(o, 0, labels[k]) != 0)
+            return bad_usage("--dist %s: more sizes and distributions than 64", spec);
+    return 0;
+}
+
 /* The value of option argv[*i], advancing *i; NULL when it is missing. */
 static char *option_value(int argc, char **argv, int *i)
 {
@@ -372,7 +423,8 @@ static int parse_option(options *o, int argc, char **argv, int *i)
 {
     static const char *with_value[] = {"--coll",   "--algo", "--size",       "--iters",
                                        "--warmup", "--root", "--dtype",      "--op",
-                                       "--json",   "--csv",  "--copy-bytes", "--progress-interval"};
+                                       "--json",   "--csv",  "--copy-bytes", "--progress-interval",
+                                       "--dist"};
     const struct {
         const char *name;
         int *flag;
@@ -397,6 +449,8 @@ static int parse_option(options *o, int argc, char **argv, int *i)
     char *v = option_value(argc, argv, i);
     if (!v)
         return bad_usage("option %s needs a value", opt);
+    if (strcmp(opt, "--dist") == 0)
+        return parse_dist(o, v);
     return parse_value(o, opt, v) ? bad_usage("bad value for %s", opt) : 0;
 }
 
@@ -412,13 +466,39 @@ static int algo_known(const options *o, const char *name)
     return 0;
 }
 
+/* Checks what the options say of one chosen collective. */
+static int check_coll(const options *o, vine_coll coll, int p)
+{
+    const char *name = vine_coll_name(coll);
+    if (o->ndists && !bench_v_irregular(coll))
+        return bad_usage("--dist applies to allgatherv, alltoallv, alltoallw, gatherv and "
+                         "scatterv, not to %s",
+                         name);
+    if ((o->nonblocking || o->persistent) && bench_v_new(coll))
+        return bad_usage("--nonblocking, --persistent: vine has no nonblocking or persistent %s",
+                         name);
+    for (int k = 0; k < o->ndists; k++) {
+        char err[512];
+        if (vine__vdist_check(&o->dists[k], p, bench_v_a2a(coll), err, sizeof err) != 0)
+            return bad_usage("--dist: %s", err);
+    }
+    return 0;
+}
+
 /* Checks what the options say together once all are read. */
 static int check_options(const options *o, int p)
 {
     if (!o->ncolls)
         return bad_usage("%s", "--coll is required");
     if (!o->nsizes)
-        return bad_usage("%s", "--size is required");
+        return bad_usage("%s", "--size or --dist is required");
+    if (o->ndists && o->ndists != o->nsizes)
+        return bad_usage("%s", "--dist and --size do not go together");
+    for (int c = 0; c < o->ncolls; c++) {
+        int rc = check_coll(o, (vine_coll)o->colls[c], p);
+        if (rc)
+            return rc;
+    }
     for (int i = 0; i < o->nalgos; i++)
         if (!algo_known(o, o->algos[i]))
             return bad_usage("no chosen collective has an algorithm named %s", o->algos[i]);
@@ -523,7 +603,30 @@ static void bcase_shape(bcase *b, size_t n)
     }
 }
 
-static int bcase_init(bcase *b, const options *o, vine_coll coll, size_t bytes)
+/*
+ * Collective: every rank learns what bcase_init found on any rank (the
+ * worst of the enum bench_v_shape_error values, 0 when all is well), and
+ * the row's S and whether it moves anything, from what each rank sends.
+ */
+static int bcase_agree(bcase *b, int rc, size_t sent)
+{
+    int worst;
+    double mine = (double)sent, all;
+    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    if (bench_v_irregular(b->coll)) {
+        /* S: all blocks (alltoallv, alltoallw: a rank's send buffer, on average). */
+        b->moves = all > 0;
+        b->op_bytes = all * (double)b->tsize / (bench_v_a2a(b->coll) ? b->p : 1);
+    } else {
+        b->moves = b->coll == VINE_COLL_BARRIER ? b->p > 1 : b->count > 0;
+        b->op_bytes = vine__bench_op_bytes(b->coll, (size_t)b->count * b->tsize, b->p);
+    }
+    return worst;
+}
+
+/* Collective: the case of row s of coll; 0, or an enum bench_v_shape_error value on every rank. */
+static int bcase_init(bcase *b, const options *o, vine_coll coll, int s)
 {
     memset(b, 0, sizeof *b);
     b->preq = MPI_REQUEST_NULL;
@@ -538,15 +641,21 @@ static int bcase_init(bcase *b, const options *o, vine_coll coll, size_t bytes)
     MPI_Comm_size(MPI_COMM_WORLD, &b->p);
     MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
     b->counts = malloc(sizeof(int) * (size_t)b->p);
-    if (!b->counts)
-        return -1;
-    bcase_shape(b, bytes / b->tsize);
-    size_t in = b->in_elems * b->tsize + 1, out = b->recv_elems * b->tsize + 1;
-    b->send = malloc(in);
-    b->input = malloc(in);
-    b->recv = malloc(out);
-    b->ref = malloc(out);
-    return b->send && b->input && b->recv && b->ref ? 0 : -1;
+    size_t n = o->sizes[s] / b->tsize, sent = 0;
+    int rc = b->counts ? 0 : BENCH_V_NOMEM;
+    if (!rc && bench_v_new(coll))
+        rc = bench_v_shape(b, o->ndists ? &o->dists[s] : NULL, n, &sent);
+    else if (!rc)
+        bcase_shape(b, n);
+    if (!rc) {
+        size_t in = b->in_elems * b->tsize + 1, out = b->recv_elems * b->tsize + 1;
+        b->send = malloc(in);
+        b->input = malloc(in);
+        b->recv = malloc(out);
+        b->ref = malloc(out);
+        rc = b->send && b->input && b->recv && b->ref ? 0 : BENCH_V_NOMEM;
+    }
+    return bcase_agree(b, rc, sent);
 }
 
 static void bcase_free(bcase *b)
@@ -556,6 +665,7 @@ static void bcase_free(bcase *b)
     free(b->input);
     free(b->recv);
     free(b->ref);
+    bench_v_free(b);
 }
 
 /* A small integer for element i of rank r, so that floating results are exact. */
@@ -589,15 +699,30 @@ static void put(const bcase *b, unsigned char *dst, long v)
     }
 }
 
+/* scatter and scatterv, whose MPI_IN_PLACE is the root's receive buffer. */
+static int is_scatter(const bcase *b)
+{
+    return b->coll == VINE_COLL_SCATTER || b->coll == VINE_COLL_SCATTERV;
+}
+
 /*
- * Is this rank's call in place?  Off the root, reduce, gather and scatter are
- * not; scatter's MPI_IN_PLACE is its receive buffer, the others' the send buffer.
+ * Is this rank's call in place?  Off the root, reduce, gather(v) and
+ * scatter(v) are not; scatter's MPI_IN_PLACE is its receive buffer, the
+ * others' the send buffer.
  */
 static int inplace_here(const bcase *b)
 {
-    int rooted =
-        b->coll == VINE_COLL_REDUCE || b->coll == VINE_COLL_GATHER || b->coll == VINE_COLL_SCATTER;
+    int rooted = b->coll == VINE_COLL_REDUCE || b->coll == VINE_COLL_GATHER ||
+                 b->coll == VINE_COLL_GATHERV || is_scatter(b);
     return b->inplace && (!rooted || b->rank == b->root);
+}
+
+/* Where an in-place (all)gather(v) finds this rank's block in the receive buffer, in bytes. */
+static size_t own_block(const bcase *b, size_t bytes)
+{
+    if (b->coll == VINE_COLL_ALLGATHERV || b->coll == VINE_COLL_GATHERV)
+        return b->own_off * b->tsize;
+    return (size_t)b->rank * bytes;
 }
 
 /* Writes this rank's input where the collective reads it. */
@@ -609,9 +734,11 @@ static void bcase_input(bcase *b)
     if (b->coll == VINE_COLL_BCAST) {
         if (b->rank == b->root)
             memcpy(b->recv, b->input, bytes);
-    } else if (inplace_here(b) && (b->coll == VINE_COLL_ALLGATHER || b->coll == VINE_COLL_GATHER)) {
-        memcpy(b->recv + (size_t)b->rank * bytes, b->input, bytes);
-    } else if (inplace_here(b) && b->coll != VINE_COLL_SCATTER) {
+    } else if (inplace_here(b) &&
+               (b->coll == VINE_COLL_ALLGATHER || b->coll == VINE_COLL_GATHER ||
+                b->coll == VINE_COLL_ALLGATHERV || b->coll == VINE_COLL_GATHERV)) {
+        memcpy(b->recv + own_block(b, bytes), b->input, bytes);
+    } else if (inplace_here(b) && !is_scatter(b)) {
         memcpy(b->recv, b->input, bytes);
     } else {
         memcpy(b->send, b->input, bytes);
@@ -621,13 +748,13 @@ static void bcase_input(bcase *b)
 /* The send buffer argument: MPI_IN_PLACE where the case is in place at this rank. */
 const void *bench_send_arg(const bcase *b)
 {
-    return inplace_here(b) && b->coll != VINE_COLL_SCATTER ? MPI_IN_PLACE : b->send;
+    return inplace_here(b) && !is_scatter(b) ? MPI_IN_PLACE : b->send;
 }
 
 /* The receive buffer argument: scatter's MPI_IN_PLACE at the root. */
 void *bench_recv_arg(const bcase *b)
 {
-    return inplace_here(b) && b->coll == VINE_COLL_SCATTER ? MPI_IN_PLACE : b->recv;
+    return inplace_here(b) && is_scatter(b) ? MPI_IN_PLACE : b->recv;
 }
 
 static int run_vine(const bcase *b)
@@ -688,6 +815,8 @@ static int run_mpi(const bcase *b)
 
 int bench_run_blocking(const bcase *b, int mpi)
 {
+    if (bench_v_new(b->coll))
+        return bench_v_run(b, mpi);
     return mpi ? run_mpi(b) : run_vine(b);
 }
 
@@ -814,8 +943,8 @@ static int time_case(const bcase *b, int mpi, const options *o, vine_bench_stats
 static int served_by(const bcase *b, const char *algo)
 {
     /* A call that moves nothing runs no algorithm, nor does a barrier on one rank. */
-    int moves = b->coll == VINE_COLL_BARRIER ? b->p > 1 : b->count > 0, fell_back = 0, any;
-    if (moves && strcmp(algo, "auto") != 0)
+    int fell_back = 0, any;
+    if (b->moves && strcmp(algo, "auto") != 0)
         fell_back = strcmp(vine_last_algorithm(b->coll), algo) != 0;
     MPI_Allreduce(&fell_back, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
     return !any;
@@ -929,6 +1058,16 @@ static void print_header_persistent(const options *o)
                "times its\n# blocking call, p/b -\n");
 }
 
+/* The width of the size column: 8, or with --dist the longest spec's. */
+static int size_width(const options *o)
+{
+    int w = 8;
+    for (int s = 0; o->ndists && s < o->nsizes; s++)
+        if ((int)strlen(o->labels[s]) > w)
+            w = (int)strlen(o->labels[s]);
+    return w;
+}
+
 static void print_header(const options *o, int p)
 {
     int drop = vine__bench_warmup_drop(o->iters);
@@ -944,6 +1083,10 @@ static void print_header(const options *o, int p)
     }
     if (o->mode == VINE_BENCH_MODE_PERSISTENT)
         print_header_persistent(o);
+    if (o->ndists)
+        printf("# --dist: the size column is the distribution's spec; count and the files' size: "
+               "its N\n# (a file's mean block) in elements and bytes; algbw = the bytes of all "
+               "blocks / median\n# (alltoallv, alltoallw: divided by p)\n");
     printf("# times in microseconds, per iteration the maximum over ranks; algbw and busbw "
            "in GB/s (nccl-tests);\n# ratio = median / median(mpi)\n");
     if (copybw.on && isfinite(copybw.all)) {
@@ -957,8 +1100,9 @@ static void print_header(const options *o, int p)
     } else if (copybw.on) {
         printf("# copy bandwidth: not measured\n");
     }
-    printf("%-20s %-22s %8s %9s %10s %10s %10s %10s %10s %8s %8s ", "collective", "algorithm",
-           "size", "count", "median_us", "min_us", "mean_us", "p99_us", "max_us", "algbw", "busbw");
+    printf("%-20s %-22s %*s %9s %10s %10s %10s %10s %10s %8s %8s ", "collective", "algorithm",
+           size_width(o), "size", "count", "median_us", "min_us", "mean_us", "p99_us", "max_us",
+           "algbw", "busbw");
     if (copybw.on)
         printf("%6s ", "%copy");
     if (o->mode == VINE_BENCH_MODE_PERSISTENT)
@@ -1029,7 +1173,7 @@ static void file_row(const options *o, const bcase *b, const char *label, const 
     if (mpi_median > 0)
         x->ratio = sig6(r->st.median / mpi_median);
     double algbw, busbw;
-    if (vine__bench_bandwidth(b->coll, b->p, bytes, r->st.median, &algbw, &busbw) == 0) {
+    if (vine__bench_bandwidth_of(b->coll, b->p, b->op_bytes, r->st.median, &algbw, &busbw) == 0) {
         x->algbw = sig6(algbw);
         x->busbw = sig6(busbw);
         x->copy_fraction = sig6(vine__bench_copy_fraction(busbw, copybw.all));
@@ -1093,9 +1237,10 @@ static int print_row(const options *o, const bcase *b, const char *label, const 
         return r->err != MPI_SUCCESS || r->check == 0;
     int nb = o->mode == VINE_BENCH_MODE_NONBLOCKING, pers = o->mode == VINE_BENCH_MODE_PERSISTENT;
     if (b->coll == VINE_COLL_BARRIER)
-        printf("%-20s %-22s %8s %9s ", vine_coll_name(b->coll), algo, "-", "-");
+        printf("%-20s %-22s %*s %9s ", vine_coll_name(b->coll), algo, size_width(o), "-", "-");
     else
-        printf("%-20s %-22s %8s %9d ", vine_coll_name(b->coll), algo, label, b->count);
+        printf("%-20s %-22s %*s %9d ", vine_coll_name(b->coll), algo, size_width(o), label,
+               b->count);
     if (r->err != MPI_SUCCESS) {
         printf("error: %s\n", vine_error_string(r->err));
     } else if (r->na && nb) {
@@ -1117,8 +1262,7 @@ static int print_row(const options *o, const bcase *b, const char *label, const 
         double a, bb;
         if (mpi_median > 0)
             snprintf(ratio, sizeof ratio, "%.2f", r->st.median / mpi_median);
-        if (vine__bench_bandwidth(b->coll, b->p, (size_t)b->count * b->tsize, r->st.median, &a,
-                                  &bb) == 0) {
+        if (vine__bench_bandwidth_of(b->coll, b->p, b->op_bytes, r->st.median, &a, &bb) == 0) {
             snprintf(algbw, sizeof algbw, "%.3f", a);
             snprintf(busbw, sizeof busbw, "%.3f", bb);
             double f = vine__bench_copy_fraction(bb, copybw.all);
@@ -1222,12 +1366,17 @@ static int one_row(bcase *b, const options *o, int s, const char *algo, double m
 static int bench_size(const options *o, vine_coll coll, int s, progress *pr,
                       vine_bench_results *res, int *nomem)
 {
+    static const char *why[] = {"", "out of memory",
+                                "a count or displacement would pass INT_MAX, which MPI's int "
+                                "arguments cannot hold",
+                                "--in-place needs as many elements from rank i to rank j as "
+                                "from j to i, which this distribution does not give"};
     bcase b;
-    int failures = 0;
-    if (bcase_init(&b, o, coll, o->sizes[s])) {
+    int failures = 0, rc = bcase_init(&b, o, coll, s);
+    if (rc) {
         if (rank0)
-            fprintf(stderr, "vine-bench: out of memory for %s at %s\n", vine_coll_name(coll),
-                    o->labels[s]);
+            fprintf(stderr, "vine-bench: %s at %s: %s\n", vine_coll_name(coll), o->labels[s],
+                    why[rc]);
         bcase_free(&b);
         return 1;
     }
@@ -1485,6 +1634,13 @@ static int bench_coll(const options *o, const char *cmd, int p)
     return failures || bad_files || copy_failed ? 1 : 0;
 }
 
+static void free_dists(options *o)
+{
+    for (int k = 0; k < o->ndists; k++)
+        vine__vdist_free(&o->dists[k]);
+    o->ndists = 0;
+}
+
 int main(int argc, char **argv)
 {
     /* vine's progress thread (VINE_PROGRESS_THREAD) needs MPI_THREAD_MULTIPLE;
@@ -1521,11 +1677,13 @@ int main(int argc, char **argv)
     options o;
     int rc = parse_options(&o, argc, argv, p);
     if (rc) {
+        free_dists(&o);
         MPI_Finalize();
         return rc == 1 ? 0 : rc;
     }
     read_corrupt();
     int status = bench_coll(&o, cmd, p);
+    free_dists(&o);
     MPI_Finalize();
     return status;
 }

@@ -56,10 +56,12 @@ static void usage_verify(FILE *f)
             "usage: %s verify --coll C[,C...]|all [--algo A[,A...]|all] [--ranks LIST]\n"
             "       [--count LIST] [--root LIST|all] [--noncommutative]\n"
             "       [--inplace yes|no|both] [--seg N] [--levels SPEC [--remap]]\n"
-            "       [--shm-count LIST] [--shm-single yes|no|both] [-v]\n"
+            "       [--shm-count LIST] [--shm-single yes|no|both]\n"
+            "       [--dist D[,D...]|all] [--gaps yes|no|both] [-v]\n"
             "  --coll      bcast, reduce, allreduce, allgather, reduce_scatter,\n"
             "              reduce_scatter_block, alltoall, gather, scatter, barrier,\n"
-            "              or all\n"
+            "              allgatherv, alltoallv, alltoallw, gatherv, scatterv, scan,\n"
+            "              exscan, or all\n"
             "  --algo      algorithm names (see '%s list'); default all\n"
             "  --ranks     communicator sizes; default " STANDARD_RANKS "\n"
             "  --count     counts; items p, p-1, p+1 (p+N, p-N) are taken per size;\n"
@@ -85,6 +87,11 @@ static void usage_verify(FILE *f)
             "              algorithms (skipped without a region), 0 for the others\n"
             "  --shm-single  peers' send and recv buffers readable (single copy);\n"
             "              default both for the shm algorithms, no for the others\n"
+            "  --dist      the v collectives' blocks, from the count c: uniform (c\n"
+            "              each), irregular (c (7i mod 5)/2), zero, one (rank p-1\n"
+            "              holds everything), random (0..2c); default all\n"
+            "  --gaps      v collectives: blocks packed in rank order (no), in\n"
+            "              reversed order with gaps (yes); default both\n"
             "  -v          print passing and skipped cases too\n"
             "LIST: comma-separated integers and ranges a-b, e.g. 1-64,100,p-1.\n"
             "Schedules that use shared memory are checked over two calls in a row.\n"
@@ -99,12 +106,15 @@ static void usage_dump(FILE *f)
             "usage: %s dump --coll C --algo A --ranks P --count N [--root R]\n"
             "       [--rank R] [--inplace yes|no] [--noncommutative] [--seg N]\n"
             "       [--levels SPEC [--remap]] [--shm-count N] [--shm-single yes|no]\n"
+            "       [--dist D] [--gaps yes|no]\n"
             "Prints the schedule of every rank (or of --rank R only).  barrier\n"
             "ignores --count and may leave it out.  --levels gives the level map of\n"
             "the hierarchical algorithms (see '%s verify --help').  --shm-count: the\n"
             "elements of each rank's shared-memory region (default 64 for the shm\n"
-            "algorithms, else 0); --shm-single: peers' buffers readable (default no).\n",
-            prog, prog);
+            "algorithms, else 0); --shm-single: peers' buffers readable (default no).\n"
+            "The v collectives take one --dist (default uniform) and --gaps yes|no\n"
+            "(default no): see '%s verify --help'.\n",
+            prog, prog, prog);
 }
 
 /* One item of a list: the integers lo..hi, plus p when prel is set. */
@@ -245,19 +255,21 @@ static int roots_eval(const list *l, int given, long long p, vals *out)
 /* Options of verify and dump. */
 typedef struct opts {
     const char *coll, *algo, *ranks, *count, *root, *inplace, *seg, *rank, *levels;
-    const char *shm_count, *shm_single;
+    const char *shm_count, *shm_single, *dist, *gaps;
     int noncomm, remap, verbose, help;
 } opts;
 
 static int parse_opts(int argc, char **argv, opts *o)
 {
-    static const char *names[] = {"--coll",   "--algo",      "--ranks",     "--count",
-                                  "--root",   "--inplace",   "--seg",       "--rank",
-                                  "--levels", "--shm-count", "--shm-single"};
+    static const char *names[] = {"--coll",   "--algo",      "--ranks",      "--count",
+                                  "--root",   "--inplace",   "--seg",        "--rank",
+                                  "--levels", "--shm-count", "--shm-single", "--dist",
+                                  "--gaps"};
     memset(o, 0, sizeof *o);
-    const char **slots[] = {&o->coll,   &o->algo,      &o->ranks,     &o->count,
-                            &o->root,   &o->inplace,   &o->seg,       &o->rank,
-                            &o->levels, &o->shm_count, &o->shm_single};
+    const char **slots[] = {&o->coll,   &o->algo,      &o->ranks,      &o->count,
+                            &o->root,   &o->inplace,   &o->seg,        &o->rank,
+                            &o->levels, &o->shm_count, &o->shm_single, &o->dist,
+                            &o->gaps};
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         int hit = 0;
@@ -296,8 +308,34 @@ typedef struct sweep {
     const char *levels; /* --levels: the description of a level map, or NULL */
     list shm_counts;    /* --shm-count, when shm_given */
     int shm_given, single_mask, single_given; /* single_mask as inplace_mask */
+    unsigned dist_mask;                       /* v collectives: bit d for enum vine_vdist d */
+    int gaps_mask;                            /* as inplace_mask: bit 1 with gaps */
     long passed, failed, skipped;
 } sweep;
+
+/* Parses --dist: names of enum vine_vdist, or all. */
+static int parse_dist(const char *s, unsigned *mask)
+{
+    *mask = 0;
+    if (!s || strcmp(s, "all") == 0) {
+        *mask = (1u << VINE_VDIST_COUNT) - 1;
+        return 0;
+    }
+    char *copy = strdup(s), *save = NULL;
+    int rc = copy ? 0 : -1;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && !rc;
+         t = strtok_r(NULL, ",", &save)) {
+        int d = 0;
+        while (d < VINE_VDIST_COUNT && strcmp(t, vine__vdist_names[d]) != 0)
+            d++;
+        if (d == VINE_VDIST_COUNT)
+            rc = -1;
+        else
+            *mask |= 1u << d;
+    }
+    free(copy);
+    return rc;
+}
 
 static int parse_colls(const char *s, sweep *w)
 {
@@ -422,6 +460,10 @@ static int build_sweep(const opts *o, sweep *w)
     w->single_given = o->shm_single != NULL;
     if (parse_inplace(o->shm_single, &w->single_mask))
         return bad("--shm-single value (yes, no or both)", o->shm_single);
+    if (parse_dist(o->dist, &w->dist_mask))
+        return bad("--dist list (uniform, irregular, zero, one, random or all)", o->dist);
+    if (parse_inplace(o->gaps, &w->gaps_mask))
+        return bad("--gaps value (yes, no or both)", o->gaps);
     return 0;
 }
 
@@ -452,9 +494,51 @@ static void case_label(const vine_algo *algo, const vine_args *a, const vine_col
         snprintf(out + n, len - (size_t)n, " single=yes");
 }
 
+/* Counts the outcome of one case. */
+static void count_case(sweep *w, int rc, const char *label, const char *msg)
+{
+    if (rc == VINE_OK) {
+        w->passed++;
+        if (w->verbose)
+            printf("ok    %s\n", label);
+    } else if (rc == VINE_ERR_UNSUPPORTED) {
+        w->skipped++;
+        if (w->verbose)
+            printf("skip  %s\n", label);
+    } else {
+        w->failed++;
+        printf("FAIL  %s: %s\n", label, msg);
+        fflush(stdout);
+    }
+}
+
+/* A v collective's case: every distribution and layout asked for. */
+static int run_vcase(sweep *w, const vine_algo *algo, vine_args *a, const vine_coll_info *info)
+{
+    char msg[1024], label[256];
+    for (int d = 0; d < VINE_VDIST_COUNT; d++)
+        for (int g = 0; (w->dist_mask >> d & 1) && g < 2; g++) {
+            if (!(w->gaps_mask >> g & 1))
+                continue;
+            vine_vtables t;
+            if (vine__verify_vtables(a, d, g, &t))
+                return -1;
+            int rc = vine__verify_case(algo, a, msg, sizeof msg);
+            case_label(algo, a, info, label, sizeof label);
+            size_t n = strlen(label);
+            snprintf(label + n, sizeof label - n, " dist=%s%s", vine__vdist_names[d],
+                     g ? " gaps" : "");
+            count_case(w, rc, label, msg);
+            vine__verify_vtables_free(a, &t);
+        }
+    return 0;
+}
+
 /* Runs one case and counts it. */
 static int run_case(sweep *w, const vine_algo *algo, vine_args *a, const vine_coll_info *info)
 {
+    if (vine__coll_is_v(algo->coll))
+        return run_vcase(w, algo, a, info);
     char msg[1024], label[256];
     size_t *counts = NULL, *displs = NULL;
     if (info->vector) {
@@ -471,19 +555,7 @@ static int run_case(sweep *w, const vine_algo *algo, vine_args *a, const vine_co
     a->displs = displs;
     int rc = vine__verify_case(algo, a, msg, sizeof msg);
     case_label(algo, a, info, label, sizeof label);
-    if (rc == VINE_OK) {
-        w->passed++;
-        if (w->verbose)
-            printf("ok    %s\n", label);
-    } else if (rc == VINE_ERR_UNSUPPORTED) {
-        w->skipped++;
-        if (w->verbose)
-            printf("skip  %s\n", label);
-    } else {
-        w->failed++;
-        printf("FAIL  %s: %s\n", label, msg);
-        fflush(stdout);
-    }
+    count_case(w, rc, label, msg);
     free(counts);
     free(displs);
     a->counts = a->displs = NULL;
@@ -720,8 +792,11 @@ static int dump_int(const char *name, const char *s, long long max, long long *o
     return 0;
 }
 
-static int dump_case(const vine_algo *algo, vine_args *a, long long only)
+static int dump_case(const vine_algo *algo, vine_args *a, long long only, int dist, int gaps)
 {
+    vine_vtables vt;
+    if (vine__verify_vtables(a, dist, gaps, &vt))
+        return 1;
     vine_coll_info info;
     vine__verify_coll_info(algo->coll, &info);
     size_t *counts = NULL, *displs = NULL;
@@ -761,6 +836,7 @@ static int dump_case(const vine_algo *algo, vine_args *a, long long only)
         fprintf(stderr, "%s: building rank %d failed (status %d)\n", prog, a->rank, rc);
     free(counts);
     free(displs);
+    vine__verify_vtables_free(a, &vt);
     return rc == VINE_OK ? 0 : 1;
 }
 
@@ -774,7 +850,14 @@ static int cmd_dump(int argc, char **argv)
     int c = o.coll ? vine__coll_parse(o.coll) : -1;
     const vine_algo *algo = c >= 0 ? vine__algo_find((vine_coll)c, o.algo) : NULL;
     long long p = 0, count = 0, root = 0, seg = 0, only = -1, shm = 0;
-    int ip = 1, single = 1;
+    int ip = 1, single = 1, gaps = 1, dist = 0;
+    unsigned dmask = 1;
+    if (o.dist && (parse_dist(o.dist, &dmask) || (dmask & (dmask - 1)))) {
+        fprintf(stderr, "%s: dump takes one --dist\n", prog);
+        return 2;
+    }
+    while (!(dmask >> dist & 1))
+        dist++;
     if (algo && (algo->flags & (VINE_ALGO_SHM | VINE_ALGO_SHM_NODES)))
         shm = 64;
     if (!algo || !o.ranks || (!o.count && c != VINE_COLL_BARRIER)) {
@@ -786,7 +869,8 @@ static int cmd_dump(int argc, char **argv)
                !dump_int("--seg", o.seg, 1LL << 40, &seg) &&
                !dump_int("--shm-count", o.shm_count, 1LL << 40, &shm) &&
                !parse_inplace(o.inplace ? o.inplace : "no", &ip) && ip != 3 &&
-               !parse_inplace(o.shm_single ? o.shm_single : "no", &single) && single != 3) {
+               !parse_inplace(o.shm_single ? o.shm_single : "no", &single) && single != 3 &&
+               !parse_inplace(o.gaps ? o.gaps : "no", &gaps) && gaps != 3) {
         vine_levels lv, full;
         int lrc = make_levels(o.levels, (int)p, &lv, &full);
         if (lrc)
@@ -803,7 +887,7 @@ static int cmd_dump(int argc, char **argv)
                        .remap = o.remap,
                        .shm_single = single == 2};
         set_shm(&a, (size_t)shm);
-        int rc = dump_case(algo, &a, only);
+        int rc = dump_case(algo, &a, only, dist, gaps == 2);
         vine__levels_free(&lv);
         vine__levels_free(&full);
         return rc;

@@ -292,6 +292,16 @@ const char *vs_default_baseline(vine_coll c)
         return "bruck";
     case VINE_COLL_BARRIER:
         return "dissemination";
+    case VINE_COLL_ALLGATHERV:
+    case VINE_COLL_SCAN:
+    case VINE_COLL_EXSCAN:
+        return "recursive_doubling";
+    case VINE_COLL_ALLTOALLV:
+    case VINE_COLL_ALLTOALLW:
+        return "pairwise";
+    case VINE_COLL_GATHERV:
+    case VINE_COLL_SCATTERV:
+        return "binomial";
     default:
         return NULL;
     }
@@ -364,9 +374,54 @@ void vs_placement_spread(const vine_topo *t, const int *rank_host, int p, vs_spr
     free(used);
 }
 
+/* Points a's tables at t's, from dist or else uniform:size; VINE_OK or an error with err set. */
+static int sim_vtables(const vine_vdist *dist, size_t size, vine_args *a, vine_vtables *t,
+                       char *err, size_t errlen)
+{
+    vine_vdist uniform = {.kind = VINE_VD_UNIFORM, .n = size};
+    const vine_vdist *d = dist ? dist : &uniform;
+    int a2a = a->coll == VINE_COLL_ALLTOALLV || a->coll == VINE_COLL_ALLTOALLW;
+    int rc = vine__vdist_check(d, a->p, a2a, err, errlen);
+    if (rc == VINE_OK)
+        rc = vine__vdist_tables(d, a, t);
+    if (rc == VINE_ERR_NO_MEM)
+        snprintf(err, errlen, "out of memory for the count tables of %d ranks", a->p);
+    return rc;
+}
+
+int vs_vdist_mean(const vine_vdist *d, vine_coll c, int p, size_t *mean, char *err, size_t errlen)
+{
+    vine_args a;
+    vine_vtables t;
+    memset(&a, 0, sizeof a);
+    a.coll = c;
+    a.p = p;
+    *mean = 0;
+    int rc = sim_vtables(d, 0, &a, &t, err, errlen);
+    if (rc != VINE_OK)
+        return rc;
+    /*
+     * The blocks are in t.t[0] (scounts), p or p rows of p.  A row adds up to
+     * 2^60 at most (vine__vdist_check), p rows may not: divide row by row.
+     */
+    size_t rows = a.vstride ? (size_t)p : 1, n = rows * (size_t)p, rem = 0;
+    for (size_t i = 0; i < rows; i++) {
+        size_t sum = 0;
+        for (size_t j = 0; j < (size_t)p; j++)
+            sum += t.t[0][i * (size_t)p + j];
+        *mean += sum / n;
+        rem += sum % n;
+        *mean += rem / n;
+        rem %= n;
+    }
+    vine__verify_vtables_free(&a, &t);
+    return VINE_OK;
+}
+
 int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
                 const vine_levels *full, int remap, const vine_algo *algo, int p, size_t size,
-                int root, size_t seg, vine_sim_result *res, char *err, size_t errlen)
+                const vine_vdist *dist, int root, size_t seg, vine_sim_result *res, char *err,
+                size_t errlen)
 {
     vine_coll_info info;
     memset(res, 0, sizeof *res);
@@ -396,6 +451,8 @@ int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
     a.levels_full = full;
     a.remap = remap;
     size_t *counts = NULL, *displs = NULL;
+    vine_vtables vt;
+    memset(&vt, 0, sizeof vt);
     if (info.vector) {
         /* Every rank gets the same block: size is the per-rank block (docs/sim.md). */
         counts = malloc((size_t)p * sizeof *counts);
@@ -413,7 +470,13 @@ int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
         a.counts = counts;
         a.displs = displs;
     }
-    int rc = vine__sim_run(r, rank_host, algo, &a, elem, res, err, errlen);
+    int rc = VINE_OK;
+    /* The v collectives run on bytes (elem 1): the blocks are bytes too. */
+    if (vine__coll_is_v(a.coll))
+        rc = sim_vtables(dist, size, &a, &vt, err, errlen);
+    if (rc == VINE_OK)
+        rc = vine__sim_run(r, rank_host, algo, &a, elem, res, err, errlen);
+    vine__verify_vtables_free(&a, &vt);
     free(counts);
     free(displs);
     return rc;

@@ -28,7 +28,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: vine sim allocations --topo SPEC (--nodes LIST | --file ALLOCS)\n"
                "       [--samples K] [--seed S] [--ppn K] [--coll C] [--algo A]\n"
-               "       [--baseline B] [--size N] [--root R] [--plot OUT.svg] [--csv FILE] [-v]\n"
+               "       [--baseline B] [--size N] [--dist SPEC] [--root R] [--plot OUT.svg]\n"
+               "       [--csv FILE] [-v]\n"
                "  --topo SPEC     a topology, as for 'vine sim traffic' (e.g. lumi)\n"
                "  --nodes LIST    node counts: 16,32,64 or 16..1024 (doubling); with --file,\n"
                "                  the lower bounds of the node-count classes\n"
@@ -43,6 +44,8 @@ static void usage(FILE *f)
                "                  binomial for bcast; docs/sim.md)\n"
                "  --size N        the call's count in bytes, as in 'vine sim traffic'\n"
                "                  (default 1MiB)\n"
+               "  --dist SPEC     the blocks of a v collective (allgatherv ... scatterv), as in\n"
+               "                  'vine sim traffic' (default uniform:SIZE)\n"
                "  --root R        root of rooted collectives (default 0)\n"
                "  --plot OUT.svg  draw a box plot with gnuplot\n"
                "  --csv FILE      write one row per allocation\n"
@@ -52,7 +55,7 @@ static void usage(FILE *f)
 
 typedef struct opts {
     const char *topo, *nodes, *samples, *seed, *ppn, *coll, *algo, *baseline, *size, *root, *file,
-        *plot, *csv;
+        *plot, *csv, *dist;
     int help, verbose;
 } opts;
 
@@ -60,10 +63,10 @@ static int parse_opts(int argc, char **argv, opts *o)
 {
     static const char *const names[] = {"--topo", "--nodes", "--samples",  "--seed", "--ppn",
                                         "--coll", "--algo",  "--baseline", "--size", "--root",
-                                        "--file", "--plot",  "--csv"};
+                                        "--file", "--plot",  "--csv",      "--dist"};
     const char **slots[] = {&o->topo, &o->nodes, &o->samples,  &o->seed, &o->ppn,
                             &o->coll, &o->algo,  &o->baseline, &o->size, &o->root,
-                            &o->file, &o->plot,  &o->csv};
+                            &o->file, &o->plot,  &o->csv,      &o->dist};
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         int hit = vine_cli_take_any("vine sim allocations", &i, argc, argv, names, slots,
@@ -101,6 +104,8 @@ typedef struct run {
     long samples, ppn, root;
     unsigned long seed;
     size_t size;
+    vine_vdist dist; /* --dist, when has_dist */
+    int has_dist;
     alloc *allocs;
     size_t nallocs, cap;
     long dropped;   /* --file allocations below the smallest --nodes bound */
@@ -153,6 +158,18 @@ static int parse_all(run *w)
         return vine_cli_usage_error("vine sim", "allocations",
                                     "--size of a reduction must be a multiple of %d",
                                     VS_REDUCE_ELEM);
+    if (o->dist && !vine__coll_is_v((vine_coll)c))
+        return vine_cli_usage_error("vine sim", "allocations",
+                                    "--dist gives the blocks of allgatherv, alltoallv, alltoallw, "
+                                    "gatherv and scatterv, not of %s",
+                                    cname);
+    char err[1024] = "";
+    int rc = o->dist ? vine__vdist_parse(o->dist, &w->dist, err, sizeof err) : VINE_OK;
+    if (rc == VINE_ERR_NO_MEM)
+        return 1;
+    if (rc != VINE_OK)
+        return vine_cli_usage_error("vine sim", "allocations", "--dist %s: %s", o->dist, err);
+    w->has_dist = o->dist != NULL;
     if (w->nodes && (long)w->nodes[0] * w->ppn <= w->root)
         return vine_cli_usage_error("vine sim", "allocations", "--root %ld is not below %ld ranks",
                                     w->root, (long)w->nodes[0] * w->ppn);
@@ -196,15 +213,16 @@ static int measure(run *w, alloc *a, const int *rank_host)
     a->groups = sp.groups;
     /* The hierarchical algorithms see this allocation's own levels. */
     vine_levels lv;
+    const vine_vdist *dist = w->has_dist ? &w->dist : NULL;
     int rc = vine__sim_levels(&w->net.t, rank_host, p, &lv, NULL, err, sizeof err);
     if (rc == VINE_OK)
-        rc = vs_simulate(w->net.router, rank_host, &lv, NULL, 0, w->base, p, w->size, (int)w->root,
-                         0, &rb, err, sizeof err);
+        rc = vs_simulate(w->net.router, rank_host, &lv, NULL, 0, w->base, p, w->size, dist,
+                         (int)w->root, 0, &rb, err, sizeof err);
     const vine_algo *at = w->base;
     if (rc == VINE_OK) {
         at = w->algo;
-        rc = vs_simulate(w->net.router, rank_host, &lv, NULL, 0, w->algo, p, w->size, (int)w->root,
-                         0, &ra, err, sizeof err);
+        rc = vs_simulate(w->net.router, rank_host, &lv, NULL, 0, w->algo, p, w->size, dist,
+                         (int)w->root, 0, &ra, err, sizeof err);
     }
     vine__levels_free(&lv);
     a->status = rc;
@@ -236,8 +254,28 @@ static int measure(run *w, alloc *a, const int *rank_host)
     return 0;
 }
 
+/*
+ * Checks that --dist fits p ranks (a file of blocks has one number per rank);
+ * 0, or 2 after a message that names where (the allocation's file line).
+ */
+static int check_dist(const run *w, long p, const char *path, long line)
+{
+    char err[1024] = "", at[600] = "";
+    vine_coll c = w->algo->coll;
+    int a2a = c == VINE_COLL_ALLTOALLV || c == VINE_COLL_ALLTOALLW;
+    if (!w->has_dist || vine__vdist_check(&w->dist, (int)p, a2a, err, sizeof err) == VINE_OK)
+        return 0;
+    if (path)
+        snprintf(at, sizeof at, "%s:%ld: ", path, line);
+    return vine_cli_usage_error("vine sim", "allocations", "%s--dist %s with %ld ranks: %s", at,
+                                w->o.dist, p, err);
+}
+
 static int run_random(run *w)
 {
+    for (size_t i = 0; i < w->nnodes; i++) /* before the first simulation */
+        if (check_dist(w, w->nodes[i] * w->ppn, NULL, 0))
+            return 2;
     for (size_t i = 0; i < w->nnodes; i++) {
         long n = w->nodes[i], p = n * w->ppn;
         if (n > w->net.t.nhosts)
@@ -361,7 +399,7 @@ static int run_file(run *w)
             rc = 1;
         if (!rc && (n == 0 || (long)n * w->ppn <= w->root || b < 0)) {
             w->dropped++;
-        } else if (!rc) {
+        } else if (!rc && !(rc = check_dist(w, (long)n * w->ppn, path, ln))) {
             alloc *a = new_alloc(w);
             if (!a) {
                 rc = 1;
@@ -461,8 +499,13 @@ static void print_table(const run *w, const stats *st, size_t nb)
         printf("allocations: %ld random per node count (random-groups, seed %lu), %ld rank(s) "
                "per node\n",
                w->samples, w->seed, w->ppn);
-    printf("%s, size %s: cross-group bytes saved by %s against %s, per allocation (%%)\n\n",
-           vine__coll_name(w->algo->coll), sz, w->algo->name, w->base->name);
+    if (w->has_dist)
+        printf("%s, blocks of --dist %s: cross-group bytes saved by %s against %s, per "
+               "allocation (%%)\n\n",
+               vine__coll_name(w->algo->coll), w->o.dist, w->algo->name, w->base->name);
+    else
+        printf("%s, size %s: cross-group bytes saved by %s against %s, per allocation (%%)\n\n",
+               vine__coll_name(w->algo->coll), sz, w->algo->name, w->base->name);
     printf("%-10s  %6s  %6s  %8s  %8s  %8s  %8s  %8s  %8s  %8s\n", "nodes", "allocs", "groups",
            "min", "q1", "median", "q3", "max", "mean", "skipped");
     for (size_t b = 0; b < nb; b++) {
@@ -505,7 +548,10 @@ static void box_script(FILE *g, const void *arg)
     const stats *st = bp->st;
     size_t nb = bp->nb;
     char title[512], sz[32];
-    vs_fmt_size(w->size, sz, sizeof sz);
+    if (w->has_dist)
+        snprintf(sz, sizeof sz, "%.24s", w->o.dist);
+    else
+        vs_fmt_size(w->size, sz, sizeof sz);
     snprintf(title, sizeof title, "%s %s vs %s, %s, %s: %s", vine__coll_name(w->algo->coll),
              w->algo->name, w->base->name, sz, w->net.t.name[0] ? w->net.t.name : w->o.topo,
              w->o.file ? w->o.file : "random allocations");
@@ -663,6 +709,7 @@ int vs_cmd_allocations(int argc, char **argv)
     free(st);
     free(w.allocs);
     free(w.nodes);
+    vine__vdist_free(&w.dist);
     vine__hostmap_free(w.hosts);
     vs_net_close(&w.net);
     return rc;

@@ -22,7 +22,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: vine sim traffic --topo SPEC --ranks LIST --coll C[,C...]|all\n"
                "       --size LIST [--algo A[,A...]|all] [--placement SPEC] [--root R]\n"
                "       [--baseline ALGO|none] [--seg BYTES] [--levels SPEC] [--numa K]\n"
-               "       [--remap]\n"
+               "       [--remap] [--dist SPEC]\n"
                "       [--csv FILE] [--json FILE]\n"
                "  --topo SPEC       lumi, leonardo, marenostrum5, fugaku, dragonfly:a=4,p=2,h=2,\n"
                "                    dragonflyplus:..., fattree:..., torus:4x4x4, mesh:8x8,\n"
@@ -31,14 +31,20 @@ static void usage(FILE *f)
                "  --placement SPEC  block[:ppn=K] (default block), round-robin[:ppn=K],\n"
                "                    random-groups:seed=S[,ppn=K], hosts:FILE[,ppn=K]\n"
                "  --coll            bcast, reduce, allreduce, allgather, reduce_scatter,\n"
-               "                    reduce_scatter_block, alltoall, gather, scatter, barrier;\n"
-               "                    all = every one but barrier\n"
+               "                    reduce_scatter_block, alltoall, gather, scatter, barrier,\n"
+               "                    allgatherv, alltoallv, alltoallw, gatherv, scatterv, scan,\n"
+               "                    exscan; all = every one but barrier\n"
                "  --algo            algorithm names (see 'vine list'), 'baseline' for each\n"
                "                    collective's baseline, or all (default)\n"
                "  --size LIST       the call's count in bytes: 8B,1KiB or a doubling range\n"
-               "                    32B..512MiB; the whole vector for bcast, reduce and\n"
-               "                    allreduce, the per-rank block for the others; reductions\n"
-               "                    use 4-byte elements and a commutative op\n"
+               "                    32B..512MiB; the whole vector for bcast, reduce,\n"
+               "                    allreduce, scan and exscan, the per-rank block for the\n"
+               "                    others; reductions use 4-byte elements and a commutative op\n"
+               "  --dist SPEC       the blocks of the v collectives (allgatherv ... scatterv),\n"
+               "                    in bytes: uniform:N, skew:N,F, zipf:N,S, random:N,SEED,\n"
+               "                    file:PATH (docs/sim.md); they then run once per --ranks\n"
+               "                    and their size column is the mean block.  Default:\n"
+               "                    uniform:SIZE for each --size\n"
                "  --root R          root of rooted collectives (default 0)\n"
                "  --baseline ALGO   the algorithm the 'saved' column compares with (default:\n"
                "                    the classic counterpart, docs/sim.md); none: no comparison\n"
@@ -58,7 +64,7 @@ static void usage(FILE *f)
 
 typedef struct opts {
     const char *topo, *ranks, *placement, *coll, *algo, *size, *root, *baseline, *seg, *levels,
-        *csv, *json, *numa;
+        *csv, *json, *numa, *dist;
     int remap, help;
 } opts;
 
@@ -66,10 +72,10 @@ static int parse_opts(int argc, char **argv, opts *o)
 {
     static const char *names[] = {"--topo", "--ranks", "--placement", "--coll", "--algo",
                                   "--size", "--root",  "--baseline",  "--seg",  "--levels",
-                                  "--csv",  "--json",  "--numa"};
+                                  "--csv",  "--json",  "--numa",      "--dist"};
     const char **slots[] = {&o->topo, &o->ranks, &o->placement, &o->coll, &o->algo,
                             &o->size, &o->root,  &o->baseline,  &o->seg,  &o->levels,
-                            &o->csv,  &o->json,  &o->numa};
+                            &o->csv,  &o->json,  &o->numa,      &o->dist};
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         int hit = 0;
@@ -101,7 +107,7 @@ typedef struct coll_plan {
 typedef struct row {
     int p;
     const vine_algo *algo;
-    size_t size;
+    size_t size; /* a v collective with --dist: the mean block */
     int status; /* VINE_OK or VINE_ERR_UNSUPPORTED (a skip) */
     char note[200];
     vine_sim_result res;
@@ -136,6 +142,8 @@ typedef struct run {
     long root;
     size_t seg;
     int numa; /* --numa: domains per host, 1 without */
+    vine_vdist dist; /* --dist, when has_dist */
+    int has_dist;
     coll_plan plans[VINE_COLL_COUNT];
     int nplans;
     row *rows;
@@ -251,6 +259,56 @@ static int plan_algos(run *w)
     return 0;
 }
 
+/* Whether c is alltoallv or alltoallw (p x p blocks). */
+static int is_a2a(vine_coll c)
+{
+    return c == VINE_COLL_ALLTOALLV || c == VINE_COLL_ALLTOALLW;
+}
+
+/* Whether plan k takes its blocks from --dist (so neither --size nor a loop over it). */
+static int from_dist(const run *w, int k)
+{
+    return w->has_dist && vine__coll_is_v(w->plans[k].coll);
+}
+
+/* Parses --dist; 0, 1 when out of memory, or 2 after a message. */
+static int parse_dist(run *w)
+{
+    char err[1024] = "";
+    int any_v = 0;
+    for (int k = 0; k < w->nplans; k++)
+        any_v |= vine__coll_is_v(w->plans[k].coll);
+    if (!w->o.dist)
+        return 0;
+    if (!any_v)
+        return vine_cli_usage_error("vine sim", "traffic",
+                                    "--dist gives the blocks of allgatherv, alltoallv, alltoallw, "
+                                    "gatherv and scatterv; --coll names none of them");
+    int rc = vine__vdist_parse(w->o.dist, &w->dist, err, sizeof err);
+    if (rc == VINE_ERR_NO_MEM)
+        return 1;
+    if (rc != VINE_OK)
+        return vine_cli_usage_error("vine sim", "traffic", "--dist %s: %s", w->o.dist, err);
+    w->has_dist = 1;
+    return 0;
+}
+
+/* Checks that --dist fits every communicator size; 0 or 2 after a message. */
+static int check_dist(const run *w)
+{
+    char err[1024] = "";
+    for (size_t i = 0; w->has_dist && i < w->nranks; i++)
+        for (int k = 0; k < w->nplans; k++) {
+            vine_coll c = w->plans[k].coll;
+            if (vine__coll_is_v(c) &&
+                vine__vdist_check(&w->dist, (int)w->ranks[i], is_a2a(c), err, sizeof err))
+                return vine_cli_usage_error("vine sim", "traffic",
+                                            "--dist %s with %ld ranks (%s): %s", w->o.dist,
+                                            w->ranks[i], vine__coll_name(c), err);
+        }
+    return 0;
+}
+
 static int parse_all(run *w)
 {
     opts *o = &w->o;
@@ -262,10 +320,14 @@ static int parse_all(run *w)
     if (!o->placement)
         o->placement = "block";
     int rc = parse_colls(w);
+    if (!rc)
+        rc = parse_dist(w);
     if (rc)
         return rc;
-    int only_barrier = w->nplans == 1 && w->plans[0].coll == VINE_COLL_BARRIER;
-    if (!o->size && !only_barrier)
+    int sized = 0; /* some collective takes its count from --size */
+    for (int k = 0; k < w->nplans; k++)
+        sized |= w->plans[k].coll != VINE_COLL_BARRIER && !from_dist(w, k);
+    if (!o->size && sized)
         return vine_cli_usage_error("vine sim", "traffic",
                                     "--size is required (e.g. 8B,1KiB or 32B..512MiB)");
     if (vs_parse_ints(o->ranks, MAX_RANKS, &w->ranks, &w->nranks))
@@ -281,6 +343,8 @@ static int parse_all(run *w)
             return 1;
         w->nsizes = 1;
     }
+    if ((rc = check_dist(w)) != 0)
+        return rc;
     if (o->root && vs_parse_long(o->root, MAX_RANKS, &w->root))
         return vine_cli_usage_error("vine sim", "traffic", "malformed --root '%s'", o->root);
     for (size_t i = 0; i < w->nranks; i++)
@@ -380,9 +444,10 @@ static void simulate(run *w, const place_rec *pr, const vine_algo *algo, size_t 
                      vine_sim_result *res, int *status, char *note, size_t notelen)
 {
     note[0] = '\0';
+    const vine_vdist *dist = w->has_dist && vine__coll_is_v(algo->coll) ? &w->dist : NULL;
     *status =
         vs_simulate(w->net.router, pr->rank_host, &pr->levels, pr->full.group ? &pr->full : NULL,
-                    w->o.remap, algo, pr->p, size, (int)w->root, w->seg, res, note, notelen);
+                    w->o.remap, algo, pr->p, size, dist, (int)w->root, w->seg, res, note, notelen);
     if (*status == VINE_OK || *status == VINE_ERR_UNSUPPORTED)
         return;
     if (!note[0])
@@ -468,6 +533,29 @@ static int place(run *w, int p, place_rec **out)
     return 0;
 }
 
+/* The dist column of row r: the spec of a v collective's blocks, "" for the others. */
+static void row_dist(const run *w, const row *r, char *buf, size_t len)
+{
+    if (!vine__coll_is_v(r->algo->coll))
+        buf[0] = '\0';
+    else if (w->has_dist)
+        snprintf(buf, len, "%s", w->o.dist);
+    else
+        snprintf(buf, len, "uniform:%zu", r->size);
+}
+
+/* What the v collectives' blocks are, when --coll has any. */
+static void print_dist_line(const run *w)
+{
+    int any = 0;
+    for (int k = 0; k < w->nplans; k++)
+        any |= vine__coll_is_v(w->plans[k].coll) && w->plans[k].nalgos;
+    if (any && w->has_dist)
+        printf("\nv collectives: blocks of --dist %s (bytes); size = the mean block", w->o.dist);
+    else if (any)
+        printf("\nv collectives: every block the size (uniform:SIZE; --dist to change)");
+}
+
 static void print_intro(const run *w)
 {
     printf("topology: %s\n  %s\n", w->o.topo, w->net.desc);
@@ -483,6 +571,7 @@ static void print_intro(const run *w)
                    b ? b->name : "none");
             any = 1;
         }
+    print_dist_line(w);
     printf("\ncolumns: node/host/local/global = bytes x links crossed per level; xgroup = bytes "
            "of messages\n  between groups (each once: the Bine paper's global bytes); saved = "
            "xgroup reduction\n  against the baseline; maxlink = bytes on the most loaded link "
@@ -512,6 +601,16 @@ static int run_all(run *w)
         for (int k = 0; k < w->nplans; k++) {
             const coll_plan *pl = &w->plans[k];
             size_t nsz = pl->coll == VINE_COLL_BARRIER ? 1 : w->nsizes;
+            if (from_dist(w, k)) {
+                /* One row per algorithm, sized by the mean block.  Where the
+                 * tables cannot be made (memory), the simulation says so. */
+                size_t mean = 0;
+                char err[256];
+                vs_vdist_mean(&w->dist, pl->coll, pr->p, &mean, err, sizeof err);
+                if (pl->nalgos && run_size(w, pr, pl, mean))
+                    return 1;
+                continue;
+            }
             for (size_t s = 0; pl->nalgos && s < nsz; s++)
                 if (run_size(w, pr, pl, w->sizes[s]))
                     return 1;
@@ -529,7 +628,7 @@ static void write_csv(const run *w, FILE *f)
 {
     fprintf(f, "ranks,coll,algo,size_bytes,status,steps,messages,bytes,node_bytes,host_bytes,"
                "local_bytes,global_bytes,cross_group_bytes,max_link,max_link_bytes,time_s,"
-               "baseline,reduction_pct,note\n");
+               "baseline,reduction_pct,note,dist\n");
     for (size_t i = 0; i < w->nrows; i++) {
         const row *r = &w->rows[i];
         fprintf(f, "%d,%s,%s,%zu,%s,", r->p, vine__coll_name(r->algo->coll), r->algo->name, r->size,
@@ -549,11 +648,15 @@ static void write_csv(const run *w, FILE *f)
             fprintf(f, "%.4f", r->reduction);
         fputc(',', f);
         vs_csv_str(f, r->note);
+        char dist[1024];
+        row_dist(w, r, dist, sizeof dist);
+        fputc(',', f);
+        vs_csv_str(f, dist);
         fputc('\n', f);
     }
 }
 
-static void json_row(FILE *f, const row *r)
+static void json_row(FILE *f, const run *w, const row *r)
 {
     static const char *lv[VINE_LVL_COUNT] = {"node", "host", "local", "global"};
     fprintf(f, "    {\"ranks\": %d, \"coll\": ", r->p);
@@ -589,6 +692,12 @@ static void json_row(FILE *f, const row *r)
     if (r->note[0]) {
         fprintf(f, ", \"note\": ");
         vs_json_str(f, r->note);
+    }
+    char dist[1024];
+    row_dist(w, r, dist, sizeof dist);
+    if (dist[0]) {
+        fprintf(f, ", \"dist\": ");
+        vs_json_str(f, dist);
     }
     fputc('}', f);
 }
@@ -627,9 +736,15 @@ static void write_json(const run *w, FILE *f)
             nl[VINE_LVL_LOCAL], nl[VINE_LVL_GLOBAL]);
     fprintf(f,
             "  \"size_meaning\": \"the call's count in bytes: the whole vector for bcast, "
-            "reduce and allreduce, the per-rank block otherwise; reductions on %d-byte "
-            "elements\",\n",
+            "reduce, allreduce, scan and exscan, the per-rank block otherwise (the mean block "
+            "of the v collectives with --dist); reductions on %d-byte elements\",\n",
             VS_REDUCE_ELEM);
+    fprintf(f, "  \"dist\": ");
+    if (w->has_dist)
+        vs_json_str(f, w->o.dist);
+    else
+        fputs("null", f);
+    fprintf(f, ",\n");
     fprintf(f,
             "  \"root\": %ld,\n  \"segment_bytes\": %zu,\n  \"remap\": %s,\n  \"placement\": "
             "{\"spec\": ",
@@ -652,7 +767,7 @@ static void write_json(const run *w, FILE *f)
     fprintf(f, "\n  ]},\n  \"rows\": [");
     for (size_t i = 0; i < w->nrows; i++) {
         fputs(i ? ",\n" : "\n", f);
-        json_row(f, &w->rows[i]);
+        json_row(f, w, &w->rows[i]);
     }
     fprintf(f, "\n  ]\n}\n");
 }
@@ -689,6 +804,7 @@ static void free_run(run *w)
     free(w->rows);
     free(w->ranks);
     free(w->sizes);
+    vine__vdist_free(&w->dist);
     vs_net_close(&w->net);
 }
 

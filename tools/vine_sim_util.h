@@ -6,6 +6,7 @@
 #ifndef VINE_TOOLS_SIM_UTIL_H
 #define VINE_TOOLS_SIM_UTIL_H
 
+#include "coll/vdist.h"
 #include "sim/sim.h"
 #include "topo/topo.h"
 
@@ -78,17 +79,29 @@ void vs_placement_spread(const vine_topo *t, const int *rank_host, int p, vs_spr
 /*
  * Simulates collective algo->coll with algorithm algo on p ranks placed by
  * rank_host, for a call of `size` bytes (see docs/sim.md: the whole vector for
- * bcast, reduce and allreduce, the per-rank block for the others; reductions
- * use VS_REDUCE_ELEM-byte elements and a commutative op).  seg is a segment
- * size in bytes for pipelined algorithms (0: none).  Returns as vine__sim_run;
- * VINE_ERR_UNSUPPORTED also when a reduction's size is not a whole number of
- * elements or root >= p (err says why).  remap: flat bcast, reduce, allreduce
- * and barrier algorithms run on the ranks in block order of levels (coll.h).
- * full: the map with levels inside the hosts (vine_args.levels_full), or NULL.
+ * bcast, reduce, allreduce, scan and exscan, the per-rank block for the
+ * others; reductions use VS_REDUCE_ELEM-byte elements and a commutative op).
+ * The v collectives (allgatherv ... scatterv) take their blocks, in bytes,
+ * from dist, or with dist NULL every block `size` (uniform:size).  seg is a
+ * segment size in bytes for pipelined algorithms (0: none).  Returns as
+ * vine__sim_run; VINE_ERR_UNSUPPORTED also when a reduction's size is not a
+ * whole number of elements, root >= p, or dist does not fit p ranks (err
+ * says why).  remap: flat bcast, reduce, allreduce and barrier algorithms run
+ * on the ranks in block order of levels (coll.h).  full: the map with levels
+ * inside the hosts (vine_args.levels_full), or NULL.
  */
 int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
                 const vine_levels *full, int remap, const vine_algo *algo, int p, size_t size,
-                int root, size_t seg, vine_sim_result *res, char *err, size_t errlen);
+                const vine_vdist *dist, int root, size_t seg, vine_sim_result *res, char *err,
+                size_t errlen);
+
+/*
+ * The mean block of v collective c on p ranks with distribution d, rounded
+ * down: its blocks' sum over p, or p * p for alltoallv and alltoallw.
+ * VINE_OK, or an error with one line in err (vine__vdist_check's, or out of
+ * memory).
+ */
+int vs_vdist_mean(const vine_vdist *d, vine_coll c, int p, size_t *mean, char *err, size_t errlen);
 
 /* The kind of a level inside the hosts made by --numa (beside enum vine_sim_lkind). */
 #define VS_KIND_NUMA (-2)

@@ -17,6 +17,13 @@ typedef enum vine_coll {
     VINE_COLL_GATHER,
     VINE_COLL_SCATTER,
     VINE_COLL_BARRIER,
+    VINE_COLL_ALLGATHERV,
+    VINE_COLL_ALLTOALLV,
+    VINE_COLL_ALLTOALLW,
+    VINE_COLL_GATHERV,
+    VINE_COLL_SCATTERV,
+    VINE_COLL_SCAN,
+    VINE_COLL_EXSCAN,
     VINE_COLL_COUNT /* the number of collectives; not a collective */
 } vine_coll;
 

@@ -28,7 +28,8 @@ typedef struct vine_key {
     size_t type_size;     /* auto's choice depends on the payload in bytes */
     size_t count;
     size_t seg_count;
-    const size_t *counts; /* reduce_scatter only: p entries; NULL otherwise */
+    const size_t *counts; /* reduce_scatter: p entries; the v collectives: their tables */
+    size_t ncounts;       /* entries of counts */
     unsigned tuning_gen;  /* auto's choice depends on the tuning file in use */
     size_t shm_count;     /* the shm family's region in elements (depends on the extent) */
     int shm_single;
@@ -270,6 +271,9 @@ typedef struct vine_call {
      * (vine__nb_mpi) and the call is not remembered.  NULL: a blocking call.
      */
     struct vine_nbreq *nb;
+    /* The v collectives: their tables, one after the other, for the cache key (coll_v.c). */
+    const size_t *vkey;
+    size_t nvkey;
 } vine_call;
 
 /* Starts c for coll on comm: MPI_ERR_COMM for MPI_COMM_NULL or an intercommunicator. */

@@ -12,21 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int counts_equal(const size_t *a, const size_t *b, int p)
+static int counts_equal(const size_t *a, const size_t *b, size_t n)
 {
     if (!a || !b)
         return a == b;
-    return memcmp(a, b, (size_t)p * sizeof *a) == 0;
+    return memcmp(a, b, n * sizeof *a) == 0;
 }
 
-static int key_equal(const vine_key *a, const vine_key *b, int p)
+static int key_equal(const vine_key *a, const vine_key *b)
 {
     return a->coll == b->coll && a->req == b->req && a->count == b->count && a->root == b->root &&
            a->inplace == b->inplace && a->commutative == b->commutative &&
            a->type_size == b->type_size && a->seg_count == b->seg_count &&
            a->tuning_gen == b->tuning_gen && a->shm_count == b->shm_count &&
            a->shm_single == b->shm_single && a->shm_node_count == b->shm_node_count &&
-           counts_equal(a->counts, b->counts, p);
+           a->ncounts == b->ncounts && counts_equal(a->counts, b->counts, a->ncounts);
 }
 
 static vine_cache_entry *touch(vine_comm_state *st, int i)
@@ -39,10 +39,10 @@ static vine_cache_entry *touch(vine_comm_state *st, int i)
 vine_cache_entry *vine__cache_find(vine_comm_state *st, const vine_key *k)
 {
     vine_cache_entry *e = &st->cache[st->mru];
-    if (e->used && key_equal(&e->key, k, st->p))
+    if (e->used && key_equal(&e->key, k))
         return e;
     for (int i = 0; i < VINE_CACHE_SIZE; i++)
-        if (st->cache[i].used && key_equal(&st->cache[i].key, k, st->p))
+        if (st->cache[i].used && key_equal(&st->cache[i].key, k))
             return touch(st, i);
     return NULL;
 }
@@ -57,16 +57,16 @@ static void entry_free(vine_cache_entry *e)
 }
 
 /* Gives e the key k (with its own copy of the counts); 0 when out of memory. */
-static int entry_key(vine_cache_entry *e, const vine_key *k, int p)
+static int entry_key(vine_cache_entry *e, const vine_key *k)
 {
     e->key = *k;
     if (k->counts) {
-        size_t *copy = malloc((size_t)p * sizeof *copy);
+        size_t *copy = malloc((k->ncounts ? k->ncounts : 1) * sizeof *copy);
         if (!copy) {
             e->key.counts = NULL;
             return 0;
         }
-        memcpy(copy, k->counts, (size_t)p * sizeof *copy);
+        memcpy(copy, k->counts, k->ncounts * sizeof *copy);
         e->key.counts = copy;
     }
     e->used = 1;
@@ -95,7 +95,7 @@ vine_cache_entry *vine__cache_add(vine_comm_state *st, const vine_key *k, int pi
         /* ... and a request's lives outside the cache, and goes with the
          * last request that pins it. */
         vine_cache_entry *e = calloc(1, sizeof *e);
-        if (e && !entry_key(e, k, st->p)) {
+        if (e && !entry_key(e, k)) {
             free(e);
             e = NULL;
         }
@@ -107,7 +107,7 @@ vine_cache_entry *vine__cache_add(vine_comm_state *st, const vine_key *k, int pi
     if (st->memo.e == e)
         st->memo.valid = 0;
     entry_free(e);
-    if (!entry_key(e, k, st->p))
+    if (!entry_key(e, k))
         return NULL;
     return victim < VINE_CACHE_SIZE ? touch(st, victim) : e;
 }

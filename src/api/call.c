@@ -18,6 +18,8 @@ int vine__call_start(vine_call *c, vine_coll coll, MPI_Comm comm)
     c->req = NULL;
     c->e = NULL;
     c->nb = NULL;
+    c->vkey = NULL;
+    c->nvkey = 0;
     return vine__comm_lookup(comm, &c->st, &c->a.p, &c->a.rank);
 }
 
@@ -165,10 +167,15 @@ static int schedule(vine_call *c, vine_cache_entry **out)
     vine_key k = {c->a.coll,          c->a.root,      c->a.inplace,
                   c->a.commutative,   c->req,         (size_t)c->t.size,
                   c->a.count,         c->a.seg_count, NULL,
-                  vine__tuning_gen,   c->a.shm_count, c->a.shm_single,
-                  c->a.shm_node_count};
-    if (c->a.coll == VINE_COLL_REDUCE_SCATTER)
+                  0,                  vine__tuning_gen, c->a.shm_count,
+                  c->a.shm_single,    c->a.shm_node_count};
+    if (c->a.coll == VINE_COLL_REDUCE_SCATTER) {
         k.counts = c->a.counts;
+        k.ncounts = (size_t)c->a.p;
+    } else if (c->vkey) {
+        k.counts = c->vkey;
+        k.ncounts = c->nvkey;
+    }
     if ((*out = vine__cache_find(st, &k)))
         return MPI_SUCCESS;
     vine_cache_entry *e = vine__cache_add(st, &k, c->nb != NULL);

@@ -43,6 +43,10 @@ int vine__mpi_memo(const vine_comm_state *st, const void *sendbuf, void *recvbuf
         return PMPI_Allreduce(in, recvbuf, n, m->dt, m->op, st->user);
     case VINE_COLL_REDUCE_SCATTER_BLOCK:
         return PMPI_Reduce_scatter_block(in, recvbuf, n, m->dt, m->op, st->user);
+    case VINE_COLL_SCAN:
+        return PMPI_Scan(in, recvbuf, n, m->dt, m->op, st->user);
+    case VINE_COLL_EXSCAN:
+        return PMPI_Exscan(in, recvbuf, n, m->dt, m->op, st->user);
     default:
         return MPI_ERR_INTERN;
     }

@@ -66,17 +66,31 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
     return rc;
 }
 
-static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt,
-                          MPI_Op op, MPI_Comm comm, struct vine_nbreq *nb)
+/* The MPI library's allreduce, scan or exscan. */
+static int mpi_allreduce_like(vine_coll coll, const void *sendbuf, void *recvbuf, int count,
+                              MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    if (coll == VINE_COLL_SCAN)
+        return PMPI_Scan(sendbuf, recvbuf, count, dt, op, comm);
+    if (coll == VINE_COLL_EXSCAN)
+        return PMPI_Exscan(sendbuf, recvbuf, count, dt, op, comm);
+    return PMPI_Allreduce(sendbuf, recvbuf, count, dt, op, comm);
+}
+
+/*
+ * allreduce, and scan and exscan, which take the same arguments and checks
+ * (exscan leaves rank 0's recvbuf as it was: MPI does not define it).
+ */
+static int allreduce_impl(vine_coll coll, const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype dt, MPI_Op op, MPI_Comm comm, struct vine_nbreq *nb)
 {
     vine_comm_state *st = vine__last_state;
     int inplace = sendbuf == MPI_IN_PLACE;
-    if (!nb && st && st->user == comm &&
-        vine__call_memo_hit(st, VINE_COLL_ALLREDUCE, dt, op, count, 0, inplace) &&
+    if (!nb && st && st->user == comm && vine__call_memo_hit(st, coll, dt, op, count, 0, inplace) &&
         (inplace || sendbuf) && recvbuf && recvbuf != MPI_IN_PLACE)
         return vine__call_memo_run(st, inplace ? NULL : sendbuf, recvbuf);
     vine_call c;
-    int rc = start_reduction(&c, VINE_COLL_ALLREDUCE, comm, count, dt, op, nb);
+    int rc = start_reduction(&c, coll, comm, count, dt, op, nb);
     if (rc != MPI_SUCCESS)
         return rc;
     if (recvbuf == MPI_IN_PLACE)
@@ -95,12 +109,37 @@ static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, M
     if (vine__call_to_mpi(&c) && nb)
         return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c))
-        rc = vine__call_mpi_done(&c, PMPI_Allreduce(sendbuf, recvbuf, (int)count, dt, op, comm));
+        rc = vine__call_mpi_done(
+            &c, mpi_allreduce_like(coll, sendbuf, recvbuf, (int)count, dt, op, comm));
     else
         rc = vine__call_exec(&c);
     if (rc == MPI_SUCCESS)
         vine__call_memo_keep(&c, &c.t, c.a.count, 0, inplace);
     return rc;
+}
+
+int vine_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm)
+{
+    return allreduce_impl(VINE_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL);
+}
+
+int vine_scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm)
+{
+    return allreduce_impl(VINE_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL);
+}
+
+int vine_exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm)
+{
+    return allreduce_impl(VINE_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL);
+}
+
+int vine_exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm)
+{
+    return allreduce_impl(VINE_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 /* The buffer checks of both reduce-scatters; total is the full input vector's length. */
@@ -268,13 +307,13 @@ int vine_reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 int vine_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm)
 {
-    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, NULL);
+    return allreduce_impl(VINE_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 int vine_allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm)
 {
-    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, NULL);
+    return allreduce_impl(VINE_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 int vine_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
@@ -335,7 +374,7 @@ static int allreduce_nb(const void *sendbuf, void *recvbuf, MPI_Count count, MPI
     struct vine_nbreq *r;
     int rc = vine__nb_begin(&r, &a, persistent, request);
     if (rc == MPI_SUCCESS)
-        rc = allreduce_impl(sendbuf, recvbuf, count, dt, op, comm, r);
+        rc = allreduce_impl(VINE_COLL_ALLREDUCE, sendbuf, recvbuf, count, dt, op, comm, r);
     return vine__nb_end(r, rc, request);
 }
 

@@ -62,6 +62,11 @@ double vine__bench_op_bytes(vine_coll coll, size_t size, int p)
     case VINE_COLL_GATHER:
     case VINE_COLL_SCATTER:
     case VINE_COLL_REDUCE_SCATTER_BLOCK:
+    case VINE_COLL_ALLGATHERV:
+    case VINE_COLL_ALLTOALLV:
+    case VINE_COLL_ALLTOALLW:
+    case VINE_COLL_GATHERV:
+    case VINE_COLL_SCATTERV:
         return (double)size * p;
     case VINE_COLL_BARRIER:
         return 0;
@@ -83,9 +88,16 @@ double vine__bench_bus_factor(vine_coll coll, int p)
     case VINE_COLL_ALLTOALL:
     case VINE_COLL_GATHER:
     case VINE_COLL_SCATTER:
+    case VINE_COLL_ALLGATHERV:
+    case VINE_COLL_ALLTOALLV:
+    case VINE_COLL_ALLTOALLW:
+    case VINE_COLL_GATHERV:
+    case VINE_COLL_SCATTERV:
         return (double)(p - 1) / p;
     case VINE_COLL_BCAST:
     case VINE_COLL_REDUCE:
+    case VINE_COLL_SCAN:
+    case VINE_COLL_EXSCAN:
         return 1;
     default:
         return 0;
@@ -95,12 +107,19 @@ double vine__bench_bus_factor(vine_coll coll, int p)
 int vine__bench_bandwidth(vine_coll coll, int p, size_t size, double time_us, double *algbw,
                           double *busbw)
 {
+    return vine__bench_bandwidth_of(coll, p, vine__bench_op_bytes(coll, size, p), time_us, algbw,
+                                    busbw);
+}
+
+int vine__bench_bandwidth_of(vine_coll coll, int p, double op_bytes, double time_us, double *algbw,
+                             double *busbw)
+{
     *algbw = *busbw = 0;
     if (coll == VINE_COLL_BARRIER || coll >= VINE_COLL_COUNT || p < 1 || !isfinite(time_us) ||
-        time_us <= 0)
+        time_us <= 0 || !(op_bytes >= 0))
         return -1;
     /* bytes / (time_us * 1e-6 s) / 1e9 = bytes / (time_us * 1e3) GB/s */
-    *algbw = vine__bench_op_bytes(coll, size, p) / (time_us * 1e3);
+    *algbw = op_bytes / (time_us * 1e3);
     *busbw = *algbw * vine__bench_bus_factor(coll, p);
     return 0;
 }

@@ -42,17 +42,21 @@ int vine__bench_stats(const double *t, int n, int drop, vine_bench_stats *s);
 /*
  * nccl-tests' S for coll on p ranks, given vine-bench's size in bytes (the
  * collective's count argument times the element size): the size for bcast,
- * reduce, allreduce and reduce_scatter (whose size is the whole vector), p
- * times the size for allgather, alltoall, gather, scatter and
- * reduce_scatter_block (whose size is one rank's block); 0 for barrier.
+ * reduce, allreduce, reduce_scatter (whose size is the whole vector), scan
+ * and exscan, p times the size for allgather, alltoall, gather, scatter and
+ * reduce_scatter_block (whose size is one rank's block) and for allgatherv,
+ * alltoallv, alltoallw, gatherv and scatterv with uniform blocks of that
+ * size; 0 for barrier.
  */
 double vine__bench_op_bytes(vine_coll coll, size_t size, int p);
 
 /*
  * nccl-tests' bus bandwidth factor of coll on p ranks: 2(p-1)/p for
  * allreduce; (p-1)/p for allgather, reduce_scatter, reduce_scatter_block,
- * alltoall, gather and scatter; 1 for bcast and reduce; 0 for barrier, which
- * has no bandwidth.
+ * alltoall, gather and scatter, and for their irregular forms allgatherv,
+ * alltoallv, alltoallw, gatherv and scatterv; 1 for bcast and reduce, and
+ * for scan and exscan (which nccl-tests lacks: like reduce, each rank's
+ * result is one vector); 0 for barrier, which has no bandwidth.
  */
 double vine__bench_bus_factor(vine_coll coll, int p);
 
@@ -64,6 +68,13 @@ double vine__bench_bus_factor(vine_coll coll, int p);
  */
 int vine__bench_bandwidth(vine_coll coll, int p, size_t size, double time_us, double *algbw,
                           double *busbw);
+
+/*
+ * The same given S itself, op_bytes (not negative): for irregular blocks,
+ * whose S vine__bench_op_bytes cannot know (docs/bench.md).
+ */
+int vine__bench_bandwidth_of(vine_coll coll, int p, double op_bytes, double time_us, double *algbw,
+                             double *busbw);
 
 /*
  * Parses a byte size: a decimal number with no unit or B, K or KiB, M or MiB,

@@ -46,6 +46,56 @@
  *                   its schedule before every rank has started its own; the
  *                   messages are zero-byte (vine__sched_sync_send/recv).
  *
+ * The v collectives place blocks of any size anywhere in a buffer: the
+ * tables scounts/sdispls (blocks of SEND) and rcounts/rdispls (blocks of
+ * RECV) of vine_args, p entries each, in elements.  Blocks of one buffer
+ * never overlap; they may come in any order, with gaps between them, and
+ * count 0.  A schedule never writes a gap of RECV (MPI leaves the receive
+ * buffer outside the blocks alone), and reads SEND only inside its blocks.
+ * "The size" of a buffer below is the end of its last block,
+ * max_i (displs[i] + counts[i]).
+ *
+ *   allgatherv      rcounts[i]: rank i's block, the same table on every rank;
+ *                   rdispls[i]: where it lies in this rank's RECV.  SEND
+ *                   [rcounts[rank]] input, or RECV[rdispls[rank], +
+ *                   rcounts[rank]) when inplace.  Result: RECV[rdispls[i],
+ *                   +rcounts[i]) holds rank i's input, on every rank.
+ *   gatherv         rcounts[i]: rank i's block; rdispls (read at the root
+ *                   only): its place in the root's RECV.  SEND[rcounts[rank]]
+ *                   input, or, with inplace at the root, RECV[rdispls[root],
+ *                   +rcounts[root]) (no SEND there).  RECV at the root only.
+ *                   Result: the root's RECV[rdispls[i], +rcounts[i]) holds
+ *                   rank i's input.  At run time a rank other than the root
+ *                   knows rcounts[rank] only (the other entries are 0), unless
+ *                   the algorithm is marked VINE_ALGO_ALLCOUNTS: then the API
+ *                   layer first broadcasts the root's table to every rank.
+ *   scatterv        scounts[i]: rank i's block, sdispls (read at the root
+ *                   only): its place in the root's SEND, the input (size 0
+ *                   elsewhere).  RECV[scounts[rank]] on every rank except the
+ *                   root with inplace (size 0).  Result: RECV[0, scounts[rank])
+ *                   = the root's SEND[sdispls[rank], +scounts[rank]).  Run-time
+ *                   knowledge of scounts as for gatherv.
+ *   alltoallv       the four tables are this rank's row of p x p tables (see
+ *   alltoallw       vine__args_row: the verifier holds every rank's): block i
+ *                   of SEND, SEND[sdispls[i], +scounts[i]), goes to rank i;
+ *                   block i of RECV, RECV[rdispls[i], +rcounts[i]), comes
+ *                   from rank i, so rcounts[i] of rank r = scounts[r] of rank
+ *                   i.  SEND is the input.  Result: RECV[rdispls[i], +
+ *                   rcounts[i]) = rank i's SEND[sdispls_i[rank], +...).  No
+ *                   inplace (the API layer copies an MPI_IN_PLACE input into
+ *                   scratch).  alltoallw runs on bytes with the same layout:
+ *                   the API layer turns its per-peer datatypes into byte
+ *                   blocks.
+ *   scan            SEND[count] input, or RECV[0,count) when inplace.
+ *                   RECV[count].  Result: RECV[0,count) = x_0 op ... op
+ *                   x_rank, in rank order for a non-commutative op.
+ *   exscan          the same, with result x_0 op ... op x_{rank-1} on ranks
+ *                   1..p-1; rank 0's RECV is left undefined (it may be used
+ *                   as scratch, it is not checked).
+ *
+ * allgatherv, gatherv, scatterv, alltoallv and alltoallw run on bytes like
+ * the data-movement collectives above (count and the tables in bytes).
+ *
  * The data-movement collectives (bcast, allgather, alltoall, gather, scatter)
  * run on bytes: the API layer passes count in bytes and packs non-contiguous
  * datatypes once into scratch, so their builders never see a datatype.
@@ -68,9 +118,26 @@ typedef struct vine_args {
     int p;                /* communicator size, >= 1 */
     int rank;             /* 0 <= rank < p */
     int root;             /* rooted collectives; 0 otherwise */
-    size_t count;         /* the collective's count argument (see above) */
+    /*
+     * The collective's count argument (see above).  The v collectives'
+     * builders do not read it (their tables hold the sizes); the API layer
+     * sets it above INT_MAX when the MPI library's classic interface cannot
+     * take the call's tables, so that "mpi" does not admit it, and the
+     * verifier draws the tables from it.
+     */
+    size_t count;
     const size_t *counts; /* reduce_scatter(_block): p entries; NULL otherwise */
     const size_t *displs; /* reduce_scatter(_block): p + 1 prefix sums */
+    /*
+     * The v collectives (the layouts above): blocks of SEND (scounts,
+     * sdispls) and of RECV (rcounts, rdispls), p entries each; NULL where a
+     * collective has no such table.  vstride: alltoallv and alltoallw read
+     * row a->rank of p x p tables (vine__args_row): 0 at run time, where the
+     * tables are the rank's own; p in the verifier and the simulator, which
+     * hold every rank's row.
+     */
+    const size_t *scounts, *sdispls, *rcounts, *rdispls;
+    size_t vstride;
     int inplace;          /* MPI_IN_PLACE was given (where the layout allows) */
     int commutative;      /* the op is commutative */
     size_t seg_count;     /* segment size in elements for pipelined builders; 0: none */
@@ -139,8 +206,39 @@ enum vine_algo_flags {
      */
     VINE_ALGO_LEVELS_ANY = 1u << 8,
     /* With VINE_ALGO_SHM_NODES: nodes of any sizes will do. */
-    VINE_ALGO_SHM_UNEVEN = 1u << 9
+    VINE_ALGO_SHM_UNEVEN = 1u << 9,
+    /*
+     * gatherv and scatterv: every rank needs the root's table of counts
+     * (the API layer broadcasts it before the schedule is built).
+     */
+    VINE_ALGO_ALLCOUNTS = 1u << 10
 };
+
+/* Whether c is one of the v collectives (tables scounts ... rdispls). */
+static inline int vine__coll_is_v(int c)
+{
+    return c == VINE_COLL_ALLGATHERV || c == VINE_COLL_ALLTOALLV || c == VINE_COLL_ALLTOALLW ||
+           c == VINE_COLL_GATHERV || c == VINE_COLL_SCATTERV;
+}
+
+/* Row rank of table t of a's v collective (t itself when vstride is 0). */
+static inline const size_t *vine__args_row(const vine_args *a, const size_t *t, int rank)
+{
+    return t ? t + (size_t)rank * a->vstride : NULL;
+}
+
+/*
+ * The size of a buffer holding p blocks: max_i (displs[i] + counts[i]), 0
+ * when every count is 0.
+ */
+static inline size_t vine__vsize(int p, const size_t *counts, const size_t *displs)
+{
+    size_t n = 0;
+    for (int i = 0; counts && displs && i < p; i++)
+        if (counts[i] && displs[i] + counts[i] > n)
+            n = displs[i] + counts[i];
+    return n;
+}
 
 /*
  * The level map of a VINE_ALGO_LEVELS_ANY builder: levels_full when it is
@@ -294,5 +392,20 @@ VINE_BUILDER(bcast, hier_shm);
 VINE_BUILDER(reduce, hier_shm);
 VINE_BUILDER(gather, leader_shm);
 VINE_BUILDER(scatter, leader_shm);
+/* The v collectives and the scans (issue 20). */
+VINE_BUILDER(allgatherv, ring);
+VINE_BUILDER(allgatherv, recursive_doubling);
+VINE_BUILDER(allgatherv, bruck);
+VINE_BUILDER(allgatherv, bine_block);
+VINE_BUILDER(alltoallv, pairwise); /* alltoallw too: the same layout on bytes */
+VINE_BUILDER(alltoallv, linear);
+VINE_BUILDER(gatherv, linear);
+VINE_BUILDER(gatherv, binomial);
+VINE_BUILDER(scatterv, linear);
+VINE_BUILDER(scatterv, binomial);
+VINE_BUILDER(scan, recursive_doubling);
+VINE_BUILDER(scan, linear);
+VINE_BUILDER(exscan, recursive_doubling);
+VINE_BUILDER(exscan, linear);
 
 #endif

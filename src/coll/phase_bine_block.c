@@ -198,10 +198,10 @@ static int ag_run(const vine_bbk *k, int to, int st, int *b, int *lo, int *hi)
     return *lo >= 0;
 }
 
-void vine__bbk_allgather(const vine_bbk *k, vine_sched *s, int r, const size_t *off, int own_buf,
-                         size_t own_off)
+void vine__bbk_allgather(const vine_bbk *k, vine_sched *s, int r, const size_t *off, int buf,
+                         int own_buf, size_t own_off)
 {
-    int lo, hi, away = own_buf != VINE_BUF_RECV || own_off != off[r];
+    int lo, hi, away = own_buf != buf || own_off != off[r];
     for (int st = k->n - 1; st >= 0; st--) {
         int q = vine__bine_pi(r, st, k->m), first = st == k->n - 1;
         if (!first)
@@ -213,12 +213,12 @@ void vine__bbk_allgather(const vine_bbk *k, vine_sched *s, int r, const size_t *
                     s->err = VINE_ERR_INTERNAL;
                 vine__sched_send(s, q, own_buf, own_off, off[r + 1] - off[r]);
             } else {
-                vine__sched_send(s, q, VINE_BUF_RECV, off[lo], off[hi] - off[lo]);
+                vine__sched_send(s, q, buf, off[lo], off[hi] - off[lo]);
             }
         }
         for (int b = 0; ag_run(k, r, st, &b, &lo, &hi);)
-            vine__sched_recv(s, q, VINE_BUF_RECV, off[lo], off[hi] - off[lo]);
+            vine__sched_recv(s, q, buf, off[lo], off[hi] - off[lo]);
         if (first && away)
-            vine__sched_copy(s, own_buf, own_off, VINE_BUF_RECV, off[r], off[r + 1] - off[r]);
+            vine__sched_copy(s, own_buf, own_off, buf, off[r], off[r + 1] - off[r]);
     }
 }

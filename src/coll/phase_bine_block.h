@@ -95,13 +95,14 @@ void vine__bbk_reduce_scatter(const vine_bbk *k, vine_sched *s, int r, const siz
                               size_t own_off, size_t t_off);
 
 /*
- * Allgather among participants 0..m-1 in RECV, participant block b at
- * RECV[off[b], off[b + 1]).  This rank, participant r, has its block at
- * (own_buf, own_off); when that is not RECV[off[r]] it is sent from there at
- * the first step and copied into RECV in that step's round.  The caller
- * fences before; the last step's round is left open.
+ * Allgather among participants 0..m-1 in buffer buf (RECV, or TMP for
+ * allgatherv's packed blocks), participant block b at buf[off[b], off[b + 1]).
+ * This rank, participant r, has its block at (own_buf, own_off); when that is
+ * not buf[off[r]] it is sent from there at the first step and copied into buf
+ * in that step's round.  The caller fences before; the last step's round is
+ * left open.
  */
-void vine__bbk_allgather(const vine_bbk *k, vine_sched *s, int r, const size_t *off, int own_buf,
-                         size_t own_off);
+void vine__bbk_allgather(const vine_bbk *k, vine_sched *s, int r, const size_t *off, int buf,
+                         int own_buf, size_t own_off);
 
 #endif

@@ -263,6 +263,55 @@ const vine_algo vine__algos[] = {
     MPI_ALGO(VINE_COLL_GATHER),
     MPI_ALGO(VINE_COLL_SCATTER),
     MPI_ALGO(VINE_COLL_BARRIER),
+
+    {VINE_COLL_ALLGATHERV, "ring", 0, "-", "ring: p-1 steps, each passes one rank's block on",
+     vine__allgatherv_ring_build},
+    {VINE_COLL_ALLGATHERV, "recursive_doubling", 0, "-",
+     "recursive doubling on irregular blocks, fold for non-powers of two",
+     vine__allgatherv_recursive_doubling_build},
+    {VINE_COLL_ALLGATHERV, "bruck", 0, "-", "Bruck's ceil(log2 p) rounds on irregular blocks",
+     vine__allgatherv_bruck_build},
+    {VINE_COLL_ALLGATHERV, "bine_block", 0, "-",
+     "Bine butterfly on contiguous irregular blocks (distance halving)",
+     vine__allgatherv_bine_block_build},
+    MPI_ALGO(VINE_COLL_ALLGATHERV),
+
+    {VINE_COLL_ALLTOALLV, "pairwise", 0, "-", "p-1 rounds, one send and one receive each",
+     vine__alltoallv_pairwise_build},
+    {VINE_COLL_ALLTOALLV, "linear", 0, "-",
+     "scattered: rounds of at most 32 peers, all sends and receives of a round at once",
+     vine__alltoallv_linear_build},
+    MPI_ALGO(VINE_COLL_ALLTOALLV),
+    {VINE_COLL_ALLTOALLW, "pairwise", 0, "-", "p-1 rounds, one send and one receive each",
+     vine__alltoallv_pairwise_build},
+    {VINE_COLL_ALLTOALLW, "linear", 0, "-",
+     "scattered: rounds of at most 32 peers, all sends and receives of a round at once",
+     vine__alltoallv_linear_build},
+    MPI_ALGO(VINE_COLL_ALLTOALLW),
+
+    {VINE_COLL_GATHERV, "linear", 0, "-", "root receives every rank's block at once",
+     vine__gatherv_linear_build},
+    {VINE_COLL_GATHERV, "binomial", VINE_ALGO_ALLCOUNTS, "counts broadcast first",
+     "binomial tree carrying each subtree's blocks", vine__gatherv_binomial_build},
+    MPI_ALGO(VINE_COLL_GATHERV),
+    {VINE_COLL_SCATTERV, "linear", 0, "-", "root sends every rank its block at once",
+     vine__scatterv_linear_build},
+    {VINE_COLL_SCATTERV, "binomial", VINE_ALGO_ALLCOUNTS, "counts broadcast first",
+     "binomial tree carrying each subtree's blocks", vine__scatterv_binomial_build},
+    MPI_ALGO(VINE_COLL_SCATTERV),
+
+    {VINE_COLL_SCAN, "recursive_doubling", 0, "-",
+     "recursive doubling of partial prefixes, operands in rank order",
+     vine__scan_recursive_doubling_build},
+    {VINE_COLL_SCAN, "linear", 0, "-", "a chain: each rank adds its input and passes on",
+     vine__scan_linear_build},
+    MPI_ALGO(VINE_COLL_SCAN),
+    {VINE_COLL_EXSCAN, "recursive_doubling", 0, "-",
+     "recursive doubling of partial prefixes, operands in rank order",
+     vine__exscan_recursive_doubling_build},
+    {VINE_COLL_EXSCAN, "linear", 0, "-", "a chain: each rank passes on the prefix so far",
+     vine__exscan_linear_build},
+    MPI_ALGO(VINE_COLL_EXSCAN),
 };
 #undef C
 #undef RSB
@@ -271,8 +320,9 @@ const vine_algo vine__algos[] = {
 const int vine__nalgos = (int)(sizeof vine__algos / sizeof vine__algos[0]);
 
 static const char *coll_names[VINE_COLL_COUNT] = {
-    "bcast",    "reduce", "allreduce", "allgather", "reduce_scatter", "reduce_scatter_block",
-    "alltoall", "gather", "scatter",   "barrier"};
+    "bcast",     "reduce",   "allreduce", "allgather", "reduce_scatter", "reduce_scatter_block",
+    "alltoall",  "gather",   "scatter",   "barrier",   "allgatherv",     "alltoallv",
+    "alltoallw", "gatherv",  "scatterv",  "scan",      "exscan"};
 
 const char *vine__coll_name(vine_coll c)
 {

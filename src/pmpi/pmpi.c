@@ -4,8 +4,9 @@
  * that loads this library before the MPI library (LD_PRELOAD, or linked with
  * -lvine-mpi ahead of it) has its MPI_Bcast, MPI_Reduce, MPI_Allreduce,
  * MPI_Reduce_scatter, MPI_Reduce_scatter_block, MPI_Allgather,
- * MPI_Alltoall, MPI_Gather, MPI_Scatter and MPI_Barrier served by the
- * vine_<coll>() of the same arguments; MPI's own collective stays reachable
+ * MPI_Alltoall, MPI_Gather, MPI_Scatter, MPI_Barrier, MPI_Allgatherv,
+ * MPI_Alltoallv, MPI_Alltoallw, MPI_Gatherv, MPI_Scatterv, MPI_Scan and
+ * MPI_Exscan served by the vine_<coll>() of the same arguments; MPI's own collective stays reachable
  * as PMPI_<Coll>.  Likewise the nonblocking MPI_I<coll> (vine_i<coll>), and
  * where MPI's header is MPI 4 their _c forms and the persistent
  * MPI_<Coll>_init and MPI_<Coll>_init_c (vine_<coll>_init[_c]).  vine's
@@ -70,7 +71,7 @@ static int verbose(void)
  * collectives already reported, the rest the N of "communicator #N" for a
  * communicator without a name (0 until it needs one).
  */
-#define SAID_BITS 16
+#define SAID_BITS 24
 static int said_keyval = MPI_KEYVAL_INVALID;
 static uintptr_t last_label;
 
@@ -297,6 +298,83 @@ int MPI_Barrier(MPI_Comm comm)
     return report(comm, vine_barrier(comm));
 }
 
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_ALLGATHERV))
+        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype, comm);
+    return report(comm, vine_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                        displs, recvtype, comm));
+}
+
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLV))
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                              rdispls, recvtype, comm);
+    return report(comm, vine_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                       recvcounts, rdispls, recvtype, comm));
+}
+
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLW))
+        return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                              rdispls, recvtypes, comm);
+    return report(comm, vine_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                       recvcounts, rdispls, recvtypes, comm));
+}
+
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_GATHERV))
+        return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            root, comm);
+    return report(comm, vine_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                     recvtype, root, comm));
+}
+
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_SCATTERV))
+        return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                             root, comm);
+    return report(comm, vine_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                      recvtype, root, comm));
+}
+
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_SCAN))
+        return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+    int rc = vine_scan(sendbuf, recvbuf, count, datatype, op, comm);
+    if (pass_op(rc, op, comm, VINE_COLL_SCAN))
+        return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+    return report(comm, rc);
+}
+
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_EXSCAN))
+        return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+    int rc = vine_exscan(sendbuf, recvbuf, count, datatype, op, comm);
+    if (pass_op(rc, op, comm, VINE_COLL_EXSCAN))
+        return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+    return report(comm, rc);
+}
+
 #if MPI_VERSION >= 4
 /* MPI-4's large-count forms (MPICH 4.0's header; Open MPI 4.1's says MPI 3). */
 
@@ -387,6 +465,82 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                               comm);
     return report(comm, vine_scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                        recvtype, root, comm));
+}
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                     MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_ALLGATHERV))
+        return PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                 recvtype, comm);
+    return report(comm, vine_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                          displs, recvtype, comm));
+}
+
+int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLV))
+        return PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                rdispls, recvtype, comm);
+    return report(comm, vine_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                         recvcounts, rdispls, recvtype, comm));
+}
+
+int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLW))
+        return PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                rdispls, recvtypes, comm);
+    return report(comm, vine_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                         recvcounts, rdispls, recvtypes, comm));
+}
+
+int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_GATHERV))
+        return PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                              recvtype, root, comm);
+    return report(comm, vine_gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                       recvtype, root, comm));
+}
+
+int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                   MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_SCATTERV))
+        return PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                               recvtype, root, comm);
+    return report(comm, vine_scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                        recvcount, recvtype, root, comm));
+}
+
+int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+               MPI_Op op, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_SCAN))
+        return PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    int rc = vine_scan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    if (pass_op(rc, op, comm, VINE_COLL_SCAN))
+        return PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    return report(comm, rc);
+}
+
+int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm)
+{
+    if (pass_comm(comm, VINE_COLL_EXSCAN))
+        return PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    int rc = vine_exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    if (pass_op(rc, op, comm, VINE_COLL_EXSCAN))
+        return PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    return report(comm, rc);
 }
 #endif
 

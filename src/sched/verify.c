@@ -113,6 +113,68 @@ static void layout_scatter(const vine_args *a, int rank, vine_vlayout *l)
     l->res_from = a->root;
 }
 
+static void layout_allgatherv(const vine_args *a, int rank, vine_vlayout *l)
+{
+    size_t own = a->rcounts[rank];
+    l->size[VINE_BUF_SEND] = a->inplace ? 0 : own;
+    l->size[VINE_BUF_RECV] = vine__vsize(a->p, a->rcounts, a->rdispls);
+    l->in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
+    l->in_off = a->inplace ? a->rdispls[rank] : 0;
+    l->in_len = own;
+    l->res = VINE_VRES_BLOCKS;
+}
+
+static void layout_gatherv(const vine_args *a, int rank, vine_vlayout *l)
+{
+    int root = rank == a->root, inplace = root && a->inplace;
+    size_t own = a->rcounts[rank];
+    l->size[VINE_BUF_SEND] = inplace ? 0 : own;
+    l->size[VINE_BUF_RECV] = root ? vine__vsize(a->p, a->rcounts, a->rdispls) : 0;
+    l->in_buf = inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
+    l->in_off = inplace ? a->rdispls[rank] : 0;
+    l->in_len = own;
+    l->res = root ? VINE_VRES_BLOCKS : VINE_VRES_NONE;
+}
+
+static void layout_scatterv(const vine_args *a, int rank, vine_vlayout *l)
+{
+    int root = rank == a->root, inplace = root && a->inplace;
+    size_t all = root ? vine__vsize(a->p, a->scounts, a->sdispls) : 0;
+    l->size[VINE_BUF_SEND] = all;
+    l->size[VINE_BUF_RECV] = inplace ? 0 : a->scounts[rank];
+    l->in_buf = VINE_BUF_SEND;
+    l->in_len = all;
+    l->res = inplace ? VINE_VRES_NONE : VINE_VRES_FROM;
+    l->res_len = a->scounts[rank];
+    l->res_e0 = a->sdispls[rank];
+    l->res_from = a->root;
+}
+
+static void layout_alltoallv(const vine_args *a, int rank, vine_vlayout *l)
+{
+    size_t in = vine__vsize(a->p, vine__args_row(a, a->scounts, rank),
+                            vine__args_row(a, a->sdispls, rank));
+    l->size[VINE_BUF_SEND] = in;
+    l->size[VINE_BUF_RECV] = vine__vsize(a->p, vine__args_row(a, a->rcounts, rank),
+                                         vine__args_row(a, a->rdispls, rank));
+    l->in_buf = VINE_BUF_SEND;
+    l->in_len = in;
+    l->res = VINE_VRES_BLOCKS;
+}
+
+/* scan and exscan: res_from is the last rank of the prefix. */
+static void layout_scan(const vine_args *a, int rank, vine_vlayout *l)
+{
+    int ex = a->coll == VINE_COLL_EXSCAN;
+    l->size[VINE_BUF_SEND] = a->inplace ? 0 : a->count;
+    l->size[VINE_BUF_RECV] = a->count;
+    l->in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
+    l->in_len = a->count;
+    l->res = ex && rank == 0 ? VINE_VRES_NONE : VINE_VRES_PREFIX;
+    l->res_len = a->count;
+    l->res_from = ex ? rank - 1 : rank;
+}
+
 static void layout_barrier(const vine_args *a, int rank, vine_vlayout *l)
 {
     (void)a;
@@ -132,6 +194,13 @@ static const vine_vcoll colls[VINE_COLL_COUNT] = {
     [VINE_COLL_GATHER] = {{1, 1, 0, 0}, layout_gather},
     [VINE_COLL_SCATTER] = {{1, 1, 0, 0}, layout_scatter},
     [VINE_COLL_BARRIER] = {{0, 0, 0, 0}, layout_barrier},
+    [VINE_COLL_ALLGATHERV] = {{0, 1, 0, 0}, layout_allgatherv},
+    [VINE_COLL_ALLTOALLV] = {{0, 0, 0, 0}, layout_alltoallv},
+    [VINE_COLL_ALLTOALLW] = {{0, 0, 0, 0}, layout_alltoallv},
+    [VINE_COLL_GATHERV] = {{1, 1, 0, 0}, layout_gatherv},
+    [VINE_COLL_SCATTERV] = {{1, 1, 0, 0}, layout_scatterv},
+    [VINE_COLL_SCAN] = {{0, 1, 1, 0}, layout_scan},
+    [VINE_COLL_EXSCAN] = {{0, 1, 1, 0}, layout_scan},
 };
 
 int vine__verify_coll_info(vine_coll c, vine_coll_info *info)
@@ -159,6 +228,8 @@ int vine__verify_layout(const vine_args *a, int rank, vine_vlayout *l)
         return VINE_ERR_UNSUPPORTED;
     if (info.vector && (!a->counts || !a->displs))
         return VINE_ERR_UNSUPPORTED;
+    if (vine__coll_is_v(a->coll) && !vine__verify_vtables_ok(a))
+        return VINE_ERR_UNSUPPORTED;
     colls[a->coll].layout(a, rank, l);
     l->size[VINE_BUF_SHM] = shm_region(a);
     return VINE_OK;
@@ -183,6 +254,109 @@ void vine__verify_counts(vine_coll c, int p, size_t count, size_t *counts, size_
             counts[i] = count;
             displs[i + 1] = displs[i] + count;
         }
+    }
+}
+
+static uint64_t mix64(uint64_t x);
+
+const char *const vine__vdist_names[VINE_VDIST_COUNT] = {"uniform", "irregular", "zero", "one",
+                                                         "random"};
+
+/* The block from rank i to rank j (j = 0 for the collectives with one table). */
+static size_t vblock_count(int dist, size_t c, int p, int i, int j, int a2a, uint64_t seed)
+{
+    switch (dist) {
+    case VINE_VDIST_UNIFORM:
+        return c;
+    case VINE_VDIST_IRREGULAR:
+        return c * (size_t)((7 * (long)i + 3 * (long)j) % 5) / 2;
+    case VINE_VDIST_ONE:
+        if (a2a)
+            return i == p - 1 || j == p - 1 ? c : 0;
+        return i == p - 1 ? c * (size_t)p : 0;
+    case VINE_VDIST_RANDOM:
+        return (size_t)(mix64(seed ^ ((uint64_t)(uint32_t)i << 32 | (uint32_t)j)) % (2 * c + 1));
+    default:
+        return 0;
+    }
+}
+
+/* displs for counts[0..p) packed in rank order, or reversed with gaps. */
+static void vlayout(int p, const size_t *counts, size_t *displs, int gaps)
+{
+    size_t off = 0;
+    for (int k = 0; k < p; k++) {
+        int i = gaps ? p - 1 - k : k;
+        off += gaps ? (size_t)(1 + i % 3) : 0;
+        displs[i] = off;
+        off += counts[i];
+    }
+}
+
+int vine__verify_vtables(vine_args *a, int dist, int gaps, vine_vtables *t)
+{
+    memset(t, 0, sizeof *t);
+    if (!vine__coll_is_v(a->coll))
+        return VINE_OK;
+    int p = a->p, a2a = a->coll == VINE_COLL_ALLTOALLV || a->coll == VINE_COLL_ALLTOALLW;
+    size_t n = a2a ? (size_t)p * (size_t)p : (size_t)p;
+    uint64_t seed = mix64((uint64_t)a->count * 1000003u + (uint64_t)p);
+    for (int k = 0; k < 4; k++)
+        if (!(t->t[k] = malloc(n * sizeof *t->t[k]))) {
+            vine__verify_vtables_free(a, t);
+            return VINE_ERR_NO_MEM;
+        }
+    size_t *sc = t->t[0], *sd = t->t[1], *rc = t->t[2], *rd = t->t[3];
+    if (a2a) {
+        for (int i = 0; i < p; i++)
+            for (int j = 0; j < p; j++) {
+                size_t b = vblock_count(dist, a->count, p, i, j, 1, seed);
+                sc[(size_t)i * p + j] = b;
+                rc[(size_t)j * p + i] = b;
+            }
+        for (int i = 0; i < p; i++) {
+            vlayout(p, sc + (size_t)i * p, sd + (size_t)i * p, gaps);
+            vlayout(p, rc + (size_t)i * p, rd + (size_t)i * p, gaps);
+        }
+        a->vstride = (size_t)p;
+    } else {
+        for (int i = 0; i < p; i++)
+            sc[i] = rc[i] = vblock_count(dist, a->count, p, i, 0, 0, seed);
+        vlayout(p, sc, sd, gaps);
+        memcpy(rd, sd, (size_t)p * sizeof *rd);
+        a->vstride = 0;
+    }
+    int send_side = a->coll == VINE_COLL_SCATTERV || a2a;
+    int recv_side = a->coll != VINE_COLL_SCATTERV;
+    a->scounts = send_side ? sc : NULL;
+    a->sdispls = send_side ? sd : NULL;
+    a->rcounts = recv_side ? rc : NULL;
+    a->rdispls = recv_side ? rd : NULL;
+    return VINE_OK;
+}
+
+void vine__verify_vtables_free(vine_args *a, vine_vtables *t)
+{
+    for (int k = 0; k < 4; k++)
+        free(t->t[k]);
+    memset(t, 0, sizeof *t);
+    a->scounts = a->sdispls = a->rcounts = a->rdispls = NULL;
+    a->vstride = 0;
+}
+
+int vine__verify_vtables_ok(const vine_args *a)
+{
+    switch (a->coll) {
+    case VINE_COLL_ALLGATHERV:
+    case VINE_COLL_GATHERV:
+        return a->rcounts && a->rdispls;
+    case VINE_COLL_SCATTERV:
+        return a->scounts && a->sdispls;
+    case VINE_COLL_ALLTOALLV:
+    case VINE_COLL_ALLTOALLW:
+        return a->scounts && a->sdispls && a->rcounts && a->rdispls && a->vstride == (size_t)a->p;
+    default:
+        return 1;
     }
 }
 
@@ -321,13 +495,20 @@ static int desc_ok(const vine_vdesc *d, const vine_vdesc *x, int full)
     return !full || (d->ordered && d->lo == x->lo && d->hi == x->hi);
 }
 
-/* Describes what element e should hold: rank from's, or the full reduction (from < 0). */
-static void expect_str(const vine_vctx *ctx, int from, size_t e, char *out, size_t outlen)
+/*
+ * Describes what element e should hold: rank from's (from >= 0), the
+ * reduction of ranks 0..upto (upto >= 0), or the full reduction.
+ */
+static void expect_str(const vine_vctx *ctx, int from, int upto, size_t e, char *out,
+                       size_t outlen)
 {
     char call[32];
     call_str(ctx, from, vine__vhash_call(from, ctx->call), call, sizeof call);
     if (from >= 0)
         snprintf(out, outlen, "element %zu of rank %d%s", e, from, call);
+    else if (upto >= 0)
+        snprintf(out, outlen, "element %zu combined from ranks 0..%d once each%s", e, upto,
+                 ctx->a->commutative ? "" : ", in rank order");
     else
         snprintf(out, outlen, "element %zu combined from all %d ranks once each%s", e, ctx->p,
                  ctx->a->commutative ? "" : ", in rank order");
@@ -335,13 +516,23 @@ static void expect_str(const vine_vctx *ctx, int from, size_t e, char *out, size
 
 /*
  * Checks RECV[off, off + len) of rank r: element off + i must hold element
- * e0 + i of rank from, or of the full reduction when from < 0.
+ * e0 + i of rank from, or (from < 0) of the reduction of ranks 0..upto, or
+ * of all ranks when upto < 0 too.
  */
-static int check_piece(vine_vctx *ctx, int r, size_t off, size_t len, size_t e0, int from)
+static int check_prefix(vine_vctx *ctx, int r, size_t off, size_t len, size_t e0, int from,
+                        int upto)
 {
     vine_vbuf *b = &ctx->bufs[r * VINE_BUF_COUNT + VINE_BUF_RECV];
-    vine_vdesc all = {ctx->hash_all, ctx->p, 0, ctx->p - 1, 1, 1};
-    vine_vdesc x = from < 0 ? all : desc_of_rank(ctx, from);
+    vine_vdesc x = {ctx->hash_all, ctx->p, 0, ctx->p - 1, 1, 1};
+    if (from >= 0) {
+        x = desc_of_rank(ctx, from);
+    } else if (upto >= 0) {
+        x.hash = 0;
+        for (int i = 0; i <= upto; i++)
+            x.hash += vine__vhash_call(i, ctx->call);
+        x.n = upto + 1;
+        x.hi = upto;
+    }
     int full = from >= 0 || !ctx->a->commutative;
     if (len == 0)
         return VINE_OK;
@@ -352,13 +543,78 @@ static int check_piece(vine_vctx *ctx, int r, size_t off, size_t len, size_t e0,
         if (!desc_ok(&s->d, &x, full) || have != e) {
             char got[160], want[160];
             desc_str(ctx, &s->d, have, got, sizeof got);
-            expect_str(ctx, from, e, want, sizeof want);
+            expect_str(ctx, from, upto, e, want, sizeof want);
             return vine__verr(ctx, "rank %d: recv[%zu] holds %s, expected %s", r, at, got, want);
         }
         if (s->off + s->len >= off + len)
             break;
     }
     return VINE_OK;
+}
+
+static int check_piece(vine_vctx *ctx, int r, size_t off, size_t len, size_t e0, int from)
+{
+    return check_prefix(ctx, r, off, len, e0, from, -1);
+}
+
+/* RECV[off, off + len) of rank r must never have been written (a gap between blocks). */
+static int check_gap(vine_vctx *ctx, int r, size_t off, size_t len)
+{
+    vine_vbuf *b = &ctx->bufs[r * VINE_BUF_COUNT + VINE_BUF_RECV];
+    for (size_t i = len ? vine__vbuf_locate(b, off) : b->n; i < b->n; i++) {
+        const vine_vseg *s = vine__vbuf_at(b, i);
+        if (s->off >= off + len)
+            break;
+        if (s->d.defined)
+            return vine__verr(ctx,
+                              "rank %d: recv[%zu] lies in a gap between the blocks, which "
+                              "must stay untouched, but was written",
+                              r, s->off > off ? s->off : off);
+    }
+    return VINE_OK;
+}
+
+typedef struct vblock {
+    size_t off, len, e0;
+    int from;
+} vblock;
+
+static int vblock_cmp(const void *x, const void *y)
+{
+    const vblock *a = x, *b = y;
+    return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/*
+ * The blocks of a v collective's result on rank r (allgatherv, gatherv at
+ * the root, alltoallv and alltoallw): every block, then every gap of RECV.
+ */
+static int check_vblocks(vine_vctx *ctx, int r)
+{
+    const vine_args *a = ctx->a;
+    int p = ctx->p, a2a = a->coll == VINE_COLL_ALLTOALLV || a->coll == VINE_COLL_ALLTOALLW;
+    const size_t *rc = a2a ? vine__args_row(a, a->rcounts, r) : a->rcounts;
+    const size_t *rd = a2a ? vine__args_row(a, a->rdispls, r) : a->rdispls;
+    vblock *bl = malloc((size_t)p * sizeof *bl);
+    if (!bl)
+        return VINE_ERR_NO_MEM;
+    int n = 0, rc_ = VINE_OK;
+    for (int i = 0; i < p; i++)
+        if (rc[i])
+            bl[n++] = (vblock){rd[i], rc[i], a2a ? vine__args_row(a, a->sdispls, i)[r] : 0, i};
+    for (int k = 0; k < n && rc_ == VINE_OK; k++)
+        rc_ = check_piece(ctx, r, bl[k].off, bl[k].len, bl[k].e0, bl[k].from);
+    qsort(bl, (size_t)n, sizeof *bl, vblock_cmp);
+    size_t at = 0, size = ctx->lay[r].size[VINE_BUF_RECV];
+    for (int k = 0; k <= n && rc_ == VINE_OK; k++) {
+        size_t next = k < n ? bl[k].off : size;
+        if (next > at)
+            rc_ = check_gap(ctx, r, at, next - at);
+        if (k < n && bl[k].off + bl[k].len > at)
+            at = bl[k].off + bl[k].len;
+    }
+    free(bl);
+    return rc_;
 }
 
 /* A barrier: rank r must have heard of every rank's start (verify_sim.c). */
@@ -389,6 +645,10 @@ static int check_rank(vine_vctx *ctx, int r)
         return check_piece(ctx, r, 0, l->res_len, l->res_e0, -1);
     if (l->res == VINE_VRES_FROM)
         return check_piece(ctx, r, 0, l->res_len, l->res_e0, l->res_from);
+    if (l->res == VINE_VRES_BLOCKS)
+        return check_vblocks(ctx, r);
+    if (l->res == VINE_VRES_PREFIX)
+        return check_prefix(ctx, r, 0, l->res_len, 0, -1, l->res_from);
     for (int i = 0; l->res == VINE_VRES_GATHER && i < ctx->p; i++) {
         int rc = check_piece(ctx, r, (size_t)i * l->res_len, l->res_len, l->res_e0, i);
         if (rc)
@@ -650,12 +910,33 @@ static int build_all(const vine_algo *algo, const vine_args *a, vine_sched **out
     *nbuilt = 0;
     if (!s)
         return VINE_ERR_NO_MEM;
+    /*
+     * gatherv and scatterv: a rank other than the root knows its own count
+     * only, unless the algorithm asks for all (VINE_ALGO_ALLCOUNTS); its
+     * schedule is built from such a table, as at run time.
+     */
+    int own_only = (a->coll == VINE_COLL_GATHERV || a->coll == VINE_COLL_SCATTERV) &&
+                   !(algo->flags & VINE_ALGO_ALLCOUNTS);
+    const size_t *full = a->coll == VINE_COLL_GATHERV ? a->rcounts : a->scounts;
+    size_t *own = own_only && full ? calloc((size_t)a->p, sizeof *own) : NULL;
+    if (own_only && full && !own)
+        return VINE_ERR_NO_MEM;
     int rc = VINE_OK, built = 0;
     for (; built < a->p && rc == VINE_OK; built++) {
         vine_args b = *a;
         b.rank = built;
+        if (own && built != a->root) {
+            own[built] = full[built];
+            if (a->coll == VINE_COLL_GATHERV)
+                b.rcounts = own;
+            else
+                b.scounts = own;
+        }
         rc = vine__algo_build(algo, &b, &s[built]);
+        if (own)
+            own[built] = 0;
     }
+    free(own);
     *nbuilt = rc == VINE_OK ? built : built - 1;
     if (rc == VINE_ERR_UNSUPPORTED) {
         rc = VINE_ERR_INTERNAL;

@@ -92,4 +92,43 @@ void vine__verify_rs_counts(int p, size_t count, size_t *counts, size_t *displs)
  */
 void vine__verify_counts(vine_coll c, int p, size_t count, size_t *counts, size_t *displs);
 
+/*
+ * The v collectives' cases (coll.h): how the count is spread over the
+ * blocks, with count c and p ranks.
+ *   uniform    every block c;
+ *   irregular  rank i's block c ((7 i) mod 5) / 2 (zeros included);
+ *              alltoallv c ((7 i + 3 j) mod 5) / 2 from rank i to rank j;
+ *   zero       every block 0;
+ *   one        rank p - 1 holds everything: its block c p, the others 0
+ *              (alltoallv: only blocks from or to rank p - 1, c each);
+ *   random     random blocks of 0 .. 2c (a fixed seed per case).
+ * Blocks lie packed in rank order, or, with gaps, in reversed rank order
+ * with a gap of 1 .. 3 elements before each.
+ */
+enum vine_vdist {
+    VINE_VDIST_UNIFORM = 0,
+    VINE_VDIST_IRREGULAR,
+    VINE_VDIST_ZERO,
+    VINE_VDIST_ONE,
+    VINE_VDIST_RANDOM,
+    VINE_VDIST_COUNT
+};
+extern const char *const vine__vdist_names[VINE_VDIST_COUNT];
+
+/* The tables of a v collective's case, owned here. */
+typedef struct vine_vtables {
+    size_t *t[4]; /* scounts, sdispls, rcounts, rdispls */
+} vine_vtables;
+
+/*
+ * Makes the tables of a->coll for a->p and a->count with distribution dist
+ * and layout gaps (0: packed), and points a's table fields (and vstride) at
+ * them.  Does nothing for other collectives.  VINE_OK or VINE_ERR_NO_MEM.
+ */
+int vine__verify_vtables(vine_args *a, int dist, int gaps, vine_vtables *t);
+/* Frees t and clears a's table fields. */
+void vine__verify_vtables_free(vine_args *a, vine_vtables *t);
+/* Whether a has the tables its v collective needs (alltoallv: full, vstride p). */
+int vine__verify_vtables_ok(const vine_args *a);
+
 #endif

@@ -77,7 +77,9 @@ enum vine_vres {
     VINE_VRES_REDUCED,  /* RECV[0, len) = every rank's element e0 + i, combined */
     VINE_VRES_FROM,     /* RECV[0, len) = rank from's element e0 + i */
     VINE_VRES_GATHER,   /* RECV[i * len, +len) = rank i's elements e0 + ... */
-    VINE_VRES_SYNC      /* barrier: the rank's end depends on every rank's start */
+    VINE_VRES_SYNC,     /* barrier: the rank's end depends on every rank's start */
+    VINE_VRES_BLOCKS,   /* v collectives: the blocks of RECV (coll.h), its gaps untouched */
+    VINE_VRES_PREFIX    /* scan, exscan: RECV[0, len) = ranks 0..res_from combined */
 };
 
 /* A rank's buffers and where its input and result lie (coll.h's contract). */

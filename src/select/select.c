@@ -45,9 +45,25 @@ static size_t mul_sat(size_t a, size_t b)
     return a * b;
 }
 
+/* The sum of the p entries of t (0 without t), saturating. */
+static size_t table_sum(const size_t *t, int p)
+{
+    size_t n = 0;
+    for (int i = 0; t && i < p; i++)
+        n = n + t[i] < n ? SIZE_MAX : n + t[i];
+    return n;
+}
+
 size_t vine__select_bytes(const vine_args *a, size_t type_size)
 {
     switch (a->coll) {
+    case VINE_COLL_ALLGATHERV:
+        return mul_sat(table_sum(a->rcounts, a->p), type_size);
+    case VINE_COLL_ALLTOALLV:
+    case VINE_COLL_ALLTOALLW:
+    case VINE_COLL_GATHERV:
+    case VINE_COLL_SCATTERV:
+        return 0; /* their choice does not depend on the size */
     case VINE_COLL_ALLGATHER:
         return mul_sat(mul_sat(a->count, (size_t)a->p), type_size);
     case VINE_COLL_REDUCE_SCATTER:
@@ -92,6 +108,16 @@ const vine_algo *vine__select_default(vine_coll coll)
         return vine__algo_find(coll, "binomial");
     case VINE_COLL_BARRIER:
         return vine__algo_find(coll, "dissemination");
+    case VINE_COLL_ALLGATHERV:
+        return vine__algo_find(coll, "ring");
+    case VINE_COLL_ALLTOALLV:
+    case VINE_COLL_ALLTOALLW:
+    case VINE_COLL_GATHERV:
+    case VINE_COLL_SCATTERV:
+        return vine__algo_find(coll, "linear");
+    case VINE_COLL_SCAN:
+    case VINE_COLL_EXSCAN:
+        return vine__algo_find(coll, "recursive_doubling");
     default:
         return NULL;
     }
@@ -191,8 +217,16 @@ static const char *rule_name(const vine_args *a, size_t n)
         return "binomial";
     case VINE_COLL_BARRIER:
         return "dissemination";
+    case VINE_COLL_ALLGATHERV:
+        return allgather_rule(a->p, n);
     default:
-        return NULL;
+        /*
+         * MPICH's defaults: scattered (linear) alltoallv and alltoallw,
+         * linear gatherv and scatterv (a rank other than the root does not
+         * know the sizes, so every rank must choose without them), recursive
+         * doubling for the scans.
+         */
+        return vine__select_default(a->coll) ? vine__select_default(a->coll)->name : NULL;
     }
 }
 
@@ -217,6 +251,14 @@ const vine_select_shm_range vine__select_shm[VINE_COLL_COUNT][VINE_SELECT_SHM_RA
     [VINE_COLL_GATHER] = {{0, SIZE_MAX}, {1, 0}},
     [VINE_COLL_SCATTER] = {{0, SIZE_MAX}, {1, 0}},
     [VINE_COLL_BARRIER] = {{0, SIZE_MAX}, {1, 0}},
+    /* No shm algorithm (yet) for the v collectives and the scans: empty ranges. */
+    [VINE_COLL_ALLGATHERV] = {{1, 0}, {1, 0}},
+    [VINE_COLL_ALLTOALLV] = {{1, 0}, {1, 0}},
+    [VINE_COLL_ALLTOALLW] = {{1, 0}, {1, 0}},
+    [VINE_COLL_GATHERV] = {{1, 0}, {1, 0}},
+    [VINE_COLL_SCATTERV] = {{1, 0}, {1, 0}},
+    [VINE_COLL_SCAN] = {{1, 0}, {1, 0}},
+    [VINE_COLL_EXSCAN] = {{1, 0}, {1, 0}},
 };
 
 /* Whether vine__select_shm's measured ranges give a's payload to shm. */
@@ -392,7 +434,8 @@ void vine__select_set_tuning(const vine_tuning *t)
 /* The range of the tuning table that decides a, when its algorithm admits a; else NULL. */
 static const vine_tune_range *tuned_range(const vine_args *a, size_t type_size)
 {
-    if (!tuning)
+    /* Other ranks than the root of gatherv and scatterv cannot know the size: no tuning. */
+    if (!tuning || a->coll == VINE_COLL_GATHERV || a->coll == VINE_COLL_SCATTERV)
         return NULL;
     /* Only the root of reduce, gather and scatter may be in place: every rank
      * looks the call up as not in place, so that all of them choose alike. */

@@ -21,6 +21,7 @@
  * above it (a pairwise alltoall on 8,192 ranks, a linear one on 16,384) fails
  * with VINE_ERR_NO_MEM and says so in err.
  */
+#include "../sched/verify.h"
 #include "sim_int.h"
 
 #include <stdio.h>
@@ -612,6 +613,14 @@ static int prepare(sim *s, const vine_algo *algo, const vine_args *a, char *err,
     if ((a->coll == VINE_COLL_REDUCE_SCATTER || a->coll == VINE_COLL_REDUCE_SCATTER_BLOCK) &&
         (!a->counts || !a->displs)) {
         snprintf(err, errlen, "simulator: %s needs counts and displs", vine__coll_name(a->coll));
+        return VINE_ERR_UNSUPPORTED;
+    }
+    /* The v builders read their tables unchecked: refuse a case without them. */
+    if (vine__coll_is_v(a->coll) && !vine__verify_vtables_ok(a)) {
+        snprintf(err, errlen,
+                 "simulator: %s needs its count tables (scounts/sdispls, rcounts/rdispls; "
+                 "alltoallv and alltoallw: p x p with vstride p)",
+                 vine__coll_name(a->coll));
         return VINE_ERR_UNSUPPORTED;
     }
     s->p = a->p;

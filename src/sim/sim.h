@@ -59,7 +59,9 @@ void vine__router_free(vine_router *r);
 
 /*
  * Replays algorithm algo for the case a (a->p ranks; a->rank ignored;
- * a->counts/displs as the verifier fills them for vector collectives) with
+ * a->counts/displs as the verifier fills them for vector collectives; the v
+ * collectives' tables of every rank, vstride p for alltoallv and alltoallw,
+ * as vine__verify_vtables or vine__vdist_tables make them) with
  * rank r on host rank_host[r].  Counts in a are elements of elem_bytes bytes.
  * a->levels goes to the builders as it is: for the hierarchical algorithms
  * make it with vine__sim_levels from the same rank_host (below), so that they

@@ -101,6 +101,11 @@ int vine_fuzz_sched(const uint8_t *data, size_t size)
         a.displs = displs;
     }
 
+    /* The v collectives: tables of one of the verifier's distributions, packed or with gaps. */
+    vine_vtables vt;
+    if (vine__verify_vtables(&a, (int)(take(&b) % VINE_VDIST_COUNT), (flags & 16) != 0, &vt))
+        abort();
+
     vine_levels m;
     char spec[64], err[256];
     int have_levels = 0;
@@ -130,6 +135,7 @@ int vine_fuzz_sched(const uint8_t *data, size_t size)
     }
     if (have_levels)
         vine__levels_free(&m);
+    vine__verify_vtables_free(&a, &vt);
     free(counts);
     free(displs);
     return 0;

@@ -23,6 +23,15 @@
 #       (timing decides nothing).
 #   mpi.bench.corrupt_nonblocking.np2  VINE_BENCH_CORRUPT makes --check of
 #       --nonblocking fail too.
+#   mpi.bench.v.uniform.np4, mpi.bench.v.inplace.np4, mpi.bench.v.skew.np4
+#       the collectives of issue 20 (irregular and scans) on 4 ranks with
+#       --algo all --check, judged by bench_check.sh v: per collective and
+#       size exactly the rows mpi, auto and every algorithm of `vine list`,
+#       each checked OK.  uniform: allgatherv, alltoallv, gatherv, scan at
+#       8B and 1KiB; inplace: alltoallw, scatterv, exscan --in-place --root 1
+#       at 12B and 4KiB; skew: the five irregular ones with --dist skew:4,10
+#       (rank 0's blocks 10 x the others'), its CSV rows labelled so.
+#   mpi.bench.v.usage.np2  --dist for a scan is a usage error (exit 2, the message).
 # Registered with add_test: this fragment sorts before mpi.cmake.
 if(VINE_SMPI OR NOT TARGET vine-bench)
   return()
@@ -104,3 +113,19 @@ vine_bench_test(corrupt_nonblocking 2 corrupt -- ${vine_bench_run} 2 ${vine_benc
   coll --coll allreduce,allgather --algo ring --size 8B,1KiB --check --iters 2 --nonblocking)
 set_property(TEST mpi.bench.corrupt_nonblocking.np2 APPEND PROPERTY ENVIRONMENT
   VINE_BENCH_CORRUPT=allreduce:ring)
+
+# The collectives of issue 20 (tools/bench_v.h), judged with `vine list`'s algorithms.
+vine_bench_test(v.uniform 4 v $<TARGET_FILE:vine_cli> allgatherv,alltoallv,gatherv,scan
+  "8B 1KiB" -- ${vine_bench_run} 4 ${vine_bench_exe}
+  coll --coll allgatherv,alltoallv,gatherv,scan --algo all --size 8B,1KiB --check --iters 3)
+vine_bench_test(v.inplace 4 v $<TARGET_FILE:vine_cli> alltoallw,scatterv,exscan
+  "12B 4KiB" -- ${vine_bench_run} 4 ${vine_bench_exe}
+  coll --coll alltoallw,scatterv,exscan --algo all --size 12B,4KiB --check --iters 3
+  --in-place --root 1)
+vine_bench_test(v.skew 4 v $<TARGET_FILE:vine_cli>
+  allgatherv,alltoallv,alltoallw,gatherv,scatterv "skew:4,10"
+  -- ${vine_bench_run} 4 ${vine_bench_exe}
+  coll --coll allgatherv,alltoallv,alltoallw,gatherv,scatterv --algo all --dist skew:4,10
+  --check --iters 3 --csv r.csv)
+vine_bench_test(v.usage 2 usage "gatherv and scatterv, not to scan"
+  -- ${vine_bench_run} 2 ${vine_bench_exe} coll --coll scan --dist skew:4,10)

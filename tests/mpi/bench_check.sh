@@ -21,6 +21,16 @@
 #       presence and positivity are checked, never how fast.
 #   sh bench_check.sh overhead WORKDIR -- COMMAND...
 #       exit 0 and the three variants' lines
+#   sh bench_check.sh v WORKDIR VINE COLLS SIZES -- COMMAND...
+#       COMMAND is a --check run with --algo all of the collectives COLLS
+#       (comma-separated) at the size labels SIZES (space-separated: sizes
+#       such as 8B or --dist specs such as skew:4,10): exit 0, "# all checks
+#       passed", and per collective and size exactly the expected rows: mpi
+#       (check -), auto and every algorithm `VINE list` names for the
+#       collective, each checked OK, and no other row.  When COMMAND wrote
+#       r.csv, each of its rows has a size label of SIZES and status ok.
+#   sh bench_check.sh usage WORKDIR TEXT -- COMMAND...
+#       exit 2 (a usage error) with TEXT in stderr, and no row on stdout
 # Prints the command's output and exits non-zero at the first failure.
 set -u
 mode=$1
@@ -35,6 +45,14 @@ elif [ "$mode" = copybw ]; then
     results=$1
     np=$2
     shift 2
+elif [ "$mode" = usage ]; then
+    text=$1
+    shift
+elif [ "$mode" = v ]; then
+    vine=$1
+    colls=$2
+    sizes=$3
+    shift 3
 fi
 [ "${1:-}" = "--" ] && shift
 . "$(dirname "$0")/../testlib.sh"
@@ -109,6 +127,60 @@ overhead)
     for v in '^MPI_Allreduce ' '^vine_allreduce ' '^vine overhead '; do
         grep -q "$v" out.txt || fail "no line matching $v"
     done
+    ;;
+usage)
+    [ "$rc" = 2 ] || fail "exit status $rc, want 2"
+    grep -qF -- "$text" err.txt || fail "no '$text' on stderr"
+    [ "$measured" = 0 ] || fail "rows on stdout"
+    ;;
+v)
+    [ "$rc" = 0 ] || fail "exit status $rc"
+    grep -q '^# all checks passed$' out.txt || fail "no '# all checks passed'"
+    grep -Eq ' (FAIL|n/a)$' out.txt && fail "a FAIL or n/a row"
+    grep -q ' error: ' out.txt && fail "an error row"
+    "$vine" list >list.txt || fail "vine list failed"
+    for coll in $(echo "$colls" | tr , ' '); do
+        algos=$(awk -v c="$coll" '$1 == c && $2 != "mpi" { print $2 }' list.txt)
+        [ -n "$algos" ] || fail "vine list names no algorithm of $coll"
+        want=0
+        for size in $sizes; do
+            for algo in mpi auto $algos; do
+                chk=OK
+                [ "$algo" = mpi ] && chk=-
+                n=$(awk -v c="$coll" -v a="$algo" -v s="$size" -v k="$chk" \
+                    '$1 == c && $2 == a && $3 == s && $NF == k { n++ } END { print n + 0 }' out.txt)
+                [ "$n" = 1 ] || fail "$n rows '$coll $algo $size ... $chk', want 1"
+                want=$((want + 1))
+            done
+        done
+        got=$(awk -v c="$coll" '$1 == c { n++ } END { print n + 0 }' out.txt)
+        [ "$got" = "$want" ] || fail "$got rows of $coll, want $want"
+        echo "$coll: $got rows, each as expected"
+    done
+    if [ -f r.csv ]; then
+        # The data rows follow the comment lines and the header; the size label is field 3,
+        # quoted when it holds a comma, and the status field 6.
+        awk -v sizes="$sizes" '
+            BEGIN { n = split(sizes, s, " "); for (i = 1; i <= n; i++) ok[s[i]] = 1 }
+            /^#/ || /^collective,/ { next }
+            {
+                rest = $0
+                sub(/^[^,]*,[^,]*,/, "", rest)
+                if (rest ~ /^"/) {
+                    match(rest, /^"[^"]*"/)
+                    label = substr(rest, 2, RLENGTH - 2)
+                    rest = substr(rest, RLENGTH + 2)
+                } else {
+                    label = rest
+                    sub(/,.*/, "", label)
+                    sub(/^[^,]*,/, "", rest)
+                }
+                split(rest, g, ",")
+                if (!(label in ok) || g[3] != "ok") { print "bad CSV row: " $0; bad = 1 }
+                rows++
+            }
+            END { exit bad || !rows }' r.csv || fail "r.csv's rows are not the expected ones"
+    fi
     ;;
 *)
     fail "unknown mode $mode"

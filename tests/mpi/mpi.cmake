@@ -54,6 +54,18 @@ foreach(coll bcast reduce allreduce allgather reduce_scatter_block reduce_scatte
   vine_mpi_test(${coll})
 endforeach()
 vine_mpi_test(errors NPS 1 2 3 4 7 8)
+# The irregular collectives and the scans (issue 20), every algorithm of
+# each against the MPI library's own: one program for the seven.  The
+# sanitizer stage leaves out 5 (3 is odd too); the MPICH stage runs 4 in
+# place of 5 and 8: oversubscribed, MPICH takes about a minute at 8 ranks
+# on 2 cores, where Open MPI takes 2 seconds.
+set(vine_vcoll_nps 1 2 3 5 8)
+if(VINE_SANITIZE)
+  set(vine_vcoll_nps 1 2 3 8)
+elseif(vine_mpi_flavor STREQUAL "mpich")
+  set(vine_vcoll_nps 1 2 3 4)
+endif()
+vine_mpi_test(vcoll NPS ${vine_vcoll_nps})
 
 # Unknown names in VINE_<COLL>_ALGORITHM must make the collectives fail with
 # MPI_ERR_ARG; known names must be obeyed.

@@ -254,6 +254,80 @@ static void bad_algorithm_names(void)
            MPI_ERR_ARG);
 }
 
+/* The irregular collectives and the scans: every rank gets an error of its own. */
+static void bad_vcolls(void)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Datatype i = MPI_INT, n = MPI_DATATYPE_NULL;
+    int p = mt_size, me = mt_rank, root = mt_rank == 0;
+    int *ones = malloc((size_t)p * sizeof(int)), *zeros = calloc((size_t)p, sizeof(int));
+    int *neg = malloc((size_t)p * sizeof(int)), *packed = malloc((size_t)p * sizeof(int));
+    MPI_Datatype *ints = malloc((size_t)p * sizeof *ints),
+                 *nulls = malloc((size_t)p * sizeof *nulls);
+    for (int k = 0; k < p; k++) {
+        ones[k] = 1;
+        neg[k] = k == p - 1 ? -1 : 1;
+        packed[k] = k;
+        ints[k] = MPI_INT;
+        nulls[k] = k == p - 1 ? MPI_DATATYPE_NULL : MPI_INT;
+    }
+    const char *c = "allgatherv";
+    expect(c, "recvcounts NULL", vine_allgatherv(ibuf, 1, i, obuf, NULL, packed, i, w),
+           MPI_ERR_ARG);
+    expect(c, "displs NULL", vine_allgatherv(ibuf, 1, i, obuf, ones, NULL, i, w), MPI_ERR_ARG);
+    expect(c, "a recvcount -1", vine_allgatherv(ibuf, 1, i, obuf, neg, packed, i, w),
+           MPI_ERR_COUNT);
+    expect(c, "sendcount 2, recvcount 1", vine_allgatherv(ibuf, 2, i, obuf, ones, packed, i, w),
+           MPI_ERR_TRUNCATE);
+    expect(c, "recvbuf MPI_IN_PLACE", vine_allgatherv(ibuf, 1, i, MPI_IN_PLACE, ones, packed, i, w),
+           MPI_ERR_BUFFER);
+    expect(c, "recvtype MPI_DATATYPE_NULL", vine_allgatherv(ibuf, 1, i, obuf, ones, packed, n, w),
+           MPI_ERR_TYPE);
+    if (p > 1)
+        expect(c, "overlapping blocks", vine_allgatherv(ibuf, 1, i, obuf, ones, zeros, i, w),
+               MPI_ERR_BUFFER);
+    c = "alltoallv";
+    expect(c, "sendcounts NULL", vine_alltoallv(ibuf, NULL, packed, i, obuf, ones, packed, i, w),
+           MPI_ERR_ARG);
+    expect(c, "a sendcount -1", vine_alltoallv(ibuf, neg, packed, i, obuf, ones, packed, i, w),
+           MPI_ERR_COUNT);
+    expect(c, "sendtype MPI_DATATYPE_NULL",
+           vine_alltoallv(ibuf, ones, packed, n, obuf, ones, packed, i, w), MPI_ERR_TYPE);
+    expect(c, "recvbuf MPI_IN_PLACE",
+           vine_alltoallv(ibuf, ones, packed, i, MPI_IN_PLACE, ones, packed, i, w), MPI_ERR_BUFFER);
+    c = "alltoallw";
+    expect(c, "sendtypes NULL",
+           vine_alltoallw(ibuf, ones, packed, NULL, obuf, ones, packed, ints, w), MPI_ERR_ARG);
+    expect(c, "a recvtype MPI_DATATYPE_NULL",
+           vine_alltoallw(ibuf, ones, packed, ints, obuf, ones, packed, nulls, w), MPI_ERR_TYPE);
+    c = "gatherv";
+    expect(c, "root -1", vine_gatherv(ibuf, 1, i, obuf, ones, packed, i, -1, w), MPI_ERR_ROOT);
+    /* At the root its table is missing; elsewhere the send count is negative. */
+    expect(c, root ? "recvcounts NULL at the root" : "sendcount -1",
+           vine_gatherv(ibuf, root ? 1 : -1, i, obuf, NULL, packed, i, 0, w),
+           root ? MPI_ERR_ARG : MPI_ERR_COUNT);
+    c = "scatterv";
+    expect(c, "root p", vine_scatterv(ibuf, ones, packed, i, obuf, 1, i, p, w), MPI_ERR_ROOT);
+    expect(c, me == 0 ? "sendbuf MPI_IN_PLACE at the root" : "recvbuf MPI_IN_PLACE off the root",
+           vine_scatterv(me == 0 ? MPI_IN_PLACE : ibuf, ones, packed, i,
+                         me == 0 ? obuf : MPI_IN_PLACE, 1, i, 0, w),
+           MPI_ERR_BUFFER);
+    c = "scan";
+    expect(c, "count -1", vine_scan(ibuf, obuf, -1, i, MPI_SUM, w), MPI_ERR_COUNT);
+    expect(c, "MPI_OP_NULL", vine_scan(ibuf, obuf, 4, i, MPI_OP_NULL, w), MPI_ERR_OP);
+    expect(c, "recvbuf MPI_IN_PLACE", vine_scan(ibuf, MPI_IN_PLACE, 4, i, MPI_SUM, w),
+           MPI_ERR_BUFFER);
+    c = "exscan";
+    expect(c, "MPI_DATATYPE_NULL", vine_exscan(ibuf, obuf, 4, n, MPI_SUM, w), MPI_ERR_TYPE);
+    expect(c, "MPI_COMM_NULL", vine_exscan(ibuf, obuf, 4, i, MPI_SUM, MPI_COMM_NULL), MPI_ERR_COMM);
+    free(ones);
+    free(zeros);
+    free(neg);
+    free(packed);
+    free(ints);
+    free(nulls);
+}
+
 static void all_bad_calls(void)
 {
     bad_bcast();
@@ -266,6 +340,7 @@ static void all_bad_calls(void)
     bad_gather();
     bad_scatter();
     bad_barrier();
+    bad_vcolls();
 }
 
 /* Calls that move nothing are valid with NULL buffers. */
@@ -285,6 +360,10 @@ static void empty_calls(void)
     expect("alltoall", what, vine_alltoall(NULL, 0, MPI_INT, NULL, 0, MPI_INT, w), MPI_SUCCESS);
     expect("gather", what, vine_gather(NULL, 0, MPI_INT, NULL, 0, MPI_INT, 0, w), MPI_SUCCESS);
     expect("scatter", what, vine_scatter(NULL, 0, MPI_INT, NULL, 0, MPI_INT, 0, w), MPI_SUCCESS);
+    expect("allgatherv", what, vine_allgatherv(NULL, 0, MPI_INT, NULL, zeros, zeros, MPI_INT, w),
+           MPI_SUCCESS);
+    expect("scan", what, vine_scan(NULL, NULL, 0, MPI_INT, MPI_SUM, w), MPI_SUCCESS);
+    expect("exscan", what, vine_exscan(NULL, NULL, 0, MPI_INT, MPI_SUM, w), MPI_SUCCESS);
     free(zeros);
 }
 

@@ -456,7 +456,8 @@ int main(int argc, char **argv)
     const char *only = getenv("VINE_TEST_NB_COLL");
     int kc = 0;
     double t0 = MPI_Wtime();
-    for (int coll = 0; coll < VINE_COLL_COUNT; coll++)
+    /* The ten collectives with nonblocking forms (not yet the v ones and the scans). */
+    for (int coll = 0; coll < VINE_COLL_ALLGATHERV; coll++)
         if (!only || strcmp(only, vine_coll_name((vine_coll)coll)) == 0)
             sweep((vine_coll)coll, &kc);
     if (mt_rank == 0 && getenv("VINE_TEST_NB_TIME"))

@@ -280,7 +280,7 @@ static int complete_all(MPI_Request *q, int n, int m, MPI_Status *st)
 /* The collective of slot k: all ten, then allreduce and bcast again. */
 static vine_coll slot_coll(int k)
 {
-    return k < VINE_COLL_COUNT ? (vine_coll)k : k == 10 ? VINE_COLL_ALLREDUCE : VINE_COLL_BCAST;
+    return k < VINE_COLL_ALLGATHERV ? (vine_coll)k : k == 10 ? VINE_COLL_ALLREDUCE : VINE_COLL_BCAST;
 }
 
 /* Forces, per collective, the algorithm pick says (0: auto). */
@@ -288,7 +288,7 @@ static void force_algos(int pick)
 {
     if (use_env)
         return;
-    for (int c = 0; c < VINE_COLL_COUNT; c++) {
+    for (int c = 0; c < VINE_COLL_ALLGATHERV; c++) { /* the ten with nonblocking forms */
         int na = mt_nalgos((vine_coll)c);
         mt_select((vine_coll)c,
                   pick == 0 ? NULL : mt_algo_at((vine_coll)c, 1 + (pick * 3 + c) % (na - 1)));
@@ -550,7 +550,7 @@ int main(int argc, char **argv)
     int shm = 0;
     vine_shm_info(MPI_COMM_WORLD, &shm, NULL, NULL, 0);
     if (shm == 2 && !use_env) {
-        for (int c = 0; c < VINE_COLL_COUNT; c++)
+        for (int c = 0; c < VINE_COLL_ALLGATHERV; c++)
             mt_select((vine_coll)c, "shm");
         interleaved(MPI_COMM_WORLD, 1);
         interleaved(comms[0], 1);

@@ -31,8 +31,11 @@
 /* Elements per block of the two calls: 16 and 256 bytes of ints. */
 enum { SMALL = 4, LARGE = 64, SPLIT = 64 };
 
+/* The collectives the file covers: the ten before the v collectives and the scans. */
+#define NCOLL VINE_COLL_ALLGATHERV
+
 /* The file's algorithm below SPLIT bytes and from SPLIT on, per collective. */
-static const char *const algos[VINE_COLL_COUNT][2] = {
+static const char *const algos[NCOLL][2] = {
     [VINE_COLL_BCAST] = {"mpi", "linear"},
     [VINE_COLL_REDUCE] = {"linear", "mpi"},
     [VINE_COLL_ALLREDUCE] = {"mpi", "reduce_bcast"},
@@ -49,7 +52,7 @@ static const char *const algos[VINE_COLL_COUNT][2] = {
  */
 static void write_rules(FILE *f, int p, int swap)
 {
-    for (int c = 0; c < VINE_COLL_COUNT; c++) {
+    for (int c = 0; c < NCOLL; c++) {
         fprintf(f, "%s    {\"collective\": \"%s\", \"ranks\": %d, \"ranges\": [\n", c ? ",\n" : "",
                 vine_coll_name((vine_coll)c), p);
         if (c == VINE_COLL_BARRIER)
@@ -128,7 +131,7 @@ static void check_tuned(vine_coll coll, MPI_Comm comm, int n, const char *want)
 /* Every collective in both ranges of the file on comm (swap as the file was written). */
 static void check_all(MPI_Comm comm, int swap)
 {
-    for (int ci = 0; ci < VINE_COLL_COUNT; ci++) {
+    for (int ci = 0; ci < NCOLL; ci++) {
         check_tuned((vine_coll)ci, comm, SMALL, algos[ci][swap]);
         check_tuned((vine_coll)ci, comm, LARGE, algos[ci][!swap]);
     }
@@ -137,7 +140,7 @@ static void check_all(MPI_Comm comm, int swap)
 /* Every collective must fail with MPI_ERR_OTHER before communicating. */
 static void check_all_fail(const char *why)
 {
-    for (int ci = 0; ci < VINE_COLL_COUNT; ci++) {
+    for (int ci = 0; ci < NCOLL; ci++) {
         mt_case c = {vine_coll_name((vine_coll)ci), "auto", "int", "sum", SMALL, -1, 0};
         mt_begin(&c);
         int in[SMALL * 64] = {0}, out[SMALL * 64];
@@ -188,7 +191,7 @@ static void run_table(void)
         vine_tuning_info(&nrules, msg, sizeof msg) != MPI_ERR_OTHER || nrules != 0)
         mt_fail("a tuning file with ranges out of order was accepted (%s)", msg);
     /* 4 header lines, 3 per rule (2 for barrier's), then the broken rule's third line. */
-    snprintf(want, sizeof want, "%s:%d: ", path, 4 + 3 * (VINE_COLL_COUNT - 1) + 2 + 3);
+    snprintf(want, sizeof want, "%s:%d: ", path, 4 + 3 * (NCOLL - 1) + 2 + 3);
     if (strncmp(msg, want, strlen(want)) != 0)
         mt_fail("the message \"%s\" does not start with \"%s\"", msg, want);
     check_all_fail("ranges out of order");
@@ -197,7 +200,7 @@ static void run_table(void)
         unlink(path);
     if (vine_set_tuning_file(NULL) != MPI_SUCCESS)
         mt_fail("vine_set_tuning_file(NULL) failed");
-    for (int ci = 0; ci < VINE_COLL_COUNT; ci++)
+    for (int ci = 0; ci < NCOLL; ci++)
         check_tuned((vine_coll)ci, MPI_COMM_WORLD, SMALL, NULL);
 }
 

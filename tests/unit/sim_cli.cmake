@@ -3,7 +3,7 @@
 # box plot, skip rows, and bad options exiting 2.  No MPI.
 if(NOT VINE_SMPI)
   add_executable(sim_file_check ${CMAKE_CURRENT_LIST_DIR}/sim_file_check.c)
-  foreach(case traffic skips allocations file nognuplot bad)
+  foreach(case traffic vdist skips allocations file nognuplot bad)
     add_test(NAME unit.sim_cli.${case}
              COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/sim_cli.sh ${case} $<TARGET_FILE:vine_cli>
                      $<TARGET_FILE:sim_file_check> ${CMAKE_CURRENT_BINARY_DIR}/sim_cli_${case})

@@ -44,6 +44,84 @@ traffic)
     # The binomial baseline row compares with itself: 0%.
     grep -q '^16,bcast,binomial,1024,ok,.*,binomial,0.0000,' t.csv || fail "baseline row not 0%"
     ;;
+vdist)
+    # The v collectives with irregular blocks (--dist).  Every expected value
+    # is computed here from the distribution.  Block placement on $DF: ranks
+    # 0-7 in group 0, 8-11 in group 1.
+    #
+    # skew:100,10 on 12 ranks: rank 0's block 1000, the others 100.
+    run "$vine" sim traffic --topo "$DF" --ranks 12 --coll allgatherv,gatherv,scatterv \
+        --algo ring,linear --root 3 --baseline none --dist skew:100,10 --csv s.csv --json s.json
+    cat out.txt err.txt
+    [ "$rc" = 0 ] || fail "skew: exited $rc"
+    grep -q '^v collectives: blocks of --dist skew:100,10 ' out.txt || fail "no --dist line"
+    p=12
+    sum=$((1000 + (p - 1) * 100))
+    # Ring allgatherv: rank r receives every block but its own, one message per
+    # block; the two edges between the groups, 7->8 and 11->0, carry all blocks
+    # but rank 8's and all but rank 0's.  The size column is the mean block.
+    row=$(grep '^12,allgatherv,ring,' s.csv) || fail "no allgatherv ring row"
+    echo "$row" | awk -F, -v sz=$((sum / p)) -v m=$((p * (p - 1))) -v b=$(((p - 1) * sum)) \
+        -v x=$((sum - 100 + sum - 1000)) \
+        '$4 != sz || $5 != "ok" || $7 != m || $8 != b || $13 != x { exit 1 }' ||
+        fail "allgatherv ring: $row (want size $((sum / p)), $((p * (p - 1))) messages," \
+            "$(((p - 1) * sum)) bytes, xgroup $((2 * sum - 1100)))"
+    # The last field, dist, is quoted: it holds a comma.
+    echo "$row" | grep -q ',"skew:100,10"$' || fail "allgatherv ring: dist field of $row"
+    # Linear gatherv to root 3 and scatterv from it: every block but the
+    # root's, once; those of ranks 8-11 cross groups.
+    for c in gatherv scatterv; do
+        row=$(grep "^12,$c,linear," s.csv) || fail "no $c linear row"
+        echo "$row" | awk -F, -v b=$((sum - 100)) '$7 != 11 || $8 != b || $13 != 400 { exit 1 }' ||
+            fail "$c linear: $row (want 11 messages, $((sum - 100)) bytes, xgroup 400)"
+    done
+    "$check" json s.json dist rows cross_group_bytes || fail "s.json"
+    "$check" csv s.csv 3 || fail "s.csv"
+    #
+    # A file of 12 x 12 blocks for alltoallv: block i -> j is
+    # 16 ((7 i + 3 j) mod 5), zeros included.
+    awk -v p=$p 'BEGIN { print "# block i -> j, row i"
+        for (i = 0; i < p; i++) { l = ""
+            for (j = 0; j < p; j++) l = l " " 16 * ((7 * i + 3 * j) % 5)
+            print l } }' >blocks.txt
+    # Messages and bytes: the non-empty blocks off the diagonal (empty ones
+    # send nothing, the own block is a copy); xgroup: those between groups.
+    want=$(awk -v p=$p 'NR > 1 { i = NR - 2
+            for (j = 0; j < p; j++) { b = $(j + 1); all += b; if (i == j || b == 0) continue
+                m++; bytes += b; if ((i < 8) != (j < 8)) x += b } }
+        END { printf "%d %d %d %d", int(all / (p * p)), m, bytes, x }' blocks.txt)
+    set -- $want
+    [ "$3" -gt 0 ] && [ "$2" -lt $((p * (p - 1))) ] || fail "blocks.txt: no zeros or no bytes"
+    run "$vine" sim traffic --topo "$DF" --ranks 12 --coll alltoallv --algo pairwise,linear \
+        --dist file:blocks.txt --csv f.csv
+    cat out.txt err.txt
+    [ "$rc" = 0 ] || fail "file: exited $rc"
+    for a in pairwise linear; do
+        row=$(grep "^12,alltoallv,$a," f.csv) || fail "no alltoallv $a row"
+        echo "$row" | awk -F, -v sz="$1" -v m="$2" -v b="$3" -v x="$4" \
+            '$4 != sz || $7 != m || $8 != b || $13 != x || $20 != "file:blocks.txt" { exit 1 }' ||
+            fail "alltoallv $a: $row (want size $1, $2 messages, $3 bytes, xgroup $4)"
+    done
+    # The same file, 144 numbers, is no list of 144 per-rank blocks for 12 ranks.
+    run "$vine" sim traffic --topo "$DF" --ranks 12 --coll allgatherv --dist file:blocks.txt
+    [ "$rc" = 2 ] && grep -q 'the file has 144 numbers; 12 ranks need 12' err.txt ||
+        fail "allgatherv with a p x p file: exit $rc, $(cat err.txt)"
+    #
+    # Without --dist every block is the size: alltoallv moves what alltoall does.
+    run "$vine" sim traffic --topo "$DF" --ranks 12 --coll alltoall,alltoallv --algo pairwise \
+        --size 1KiB --csv u.csv
+    cat out.txt err.txt
+    [ "$rc" = 0 ] || fail "uniform: exited $rc"
+    for c in alltoall alltoallv; do
+        grep "^12,$c,pairwise,1024,ok," u.csv |
+            awk -F, '$7 != 132 || $8 != 135168 || $13 != 65536 { bad = 1 }
+                END { exit bad || NR != 1 }' ||
+            fail "$c pairwise 1KiB: want 132 messages, 135168 bytes, xgroup 65536 (2 x 4 x 8" \
+                "messages of 1 KiB): $(grep "^12,$c," u.csv)"
+    done
+    grep -q '^12,alltoallv,pairwise,.*,uniform:1024$' u.csv || fail "alltoallv dist uniform:1024"
+    grep -q '^12,alltoall,pairwise,.*,$' u.csv || fail "alltoall has a dist"
+    ;;
 skips)
     # reduce_scatter_block needs the 1 KiB block to be whole 4-byte elements;
     # 2 bytes are not, so every algorithm prints a skip row, and the run passes.
@@ -125,6 +203,9 @@ bad)
     # Each bad invocation exits 2 with a message naming the problem.
     T="sim traffic --topo $DF --ranks 16 --coll bcast --size 1KiB"
     A="sim allocations --topo $DF --nodes 8"
+    V="sim traffic --topo $DF --ranks 16 --coll allgatherv,alltoallv"
+    printf '1 2 3\n4 5 # five blocks\n' >five.txt
+    printf '1\n2 x3\n' >badnum.txt
     n=0
     while IFS='|' read -r args want; do
         [ -n "$args" ] || continue
@@ -155,6 +236,16 @@ $T --ranks|needs a value
 sim traffic --ranks 16 --coll bcast --size 1KiB|--topo, --ranks and --coll are required
 sim traffic --topo nosuch:3 --ranks 16 --coll bcast --size 1KiB|--topo nosuch:3
 sim traffic --topo $DF --ranks 16 --coll bcast|--size is required
+$V|--size is required
+$V --dist zipf:10|--dist zipf:10: 'zipf:10': wrong number of fields; expected zipf:N,S
+$V --dist skew:10,0|F is not an integer >= 1
+$V --dist pareto:3|not a distribution
+$V --dist file:five.txt|--dist file:five.txt with 16 ranks (allgatherv): the file has 5 numbers
+$V --dist file:badnum.txt|badnum.txt:2: 'x3' is not an integer
+$V --dist file:nothere.txt|nothere.txt: cannot open
+$T --dist uniform:8|--coll names none of them
+$A --coll gatherv --algo linear --dist file:five.txt|with 8 ranks: the file has 5 numbers
+$A --dist uniform:8|not of bcast
 $A --nodes x|malformed --nodes
 $A --coll nope|unknown collective 'nope'
 $A --algo nope|no algorithm 'nope'

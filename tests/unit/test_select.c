@@ -113,7 +113,8 @@ static void test_grid(void)
                 17,  31,  32,  33,   48,   63,   64,   65,   96,    100,   127, 128,
                 129, 255, 256, 1000, 1023, 1024, 1025, 4095, 65536, 100000};
     size_t tsizes[] = {1, 4, 8, 24};
-    for (int c = 0; c < VINE_COLL_COUNT; c++)
+    /* The v collectives need tables (their own tests cover them). */
+    for (int c = 0; c < VINE_COLL_ALLGATHERV; c++)
         for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
                 for (size_t t = 0; t < sizeof tsizes / sizeof tsizes[0]; t++)

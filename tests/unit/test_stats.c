@@ -131,9 +131,12 @@ static void test_bandwidth(void)
     CHECK(vine__bench_bandwidth(VINE_COLL_ALLGATHER, 4, 1000, 2, &a, &b) == 0, "ag");
     CHECK(near(a, 2) && near(b, 1.5), "allgather: %g %g", a, b);
     /* the per-block collectives: S = p * size, factor (p-1)/p */
-    vine_coll block[] = {VINE_COLL_ALLTOALL, VINE_COLL_GATHER, VINE_COLL_SCATTER,
-                         VINE_COLL_REDUCE_SCATTER_BLOCK};
-    for (int i = 0; i < 4; i++) {
+    vine_coll block[] = {VINE_COLL_ALLTOALL,   VINE_COLL_GATHER,
+                         VINE_COLL_SCATTER,    VINE_COLL_REDUCE_SCATTER_BLOCK,
+                         VINE_COLL_ALLGATHERV, VINE_COLL_ALLTOALLV,
+                         VINE_COLL_ALLTOALLW,  VINE_COLL_GATHERV,
+                         VINE_COLL_SCATTERV};
+    for (int i = 0; i < (int)(sizeof block / sizeof *block); i++) {
         CHECK(vine__bench_bandwidth(block[i], 4, 1000, 1, &a, &b) == 0 && near(a, 4) && near(b, 3),
               "per-block coll %d: %g %g", (int)block[i], a, b);
         CHECK(vine__bench_op_bytes(block[i], 1000, 4) == 4000, "op bytes %d", (int)block[i]);
@@ -147,6 +150,20 @@ static void test_bandwidth(void)
               near(b, 5),
           "bcast: %g %g", a, b);
     CHECK(vine__bench_bus_factor(VINE_COLL_REDUCE, 16) == 1, "reduce factor");
+    /* scan and exscan: S = size, factor 1, like reduce */
+    CHECK(vine__bench_bandwidth(VINE_COLL_SCAN, 16, 5000, 1, &a, &b) == 0 && near(a, 5) &&
+              near(b, 5),
+          "scan: %g %g", a, b);
+    CHECK(vine__bench_op_bytes(VINE_COLL_EXSCAN, 5000, 16) == 5000 &&
+              vine__bench_bus_factor(VINE_COLL_EXSCAN, 16) == 1,
+          "exscan");
+    /* S given (irregular blocks): gatherv, 4 ranks, 13000 B in all in 2 us: 6.5 GB/s, x 3/4 */
+    CHECK(vine__bench_bandwidth_of(VINE_COLL_GATHERV, 4, 13000, 2, &a, &b) == 0 && near(a, 6.5) &&
+              near(b, 6.5 * 0.75),
+          "gatherv, S given: %g %g", a, b);
+    a = b = 1;
+    CHECK(vine__bench_bandwidth_of(VINE_COLL_GATHERV, 4, -1, 2, &a, &b) == -1 && a == 0 && b == 0,
+          "S negative: %g %g", a, b);
     CHECK(vine__bench_bus_factor(VINE_COLL_ALLREDUCE, 1) == 0, "allreduce on 1 rank: factor 0");
     CHECK(vine__bench_bus_factor(VINE_COLL_ALLREDUCE, 2) == 1, "allreduce on 2 ranks: factor 1");
     /* undefined: barrier, a time that is not positive */

@@ -367,6 +367,66 @@ static void test_rs_counts(void)
     failures += !ok;
 }
 
+/*
+ * allgatherv on 2 ranks: blocks of 2 (rank 0) and 3 (rank 1) elements in
+ * reversed order with a gap of one element before each, RECV[1,4) rank 1's
+ * and RECV[5,7) rank 0's.  A correct exchange passes; writing the gap, a
+ * block at the wrong place or a block from the wrong rank fails.
+ */
+static const size_t agv_counts[2] = {2, 3}, agv_displs[2] = {5, 1};
+
+static void allgatherv2(tcase *t, int gap_write)
+{
+    tc_init(t, VINE_COLL_ALLGATHERV, 2, 0, 1);
+    t->a.rcounts = agv_counts;
+    t->a.rdispls = agv_displs;
+    for (int r = 0; r < 2; r++) {
+        vine_sched *s = &t->s[r];
+        vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, agv_displs[r], agv_counts[r]);
+        vine__sched_send(s, 1 - r, VINE_BUF_SEND, 0, agv_counts[r]);
+        vine__sched_recv(s, 1 - r, VINE_BUF_RECV, agv_displs[1 - r], agv_counts[1 - r]);
+    }
+    /* Element 4 lies between the blocks. */
+    if (gap_write)
+        vine__sched_copy(&t->s[1], VINE_BUF_SEND, 0, VINE_BUF_RECV, 4, 1);
+}
+
+static void test_vcolls(void)
+{
+    tcase t;
+    allgatherv2(&t, 0);
+    expect("allgatherv with gaps", &t, VINE_OK, NULL);
+    allgatherv2(&t, 1);
+    expect("allgatherv writes a gap", &t, VINE_ERR_INTERNAL, "rank 1: recv[4] lies in a gap");
+
+    /* scan on 3 ranks, a chain: rank r adds its input to the prefix from r - 1. */
+    for (int order = 0; order < 2; order++) {
+        tc_init(&t, VINE_COLL_SCAN, 3, 4, 0);
+        for (int r = 0; r < 3; r++) {
+            vine_sched *s = &t.s[r];
+            vine__sched_need_tmp(s, 4);
+            vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, 4);
+            if (r > 0) {
+                vine__sched_recv(s, r - 1, VINE_BUF_TMP, 0, 4);
+                vine__sched_fence(s);
+                vine__sched_reduce(s, VINE_BUF_TMP, 0, VINE_BUF_RECV, 0, 4,
+                                   order ? VINE_SRC_RIGHT : VINE_SRC_LEFT);
+            }
+            vine__sched_fence(s);
+            if (r < 2)
+                vine__sched_send(s, r + 1, VINE_BUF_RECV, 0, 4);
+        }
+        expect(order ? "scan with operands reversed" : "scan chain", &t,
+               order ? VINE_ERR_INTERNAL : VINE_OK, order ? "out of order" : NULL);
+    }
+    /* exscan where rank 2 keeps rank 2's own input: ranks 0..1 expected. */
+    tc_init(&t, VINE_COLL_EXSCAN, 3, 4, 1);
+    vine__sched_send(&t.s[0], 1, VINE_BUF_SEND, 0, 4);
+    vine__sched_recv(&t.s[1], 0, VINE_BUF_RECV, 0, 4);
+    vine__sched_copy(&t.s[2], VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, 4);
+    expect("exscan with the own input", &t, VINE_ERR_INTERNAL, "ranks 0..1");
+}
+
 int main(void)
 {
     test_positive();
@@ -376,6 +436,7 @@ int main(void)
     test_case();
     test_barrier();
     test_rs_counts();
+    test_vcolls();
     printf("%d failures\n", failures);
     return failures != 0;
 }

@@ -18,9 +18,12 @@ if(VINE_SANITIZE)
   set(VINE_VERIFY_RANKS "1-64,100,127,128")
 endif()
 set(VINE_VERIFY_COUNTS "0,1,p-1,p,p+1,1000,4099")
+# The v collectives run each case with every count distribution of `vine
+# verify --dist` (zeros, one rank holding everything, random ...), blocks
+# packed and in reversed order with gaps.
 set(VINE_VERIFY_COLLS bcast reduce allreduce allgather reduce_scatter reduce_scatter_block
-  alltoall gather scatter barrier)
-set(VINE_VERIFY_REDUCING reduce allreduce reduce_scatter reduce_scatter_block)
+  alltoall gather scatter barrier allgatherv alltoallv alltoallw gatherv scatterv scan exscan)
+set(VINE_VERIFY_REDUCING reduce allreduce reduce_scatter reduce_scatter_block scan exscan)
 
 # The shm family runs at node sizes with region sizes of its own (shm.cmake):
 # here --shm-count 0 leaves it out as its restrictions do without a segment.

@@ -68,11 +68,11 @@ int vine__allgather_bine_block_build(const vine_args *a, vine_sched *s)
         if (!a->inplace)
             vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, (size_t)r * c, c);
         vine__sched_fence(s);
-        vine__bbk_allgather(&k, s, r, off, VINE_BUF_RECV, off[r]);
+        vine__bbk_allgather(&k, s, r, off, VINE_BUF_RECV, VINE_BUF_RECV, off[r]);
         vine__sched_fence(s);
         vine__sched_send(s, p - 1, VINE_BUF_RECV, 0, (size_t)(p - 1) * c);
     } else {
-        vine__bbk_allgather(&k, s, r, off, own_buf, own_off);
+        vine__bbk_allgather(&k, s, r, off, VINE_BUF_RECV, own_buf, own_off);
     }
     vine__bbk_free(&k);
     free(off);
