@@ -356,13 +356,17 @@ void vine__vdist_prepare(vine_vdist *d, int p)
 }
 
 /* displs of p counts packed in rank order. */
-static void packed(int p, const size_t *counts, size_t *displs)
+/* A distribution for vine__vtables_make. */
+typedef struct vctx {
+    const vine_vdist *d;
+    int p;
+    double h;
+} vctx;
+
+static size_t vctx_block(const void *ctx, int i, int j, int a2a)
 {
-    size_t off = 0;
-    for (int i = 0; i < p; i++) {
-        displs[i] = off;
-        off += counts[i];
-    }
+    const vctx *c = ctx;
+    return block(c->d, c->p, i, j, a2a, c->h);
 }
 
 int vine__vdist_tables(const vine_vdist *d, vine_args *a, vine_vtables *t)
@@ -374,42 +378,10 @@ int vine__vdist_tables(const vine_vdist *d, vine_args *a, vine_vtables *t)
     char err[8];
     if (vine__vdist_check(d, p, a2a, err, 0) != VINE_OK)
         return VINE_ERR_UNSUPPORTED;
-    size_t n = a2a ? (size_t)p * (size_t)p : (size_t)p;
-    if (n > VDIST_MAX_ENTRIES)
+    if ((a2a ? (size_t)p * (size_t)p : (size_t)p) > VDIST_MAX_ENTRIES)
         return VINE_ERR_NO_MEM;
-    for (int k = 0; k < 4; k++)
-        if (!(t->t[k] = malloc(n * sizeof *t->t[k]))) {
-            vine__verify_vtables_free(a, t);
-            return VINE_ERR_NO_MEM;
-        }
-    size_t *sc = t->t[0], *sd = t->t[1], *rc = t->t[2], *rd = t->t[3];
-    double h = d->kind == VINE_VD_ZIPF ? zipf_h(d, p) : 1;
-    if (a2a) {
-        for (int i = 0; i < p; i++)
-            for (int j = 0; j < p; j++) {
-                size_t b = block(d, p, i, j, 1, h);
-                sc[(size_t)i * p + j] = b;
-                rc[(size_t)j * p + i] = b;
-            }
-        for (int i = 0; i < p; i++) {
-            packed(p, sc + (size_t)i * p, sd + (size_t)i * p);
-            packed(p, rc + (size_t)i * p, rd + (size_t)i * p);
-        }
-        a->vstride = (size_t)p;
-    } else {
-        for (int i = 0; i < p; i++)
-            sc[i] = rc[i] = block(d, p, i, 0, 0, h);
-        packed(p, sc, sd);
-        memcpy(rd, sd, (size_t)p * sizeof *rd);
-        a->vstride = 0;
-    }
-    int send_side = a->coll == VINE_COLL_SCATTERV || a2a;
-    int recv_side = a->coll != VINE_COLL_SCATTERV;
-    a->scounts = send_side ? sc : NULL;
-    a->sdispls = send_side ? sd : NULL;
-    a->rcounts = recv_side ? rc : NULL;
-    a->rdispls = recv_side ? rd : NULL;
-    return VINE_OK;
+    vctx c = {d, p, d->kind == VINE_VD_ZIPF ? zipf_h(d, p) : 1};
+    return vine__vtables_make(a, vctx_block, &c, 0, t);
 }
 
 void vine__vdist_free(vine_vdist *d)

@@ -293,14 +293,14 @@ static void vlayout(int p, const size_t *counts, size_t *displs, int gaps)
     }
 }
 
-int vine__verify_vtables(vine_args *a, int dist, int gaps, vine_vtables *t)
+int vine__vtables_make(vine_args *a, vine_vblock_fn block, const void *ctx, int gaps,
+                       vine_vtables *t)
 {
     memset(t, 0, sizeof *t);
     if (!vine__coll_is_v(a->coll))
         return VINE_OK;
     int p = a->p, a2a = a->coll == VINE_COLL_ALLTOALLV || a->coll == VINE_COLL_ALLTOALLW;
     size_t n = a2a ? (size_t)p * (size_t)p : (size_t)p;
-    uint64_t seed = mix64((uint64_t)a->count * 1000003u + (uint64_t)p);
     for (int k = 0; k < 4; k++)
         if (!(t->t[k] = malloc(n * sizeof *t->t[k]))) {
             vine__verify_vtables_free(a, t);
@@ -310,7 +310,7 @@ int vine__verify_vtables(vine_args *a, int dist, int gaps, vine_vtables *t)
     if (a2a) {
         for (int i = 0; i < p; i++)
             for (int j = 0; j < p; j++) {
-                size_t b = vblock_count(dist, a->count, p, i, j, 1, seed);
+                size_t b = block(ctx, i, j, 1);
                 sc[(size_t)i * p + j] = b;
                 rc[(size_t)j * p + i] = b;
             }
@@ -321,7 +321,7 @@ int vine__verify_vtables(vine_args *a, int dist, int gaps, vine_vtables *t)
         a->vstride = (size_t)p;
     } else {
         for (int i = 0; i < p; i++)
-            sc[i] = rc[i] = vblock_count(dist, a->count, p, i, 0, 0, seed);
+            sc[i] = rc[i] = block(ctx, i, 0, 0);
         vlayout(p, sc, sd, gaps);
         memcpy(rd, sd, (size_t)p * sizeof *rd);
         a->vstride = 0;
@@ -333,6 +333,25 @@ int vine__verify_vtables(vine_args *a, int dist, int gaps, vine_vtables *t)
     a->rcounts = recv_side ? rc : NULL;
     a->rdispls = recv_side ? rd : NULL;
     return VINE_OK;
+}
+
+/* A verifier case's distribution, for vine__vtables_make. */
+typedef struct vcase {
+    int dist, p;
+    size_t count;
+    uint64_t seed;
+} vcase;
+
+static size_t vcase_block(const void *ctx, int i, int j, int a2a)
+{
+    const vcase *c = ctx;
+    return vblock_count(c->dist, c->count, c->p, i, j, a2a, c->seed);
+}
+
+int vine__verify_vtables(vine_args *a, int dist, int gaps, vine_vtables *t)
+{
+    vcase c = {dist, a->p, a->count, mix64((uint64_t)a->count * 1000003u + (uint64_t)a->p)};
+    return vine__vtables_make(a, vcase_block, &c, gaps, t);
 }
 
 void vine__verify_vtables_free(vine_args *a, vine_vtables *t)

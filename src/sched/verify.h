@@ -126,6 +126,14 @@ typedef struct vine_vtables {
  * them.  Does nothing for other collectives.  VINE_OK or VINE_ERR_NO_MEM.
  */
 int vine__verify_vtables(vine_args *a, int dist, int gaps, vine_vtables *t);
+/*
+ * The same from any source of blocks: block(ctx, i, j, a2a) is the block of
+ * rank i (a2a 0, j 0) or from rank i to rank j (a2a 1).  src/coll/vdist.c
+ * uses it for its distributions.
+ */
+typedef size_t (*vine_vblock_fn)(const void *ctx, int i, int j, int a2a);
+int vine__vtables_make(vine_args *a, vine_vblock_fn block, const void *ctx, int gaps,
+                       vine_vtables *t);
 /* Frees t and clears a's table fields. */
 void vine__verify_vtables_free(vine_args *a, vine_vtables *t);
 /* Whether a has the tables its v collective needs (alltoallv: full, vstride p). */
