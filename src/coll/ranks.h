@@ -70,4 +70,16 @@ static inline int vine__fold_oldrank(int p, int newrank)
     return newrank < rem ? 2 * newrank + 1 : newrank + rem;
 }
 
+/*
+ * Recursive doubling on any p (the scans): the first mask >= m whose partner
+ * rank ^ mask lies below p; 0 when there is none.
+ */
+static inline unsigned vine__xor_next_mask(int rank, int p, unsigned m)
+{
+    for (; m && m < (unsigned)p; m <<= 1)
+        if (((unsigned)rank ^ m) < (unsigned)p)
+            return m;
+    return 0;
+}
+
 #endif

@@ -14,15 +14,7 @@
  * n beta) and at most 2 ceil(lg p) n gamma; scratch of 2n elements.
  */
 #include "../coll.h"
-
-/* The first mask >= m whose partner rank ^ mask lies below p; 0 when none. */
-static unsigned next_mask(int rank, int p, unsigned m)
-{
-    for (; m && m < (unsigned)p; m <<= 1)
-        if (((unsigned)rank ^ m) < (unsigned)p)
-            return m;
-    return 0;
-}
+#include "../ranks.h"
 
 /*
  * Where the partial scan lives: the input (SEND, or RECV with inplace) until
@@ -104,18 +96,18 @@ int vine__exscan_recursive_doubling_build(const vine_args *a, vine_sched *s)
     size_t n = a->count;
     int r = a->rank;
     exscan_state x = {a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0, 0, 0};
-    unsigned m = next_mask(r, a->p, 1);
+    unsigned m = vine__xor_next_mask(r, a->p, 1);
     /* In place, a first partner below this rank writes RECV while the input
      * is still needed there: move the input to scratch first. */
-    if (m && a->inplace && ((unsigned)r ^ m) < (unsigned)r && next_mask(r, a->p, m << 1)) {
+    if (m && a->inplace && ((unsigned)r ^ m) < (unsigned)r && vine__xor_next_mask(r, a->p, m << 1)) {
         vine__sched_copy(s, VINE_BUF_RECV, 0, VINE_BUF_TMP, 0, n);
         moved(s, &x, 0, n);
         vine__sched_fence(s);
     }
     while (m) {
-        unsigned next = next_mask(r, a->p, m << 1);
+        unsigned next = vine__xor_next_mask(r, a->p, m << 1);
         int peer = (int)((unsigned)r ^ m);
-        step(s, &x, peer, peer < r, !next, !next_mask(peer, a->p, m << 1), n);
+        step(s, &x, peer, peer < r, !next, !vine__xor_next_mask(peer, a->p, m << 1), n);
         vine__sched_fence(s);
         m = next;
     }

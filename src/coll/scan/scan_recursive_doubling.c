@@ -14,15 +14,7 @@
  * 2 ceil(lg p) n gamma; scratch of 2n elements.
  */
 #include "../coll.h"
-
-/* The first mask >= m whose partner rank ^ mask lies below p; 0 when none. */
-static unsigned next_mask(int rank, int p, unsigned m)
-{
-    for (; m && m < (unsigned)p; m <<= 1)
-        if (((unsigned)rank ^ m) < (unsigned)p)
-            return m;
-    return 0;
-}
+#include "../ranks.h"
 
 /*
  * Where the partial scan lives.  While `same` is set it equals the result
@@ -78,15 +70,15 @@ int vine__scan_recursive_doubling_build(const vine_args *a, vine_sched *s)
     size_t n = a->count;
     int r = a->rank, copied = a->inplace;
     scan_state x = {1, 0, a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0};
-    for (unsigned m = next_mask(r, a->p, 1); m;) {
-        unsigned next = next_mask(r, a->p, m << 1);
+    for (unsigned m = vine__xor_next_mask(r, a->p, 1); m;) {
+        unsigned next = vine__xor_next_mask(r, a->p, m << 1);
         int peer = (int)((unsigned)r ^ m);
         /* The step's local operations read the input in RECV: copy it first. */
         if (!copied) {
             vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, n);
             copied = 1;
         }
-        step(s, &x, peer, peer < r, !next, !next_mask(peer, a->p, m << 1), n);
+        step(s, &x, peer, peer < r, !next, !vine__xor_next_mask(peer, a->p, m << 1), n);
         vine__sched_fence(s);
         m = next;
     }
