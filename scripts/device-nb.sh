@@ -4,22 +4,24 @@
 # vine-bench run.  Every stage writes to $OUT as it goes and is skipped when
 # less of BUDGET seconds is left than it is expected to take:
 #
-#   build     cmake Release build of vine-bench
+#   build     cmake Release build of vine-bench (and of OLD's, beside it)
 #   machine   nproc, the MPI library, the bindings
 #   overlap   vine-bench coll --nonblocking: allreduce, bcast, alltoall and
 #             allgather, mpi and auto (and bine, ring for allreduce), 8 B to
 #             16 MiB: pure, compute, overlapped time and the overlap, with
 #             vine_progress every 10 us of compute and without
 #   thread    the same with VINE_PROGRESS_THREAD=1 (one rank per core: the
-#             thread shares its rank's core; NP=8 leaves a core per thread)
+#             thread shares its rank's core)
+#   thread_half  the same on NP/2 ranks, a free core for each thread
 #   persist   vine-bench coll --persistent, 8 B to 64 KiB: persistent against
 #             blocking, every collective, auto and mpi
 #   overhead  vine-bench overhead, twice: the blocking 8 B allreduce through
 #             vine, through MPI and as a hand-written loop
 #   old       (only when OLD names a source tree of vine before issue 19,
 #             e.g. `git archive 2df3463 | tar -x -C build-old-src`, carried)
-#             vine-bench overhead of that tree and of this one, alternately,
-#             three times each: the blocking 8 B allreduce before and after
+#             vine-bench overhead of that tree and of this one, in four
+#             pairs, each tree first in two: the blocking 8 B allreduce
+#             before and after
 #
 # At the end everything is packed into $OUT/nb.tgz and the loose files are
 # removed (the device tool brings back a few files only).
@@ -28,8 +30,8 @@
 #   sh scripts/device-deps.sh            # here: writes build-devdeps/
 #   OUT=$OUT sh scripts/device-nb.sh     # there, with build-devdeps carried
 #
-# Variables: OUT (default results/nb-DATE-TIME), STAGES (default "overlap
-# thread persist overhead old"), NP (default: every core), BUDGET (seconds,
+# Variables: OUT (default results/nb-DATE-TIME), STAGES (default "overhead
+# old overlap persist thread thread_half"), NP (default: every core), BUDGET (seconds,
 # default 500), BUILD (default build-nb), OLD (a source tree, see above),
 # QUICK=1 (tiny sizes, to try the script on a small machine).
 # $bind is split into words on purpose.
@@ -68,14 +70,22 @@ machine() {
         --size 8B --iters 10
 }
 
-build_tree() { # source dir, build dir
+build_tree() { # source dir, build dir[, parallel jobs]
     cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF -DVINE_WERROR=OFF ||
         return
-    cmake --build "$2" -j "$cores" --target vine-bench
+    cmake --build "$2" -j "${3:-$cores}" --target vine-bench
 }
 
-build() {
-    build_tree . "$BUILD"
+build() { # this tree, and beside it the OLD one, half the cores each
+    if [ -n "$OLD" ] && [ -d "$OLD" ]; then
+        half=$((cores > 1 ? cores / 2 : 1))
+        build_tree "$OLD" "$BUILD-old" "$half" >"$OUT/old-build.txt" 2>&1 &
+        old_pid=$!
+        build_tree . "$BUILD" "$half" || return
+        wait "$old_pid" || echo "the OLD tree did not build: $OUT/old-build.txt"
+    else
+        build_tree . "$BUILD"
+    fi
 }
 
 nb() { # json name, then vine-bench coll options
@@ -97,7 +107,11 @@ overlap() {
 }
 
 thread() {
-    VINE_PROGRESS_THREAD=1 overlap_runs thread
+    (export VINE_PROGRESS_THREAD=1 && overlap_runs thread)
+}
+
+thread_half() { # half the ranks: a free core for each progress thread
+    (NP=$((NP > 1 ? NP / 2 : 1)) && export VINE_PROGRESS_THREAD=1 && overlap_runs thread-half)
 }
 
 persist() {
@@ -114,9 +128,12 @@ overhead() {
 
 old() {
     [ -n "$OLD" ] && [ -d "$OLD" ] || { echo "no OLD tree: skipped"; return 0; }
-    build_tree "$OLD" "$BUILD-old" >"$OUT/old-build.txt" 2>&1 || return
-    for i in 1 2 3; do
-        for b in "$BUILD-old" "$BUILD"; do
+    [ -x "$BUILD-old/bin/vine-bench" ] ||
+        build_tree "$OLD" "$BUILD-old" >>"$OUT/old-build.txt" 2>&1 || return
+    for i in 1 2 3 4; do # the two trees in turn, each first in two of the pairs
+        pair="$BUILD-old $BUILD"
+        [ $((i % 2)) = 0 ] && pair="$BUILD $BUILD-old"
+        for b in $pair; do
             echo "== $b"
             mpirun_np "$NP" $bind "$b/bin/vine-bench" overhead \
                 $([ "$QUICK" = 1 ] && echo --batches 3 --iters 100) || return
@@ -125,7 +142,7 @@ old() {
 }
 
 echo "device-nb.sh: results in $OUT, budget $BUDGET s"
-STAGES=${STAGES:-overlap thread persist overhead old}
+STAGES=${STAGES:-overhead old overlap persist thread thread_half}
 stage build 90 build
 if [ ! -x "$BENCH" ]; then
     echo "device-nb.sh: no $BENCH, nothing measured ($OUT/build.txt)" | tee -a "$OUT/stages.txt"
@@ -134,11 +151,12 @@ fi
 stage machine 10 machine
 for st in $STAGES; do
     case $st in
-    overlap) stage overlap 90 overlap ;;
-    thread) stage thread 90 thread ;;
+    overlap) stage overlap 200 overlap ;;
+    thread) stage thread 200 thread ;;
+    thread_half) stage thread_half 150 thread_half ;;
     persist) stage persist 40 persist ;;
     overhead) stage overhead 20 overhead ;;
-    old) stage old 120 old ;;
+    old) stage old 70 old ;;
     *) echo "device-nb.sh: unknown stage $st" | tee -a "$OUT/stages.txt" ;;
     esac
 done
