@@ -21,6 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #define STANDARD_RANKS "1-64,100,127,128,129,255,256,1000,1024"
 #define STANDARD_COUNTS "0,1,p-1,p,p+1,1000,4099"
 /* Region sizes for shared-memory algorithms: chunked through a small region, and in one go. */
@@ -896,8 +900,24 @@ static int cmd_dump(int argc, char **argv)
     return 2;
 }
 
+/*
+ * The verifier and the simulator allocate and free buffers of a few MiB case
+ * after case.  glibc gives the top of its heap back to the system at each
+ * such free and faults it in again at the next case: keeping it (and large
+ * blocks out of mmap) made `vine verify` three times faster.
+ */
+static void keep_heap(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TOP_PAD, 64 << 20);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    keep_heap();
     if (argc < 2) {
         usage_main(stderr);
         return 2;
