@@ -22,6 +22,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define US 1e-6
@@ -680,6 +681,314 @@ static double hier_allgather(const ctx *x, double bytes)
     return t + allgather_log(x, top, vine__levels_size(x->m, top, 0) * bytes, 1, 1);
 }
 
+/* ---- the v collectives and the scans -------------------------------------- */
+
+/*
+ * The irregular blocks of the v collectives: a step costs the largest
+ * message moved in it, so a table's largest block, or its largest group of
+ * blocks, decides where the regular formulas read count.  Tables hold
+ * elements of x->type_size bytes.
+ */
+static double vbytes(const ctx *x, size_t count)
+{
+    return (double)count * (double)x->type_size;
+}
+
+/*
+ * Prefix sums in bytes of the p blocks of t taken from block `first` on,
+ * cyclically: s[0] = 0, s[i + 1] = s[i] + block (first + i) mod p.  NULL
+ * when memory runs out; the caller frees it.
+ */
+static double *vprefix(const ctx *x, const size_t *t, int first)
+{
+    double *s = malloc(((size_t)x->p + 1) * sizeof *s);
+    if (!s)
+        return NULL;
+    s[0] = 0;
+    for (int i = 0; i < x->p; i++)
+        s[i + 1] = s[i] + vbytes(x, t[mod((long)first + i, x->p)]);
+    return s;
+}
+
+/* The blocks [lo, lo + len) of prefix sums s over p blocks, cyclically (len <= p). */
+static double vwindow(const double *s, int p, long lo, long len)
+{
+    if (lo + len <= p)
+        return s[lo + len] - s[lo];
+    return s[p] - s[lo] + s[lo + len - p];
+}
+
+static double dmax(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+/*
+ * allgatherv ring: p - 1 steps, in each of which every block but one moves,
+ * so every step waits for the largest block: (p - 1) ring steps of c_max.
+ */
+static double agv_ring(const ctx *x, const vine_args *a, double u)
+{
+    (void)u;
+    double most = 0;
+    for (int i = 0; i < x->p; i++)
+        most = dmax(most, vbytes(x, a->rcounts[i]));
+    return ring(x, x->p - 1, most);
+}
+
+/*
+ * allgatherv recursive_doubling: the stage of distance d exchanges the
+ * aligned groups of d ranks with their partner groups (those with a
+ * partner below p), the largest group sum deciding the step (class(0, d),
+ * p messages).  Where the last pair's upper group H holds h < d ranks,
+ * the fix-up forwards H's blocks in the rounds t = d/2 .. 1 with 2t > h
+ * (class(G's first rank, + t), h messages).
+ */
+static double agv_rd(const ctx *x, const vine_args *a, double u)
+{
+    (void)u;
+    int p = x->p;
+    double *s = vprefix(x, a->rcounts, 0), t = 0;
+    if (!s)
+        return -1;
+    for (long d = 1; d < p; d *= 2) {
+        double most = 0;
+        for (long g = 0; g < p; g += d)
+            if ((g ^ d) < p)
+                most = dmax(most, s[g + d < p ? g + d : p] - s[g]);
+        t += step(x, unit_class(x, -1, 0, (int)d), most, p);
+        long groot = p - p % (2 * d), h = p - groot - d;
+        for (long f = d / 2; h > 0 && h < d && f >= 1; f /= 2)
+            if (2 * f > h)
+                t += step(x, vine__cost_class(x->m, (int)groot, (int)(groot + f)),
+                          s[p] - s[groot + d], (double)h);
+    }
+    free(s);
+    return t;
+}
+
+/*
+ * allgatherv bruck: the step of distance 2^k sends every rank's next
+ * min(2^k, p - 2^k) blocks from its own on, so it waits for the largest
+ * such cyclic run (class(0, p - 2^k), p messages); then the local rotation
+ * of all N bytes at beta_0.
+ */
+static double agv_bruck(const ctx *x, const vine_args *a, double u)
+{
+    (void)u;
+    int p = x->p;
+    double *s = vprefix(x, a->rcounts, 0), t = 0;
+    if (!s)
+        return -1;
+    for (long d = 1; d < p; d *= 2) {
+        long len = d < p - d ? d : p - d;
+        double most = 0;
+        for (long r = 0; r < p; r++)
+            most = dmax(most, vwindow(s, p, r, len));
+        t += step(x, unit_class(x, -1, 0, mod(-d, p)), most, p);
+    }
+    t += s[p] * lvl(x, 0)->beta;
+    free(s);
+    return t;
+}
+
+static int desc(const void *l, const void *r)
+{
+    double a = *(const double *)l, b = *(const double *)r;
+    return (a < b) - (a > b);
+}
+
+/*
+ * allgatherv bine_block on m = p (even) or p - 1 participants (odd p folds
+ * its last rank into the one before): the distance-halving Bine butterfly,
+ * step j = 0 .. n-1 (s = n-1-j, partner pi(0, s)) receiving
+ * min(2^j, m - 2^j) blocks, priced as the sum of that many of the largest
+ * participant blocks (a bound: which blocks a rank gets when depends on the
+ * ranks only, and the exact runs would need the trees), m messages at once.
+ * Odd p adds the folded rank's block in and all the others out.
+ */
+static double agv_bine_block(const ctx *x, const vine_args *a, double u)
+{
+    (void)u;
+    int p = x->p, m = p % 2 ? p - 1 : p, n = ceil_log2(m);
+    double *b = malloc((size_t)m * sizeof *b), t = 0, all = 0, last = vbytes(x, a->rcounts[p - 1]);
+    if (!b)
+        return -1;
+    for (int i = 0; i < m; i++)
+        all += b[i] = vbytes(x, a->rcounts[i]);
+    if (m < p)
+        all += b[m - 1] += last;
+    qsort(b, (size_t)m, sizeof *b, desc);
+    for (int i = 1; i < m; i++)
+        b[i] += b[i - 1];
+    for (int j = 0; j < n; j++) {
+        long size = 1L << j, cnt = size < m - size ? size : m - size;
+        int cls = vine__cost_class(x->m, 0, vine__bine_pi(0, n - 1 - j, m));
+        t += step(x, cls, b[cnt - 1], m);
+    }
+    if (m < p) {
+        int cls = vine__cost_class(x->m, p - 2, p - 1);
+        t += step(x, cls, last, 1) + step(x, cls, all - last, 1);
+    }
+    free(b);
+    return t;
+}
+
+/* The blocks of gatherv (rcounts) or scatterv (scounts). */
+static const size_t *rooted_table(const vine_args *a)
+{
+    return a->coll == VINE_COLL_GATHERV ? a->rcounts : a->scounts;
+}
+
+/*
+ * gatherv and scatterv linear: the root's p - 1 messages, each of its peer's
+ * class, one after the other in the root's bandwidth: the sum over the
+ * peers of alpha_c + c_i beta_c.
+ */
+static double rooted_linear(const ctx *x, const vine_args *a, double u)
+{
+    (void)u;
+    const size_t *t = rooted_table(a);
+    double sum = 0;
+    for (int i = 1; i < x->p; i++) {
+        int peer = mod((long)a->root + i, x->p);
+        const vine_cost_level *lv = lvl(x, vine__cost_class(x->m, a->root, peer));
+        sum += lv->alpha + vbytes(x, t[peer]) * lv->beta;
+    }
+    return sum;
+}
+
+/*
+ * gatherv and scatterv binomial: the binomial tree of gather, the step of
+ * subtrees of 2^k ranks (relative ranks v = 2^k mod 2^(k+1)) taking the
+ * largest subtree's sum, at the class of the root's subtree; plus the
+ * binomial broadcast of the root's table of p counts that the API layer
+ * sends first (VINE_ALGO_ALLCOUNTS).
+ */
+static double rooted_binomial(const ctx *x, const vine_args *a, double u)
+{
+    (void)u;
+    int p = x->p;
+    double *s = vprefix(x, rooted_table(a), a->root), t = 0;
+    if (!s)
+        return -1;
+    for (int k = 0; k < ceil_log2(p); k++) {
+        long size = 1L << k;
+        double most = 0;
+        for (long v = size; v < p; v += 2 * size)
+            most = dmax(most, s[v + size < p ? v + size : p] - s[v]);
+        double senders = ceil((double)(p - size) / (double)(2 * size));
+        t += step(x, subtree_class(x, a->root, k, 0), most, senders);
+    }
+    free(s);
+    return t + tree(x, a->root, 0, (double)p * (double)sizeof(size_t), 0, 0);
+}
+
+/*
+ * The rows of alltoallv and alltoallw present in a: all p when the tables
+ * are p x p (vstride > 0: the verifier, the simulator), else the caller's
+ * own (run time), whose rank *first is.  Returns how many.
+ */
+static int a2av_rows(const vine_args *a, int *first)
+{
+    *first = a->vstride ? 0 : a->rank;
+    return a->vstride ? a->p : 1;
+}
+
+/*
+ * alltoallv and alltoallw pairwise: p - 1 steps, in step k rank r sends
+ * its block for rank r XOR k (p a power of two) or r + k and receives from
+ * the same or r - k; the step costs its larger message at that pair's class
+ * (p messages at once), the largest over the rows present.  At run time
+ * only the caller's row is known, so the price is that rank's.
+ */
+static double a2av_pairwise(const ctx *x, const vine_args *a, double u)
+{
+    (void)u;
+    int p = x->p, first, rows = a2av_rows(a, &first), pow2 = (p & (p - 1)) == 0;
+    double t = 0;
+    for (int k = 1; k < p; k++) {
+        double most = 0;
+        for (int r = first; r < first + rows; r++) {
+            const size_t *sc = vine__args_row(a, a->scounts, r);
+            const size_t *rc = vine__args_row(a, a->rcounts, r);
+            int to = pow2 ? r ^ k : mod((long)r + k, p), from = pow2 ? to : mod((long)r - k, p);
+            int cls = vine__cost_class(x->m, r, to), c2 = vine__cost_class(x->m, r, from);
+            double b = dmax(vbytes(x, sc[to]), vbytes(x, rc[from]));
+            most = dmax(most, step(x, cls > c2 ? cls : c2, b, p));
+        }
+        t += most;
+    }
+    return t;
+}
+
+/*
+ * alltoallv and alltoallw linear: every message posted at once (in rounds
+ * of 32 peers), so a rank pays alpha_c + c_i beta_c per message, its sends
+ * and its receives each in turn through its link: the larger of the two
+ * sums, the largest over the rows present (p messages at once).
+ */
+static double a2av_linear(const ctx *x, const vine_args *a, double u)
+{
+    (void)u;
+    int p = x->p, first, rows = a2av_rows(a, &first);
+    double t = 0;
+    for (int r = first; r < first + rows; r++) {
+        const size_t *sc = vine__args_row(a, a->scounts, r);
+        const size_t *rc = vine__args_row(a, a->rcounts, r);
+        double out = 0, in = 0;
+        for (int i = 0; i < p; i++) {
+            if (i == r)
+                continue;
+            int cls = vine__cost_class(x->m, r, i);
+            out += step(x, cls, vbytes(x, sc[i]), p);
+            in += step(x, cls, vbytes(x, rc[i]), p);
+        }
+        t = dmax(t, dmax(out, in));
+    }
+    return t;
+}
+
+/*
+ * scan and exscan recursive_doubling: ceil(lg p) exchanges of the whole
+ * vector with rank XOR 2^k (class(0, 2^k), p messages at once); rank p - 1,
+ * whose partners are all below it, reduces twice a step (the partial scan
+ * and the result) but once in the last: 2 ceil(lg p) - 1 reductions of n
+ * (exscan: one fewer, its first lower vector is received as the result).
+ */
+static double scan_rd(const ctx *x, const vine_args *a, double n)
+{
+    int steps = ceil_log2(x->p);
+    double t = 0, red = 2.0 * steps - (a->coll == VINE_COLL_EXSCAN ? 2 : 1);
+    for (int k = 0; k < steps; k++)
+        t += step(x, unit_class(x, -1, 0, 1 << k), n, x->p);
+    return t + dmax(red, 0) * n * x->c->gamma;
+}
+
+/*
+ * scan and exscan linear: the chain 0 -> 1 -> ... -> p - 1, hop r of
+ * class(r, r + 1) carrying a segment of b bytes (the vector, or
+ * seg_count elements) and the receiver reducing it (exscan: not rank
+ * p - 1).  One message in flight without segments (the sum of the hops);
+ * with m segments the pipeline, sum of the hops + (m - 1) times the
+ * slowest, its hops in flight at once as a ring's.
+ */
+static double scan_linear(const ctx *x, const vine_args *a, double n)
+{
+    size_t cnt = a->count, seg = a->seg_count && a->seg_count < cnt ? a->seg_count : cnt;
+    size_t m = cnt && seg ? (cnt + seg - 1) / seg : 1;
+    double b = m > 1 ? vbytes(x, seg) : n, sum = 0, most = 0;
+    for (int r = 0; r + 1 < x->p; r++) {
+        int cls = vine__cost_class(x->m, r, r + 1);
+        double hop = step(x, cls, b, m > 1 ? ring_senders(x, cls) : 1);
+        if (a->coll == VINE_COLL_SCAN || r + 1 < x->p - 1)
+            hop += b * x->c->gamma;
+        sum += hop;
+        most = dmax(most, hop);
+    }
+    return sum + (double)(m - 1) * most;
+}
+
 /* ---- the shm level (cost_shm.c) ------------------------------------------- */
 
 /*
@@ -1043,6 +1352,23 @@ static const struct formula {
     {VINE_COLL_REDUCE, "hier_shm", h_reduce_shm},
     {VINE_COLL_GATHER, "leader_shm", h_leader_shm},
     {VINE_COLL_SCATTER, "leader_shm", h_leader_shm},
+    /* The v collectives (tables of blocks) and the scans. */
+    {VINE_COLL_ALLGATHERV, "ring", agv_ring},
+    {VINE_COLL_ALLGATHERV, "recursive_doubling", agv_rd},
+    {VINE_COLL_ALLGATHERV, "bruck", agv_bruck},
+    {VINE_COLL_ALLGATHERV, "bine_block", agv_bine_block},
+    {VINE_COLL_GATHERV, "linear", rooted_linear},
+    {VINE_COLL_GATHERV, "binomial", rooted_binomial},
+    {VINE_COLL_SCATTERV, "linear", rooted_linear},
+    {VINE_COLL_SCATTERV, "binomial", rooted_binomial},
+    {VINE_COLL_ALLTOALLV, "pairwise", a2av_pairwise},
+    {VINE_COLL_ALLTOALLV, "linear", a2av_linear},
+    {VINE_COLL_ALLTOALLW, "pairwise", a2av_pairwise},
+    {VINE_COLL_ALLTOALLW, "linear", a2av_linear},
+    {VINE_COLL_SCAN, "recursive_doubling", scan_rd},
+    {VINE_COLL_SCAN, "linear", scan_linear},
+    {VINE_COLL_EXSCAN, "recursive_doubling", scan_rd},
+    {VINE_COLL_EXSCAN, "linear", scan_linear},
 };
 #define NFORMULAS ((int)(sizeof formulas / sizeof formulas[0]))
 
@@ -1059,12 +1385,29 @@ int vine__cost_known(vine_coll coll, const char *name)
     return find(coll, name) != NULL;
 }
 
+/* Whether a v collective's formula lacks a table it reads. */
+static int tables_missing(const vine_args *a)
+{
+    switch (a->coll) {
+    case VINE_COLL_ALLGATHERV:
+    case VINE_COLL_GATHERV:
+        return !a->rcounts;
+    case VINE_COLL_SCATTERV:
+        return !a->scounts;
+    case VINE_COLL_ALLTOALLV:
+    case VINE_COLL_ALLTOALLW:
+        return !a->scounts || !a->rcounts || a->rank < 0 || a->rank >= a->p;
+    default:
+        return 0;
+    }
+}
+
 /* vine__cost_algo, or with node set vine__cost_algo_node. */
 static int evaluate(const vine_cost *c, const vine_algo *algo, const vine_args *a, size_t type_size,
                     int node, double *t)
 {
     cost_fn fn = find(algo->coll, algo->name);
-    if (!fn || a->p < 1 || a->root < 0 || a->root >= a->p)
+    if (!fn || a->p < 1 || a->root < 0 || a->root >= a->p || tables_missing(a))
         return VINE_ERR_UNSUPPORTED;
     const vine_levels *m = vine__levels_ready(a->levels, a->p) ? a->levels : NULL;
     if (a->levels && !m)

@@ -125,7 +125,13 @@ int vine__cost_class(const vine_levels *m, int r, int s);
  * The model's time in seconds for algo serving a (a->levels ready or NULL;
  * a->rank is ignored, so every rank computes the same), with element size
  * type_size.  Returns VINE_OK, or VINE_ERR_UNSUPPORTED when the model has no
- * formula for algo (or its level restrictions fail); *t is then unchanged.
+ * formula for algo (or its level restrictions fail, or a v collective's
+ * table is missing); *t is then unchanged.  The v collectives are priced
+ * from the tables a holds: allgatherv's rcounts are the same on every
+ * rank, but gatherv's and scatterv's are complete at the root only, and
+ * alltoallv and alltoallw read row a->rank alone when vstride is 0 (every
+ * row when it is p), so their prices may differ between ranks at run time
+ * and auto does not choose by them (docs/selection.md).
  */
 int vine__cost_algo(const vine_cost *c, const vine_algo *algo, const vine_args *a, size_t type_size,
                     double *t);

@@ -380,6 +380,16 @@ static const char *const *candidates(vine_coll coll)
         "recursive_doubling", "rabenseifner", "ring",     "bine", "bine_large", "hier", "hier_rd",
         "hier_rab",           "hier_large",   "hier_shm", NULL};
     static const char *const allgather[] = {"recursive_doubling", "bruck", "ring", "hier", NULL};
+    static const char *const allgatherv[] = {"recursive_doubling", "bruck", "ring", "bine_block",
+                                             NULL};
+    static const char *const scan[] = {"recursive_doubling", "linear", NULL};
+    /*
+     * alltoallv and alltoallw are left to the rule: a rank knows only its own
+     * rows of the tables, so a price by size could differ between ranks.  So
+     * are gatherv and scatterv: a rank other than the root knows only its own
+     * count, and auto cannot take binomial anyway (its counts are broadcast
+     * only when it is requested, VINE_ALGO_ALLCOUNTS).
+     */
     switch (coll) {
     case VINE_COLL_GATHER:
     case VINE_COLL_SCATTER:
@@ -392,6 +402,11 @@ static const char *const *candidates(vine_coll coll)
         return allreduce;
     case VINE_COLL_ALLGATHER:
         return allgather;
+    case VINE_COLL_ALLGATHERV:
+        return allgatherv;
+    case VINE_COLL_SCAN:
+    case VINE_COLL_EXSCAN:
+        return scan;
     default:
         return NULL;
     }

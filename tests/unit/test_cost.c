@@ -6,7 +6,10 @@
  * cheap as the node, the unchanged MPICH choice without a map, the
  * parameter file's loader (good files, malformed ones and their messages,
  * a round trip through the writer) and that the choice does not depend on
- * the caller's rank.  Prints "cost: N passed, M failed".
+ * the caller's rank; the v collectives and the scans (uniform tables priced
+ * as the regular collective, one large block deciding the ring, auto's
+ * choice for allgatherv and the scans on a map, the rule for the others).
+ * Prints "cost: N passed, M failed".
  */
 #include "check.h"
 #include "coll/coll.h"
@@ -397,6 +400,249 @@ static void test_sweep(void)
         }
 }
 
+/* ---- the v collectives and the scans ------------------------------------ */
+
+/* a with the table t (p entries) as allgatherv's rcounts, gatherv's or scatterv's. */
+static vine_args v_args(vine_coll coll, const vine_levels *m, int p, int root, const size_t *t)
+{
+    vine_args a = args_of(coll, m, p, root, 0);
+    if (coll == VINE_COLL_SCATTERV)
+        a.scounts = t;
+    else
+        a.rcounts = t;
+    return a;
+}
+
+/*
+ * Uniform tables price as the regular collective where the schedules are
+ * the same: allgatherv ring, recursive doubling (p a power of two) and
+ * Bruck as allgather's; gatherv and scatterv binomial as gather's binomial
+ * tree plus the binomial broadcast of the p counts (8 bytes each) that
+ * precedes them.  On assorted maps and sizes.
+ */
+static void test_v_uniform(void)
+{
+    static const char *const specs[] = {"block:2,2", "block:4", "cyclic:3",
+                                        "sizes:1,3,5,7/block:2"};
+    size_t t[64];
+    vine_cost c = simple_cost(2, 3, 0.5);
+    for (int si = 0; si < 4; si++)
+        for (int p = 2; p <= 40; p += 3) {
+            vine_levels m = map_of(specs[si], p);
+            for (size_t b = 1; b < 100000; b *= 37) {
+                for (int i = 0; i < p; i++)
+                    t[i] = b;
+                vine_args v = v_args(VINE_COLL_ALLGATHERV, &m, p, 0, t);
+                vine_args r = args_of(VINE_COLL_ALLGATHER, &m, p, 0, b);
+                CHECK(near(cost_of(&c, &v, "ring"), cost_of(&c, &r, "ring")), "%s p=%d ring %g %g",
+                      specs[si], p, cost_of(&c, &v, "ring"), cost_of(&c, &r, "ring"));
+                CHECK(near(cost_of(&c, &v, "bruck"), cost_of(&c, &r, "bruck")), "%s p=%d bruck",
+                      specs[si], p);
+                if ((p & (p - 1)) == 0)
+                    CHECK(near(cost_of(&c, &v, "recursive_doubling"),
+                               cost_of(&c, &r, "recursive_doubling")),
+                          "%s p=%d rd", specs[si], p);
+                else
+                    CHECK(cost_of(&c, &v, "recursive_doubling") >=
+                              cost_of(&c, &r, "recursive_doubling"),
+                          "%s p=%d rd with its fix-up", specs[si], p);
+                CHECK(cost_of(&c, &v, "bine_block") > 0, "%s p=%d bine_block", specs[si], p);
+                vine_args bc = args_of(VINE_COLL_BCAST, &m, p, p / 3, (size_t)p * 8);
+                for (int g = 0; g < 2; g++) {
+                    vine_coll vc = g ? VINE_COLL_SCATTERV : VINE_COLL_GATHERV;
+                    v = v_args(vc, &m, p, p / 3, t);
+                    r = args_of(g ? VINE_COLL_SCATTER : VINE_COLL_GATHER, &m, p, p / 3, b);
+                    double want = cost_of(&c, &r, "binomial") + cost_of(&c, &bc, "binomial");
+                    CHECK(near(cost_of(&c, &v, "binomial"), want), "%s p=%d %sv binomial %g %g",
+                          specs[si], p, g ? "scatter" : "gather", cost_of(&c, &v, "binomial"),
+                          want);
+                    CHECK(cost_of(&c, &v, "linear") > 0, "%s p=%d linear", specs[si], p);
+                }
+            }
+            vine__levels_free(&m);
+        }
+}
+
+/*
+ * One block 10 times the others decides the ring: block:2,2 at p = 8,
+ * blocks of 10 bytes but one of 100, contention 1.  The ring crosses class
+ * 2 in all 7 steps, each waiting for the 100 bytes: 7 (100 + 1000) = 7700,
+ * allgather ring's price for blocks of 100, not for the mean (21.25).
+ * Recursive doubling: the groups holding the large block, 100, 110 and
+ * 130 bytes at classes 0, 1, 2: 11 + 120 + 1400 = 1531.  Bruck: runs of 1,
+ * 2, 4 blocks with the large one, 100, 110, 130 bytes, all of class 2
+ * (partners 7, 6, 4), + the rotation of 170 bytes at 0.1: 3717.  Bine
+ * block (uniform 1 byte: 1, 2 and 4 blocks at rank 0's partners 3, 7, 1,
+ * classes 1, 2, 0: 11 + 120 + 1.4 = 132.4; one block of 10: the largest
+ * 1, 2, 4 blocks, 10, 11, 13 bytes: 20 + 210 + 2.3 = 232.3; the skewed
+ * table: 100, 110, 130 bytes at classes 1, 2, 0: 110 + 1200 + 14 = 1324,
+ * its largest step inside the node).  gatherv linear, root 0, 1-byte
+ * blocks: 1.1 + 2 x 11 + 4 x 110 = 463.1.  Auto with the map prices every
+ * allgatherv candidate and takes the cheapest, bine_block, whatever the
+ * caller's rank.
+ */
+static void test_v_skewed(void)
+{
+    vine_levels m = map_of("block:2,2", 8);
+    vine_cost c = simple_cost(1, 1, 0);
+    size_t t[8], big[8];
+    for (int i = 0; i < 8; i++)
+        t[i] = 10, big[i] = 100;
+    t[5] = 100;
+    vine_args v = v_args(VINE_COLL_ALLGATHERV, &m, 8, 0, t);
+    vine_args r = args_of(VINE_COLL_ALLGATHER, &m, 8, 0, 100);
+    CHECK(near(cost_of(&c, &v, "ring"), 7700), "ring %g", cost_of(&c, &v, "ring"));
+    CHECK(near(cost_of(&c, &v, "ring"), cost_of(&c, &r, "ring")), "ring as blocks of 100");
+    vine_args vb = v_args(VINE_COLL_ALLGATHERV, &m, 8, 0, big);
+    CHECK(near(cost_of(&c, &v, "ring"), cost_of(&c, &vb, "ring")), "ring: the largest decides");
+    CHECK(near(cost_of(&c, &v, "recursive_doubling"), 1531), "rd %g",
+          cost_of(&c, &v, "recursive_doubling"));
+    CHECK(near(cost_of(&c, &v, "bruck"), 3717), "bruck %g", cost_of(&c, &v, "bruck"));
+    CHECK(near(cost_of(&c, &v, "bine_block"), 1324), "bine_block %g",
+          cost_of(&c, &v, "bine_block"));
+    size_t one[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    vine_args v1 = v_args(VINE_COLL_ALLGATHERV, &m, 8, 0, one);
+    CHECK(near(cost_of(&c, &v1, "bine_block"), 132.4), "bine_block %g",
+          cost_of(&c, &v1, "bine_block"));
+    one[6] = 10;
+    CHECK(near(cost_of(&c, &v1, "bine_block"), 232.3), "bine_block skewed %g",
+          cost_of(&c, &v1, "bine_block"));
+    one[6] = 1;
+    vine_args g = v_args(VINE_COLL_GATHERV, &m, 8, 0, one);
+    CHECK(near(cost_of(&c, &g, "linear"), 463.1), "gatherv linear %g", cost_of(&c, &g, "linear"));
+
+    vine__select_set_cost(&c);
+    for (int rank = 0; rank < 8; rank += 7) {
+        v.rank = rank;
+        vine_select_why w;
+        const vine_algo *got = vine__select_explain(&v, 1, &w);
+        int best = -1;
+        for (int i = 0; i < w.n; i++)
+            if (w.cand[i].priced && (best < 0 || w.cand[i].cost < w.cand[best].cost))
+                best = i;
+        CHECK(w.by_model && w.n == 4 && best >= 0 && got == w.cand[best].algo,
+              "allgatherv by the model: %s, %d candidates", got ? got->name : "-", w.n);
+        CHECK(got && strcmp(got->name, "bine_block") == 0, "allgatherv: bine_block, got %s",
+              got ? got->name : "-");
+        CHECK(vine__select_auto(&v, 1) == got, "auto == explain");
+    }
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
+/*
+ * Scans of 10 bytes on block:2,2 at p = 8, contention 1, gamma 0.5.
+ * Recursive doubling: steps of classes 0, 1, 2 (2 + 20 + 200) and 5
+ * reductions of 10 bytes on rank 7's path: 247 (exscan 4: 242).  Linear:
+ * hops of classes 0 1 0 2 0 1 0, (4 x 2 + 2 x 20 + 200) and 7 reductions:
+ * 283 (exscan, rank 7 reduces nothing: 278); in segments of 5 bytes
+ * (two), hops of 1.5, 15, 150 and 2.5 reduced each: 7 hops + one more of
+ * the slowest, 152.5: 4 x 4 + 2 x 17.5 + 152.5 + 152.5 = 356.  Auto takes
+ * recursive doubling.
+ */
+static void test_scans(void)
+{
+    vine_levels m = map_of("block:2,2", 8);
+    vine_cost c = simple_cost(1, 1, 0.5);
+    vine_args a = args_of(VINE_COLL_SCAN, &m, 8, 0, 10);
+    CHECK(near(cost_of(&c, &a, "recursive_doubling"), 247), "scan rd %g",
+          cost_of(&c, &a, "recursive_doubling"));
+    CHECK(near(cost_of(&c, &a, "linear"), 283), "scan linear %g", cost_of(&c, &a, "linear"));
+    a.seg_count = 5;
+    CHECK(near(cost_of(&c, &a, "linear"), 356), "scan linear segmented %g",
+          cost_of(&c, &a, "linear"));
+    a.seg_count = 0;
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "recursive_doubling") == 0, "scan: rd");
+    a.coll = VINE_COLL_EXSCAN;
+    CHECK(near(cost_of(&c, &a, "recursive_doubling"), 242), "exscan rd %g",
+          cost_of(&c, &a, "recursive_doubling"));
+    CHECK(near(cost_of(&c, &a, "linear"), 278), "exscan linear %g", cost_of(&c, &a, "linear"));
+    vine_select_why w;
+    CHECK(vine__select_explain(&a, 1, &w) && w.by_model && w.n == 2, "exscan by the model");
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
+/*
+ * alltoallv on p = 4 without a map (class 1: alpha 10, beta 1), blocks of
+ * 5 bytes, rank 0 sending 50 to rank 1: with every row (vstride p)
+ * pairwise pays 60 in the step pairing 0 and 1 and 15 in the two others,
+ * linear 60 + 15 + 15 at rank 0: both 90.  With the caller's row alone
+ * (run time) rank 2 sees 45, rank 0 90: prices differ between ranks, so
+ * auto leaves alltoallv, alltoallw, gatherv and scatterv to the rule
+ * (linear), map or not.
+ */
+static void test_alltoallv(void)
+{
+    size_t sc[16], rc[16];
+    for (int i = 0; i < 16; i++)
+        sc[i] = rc[i] = 5;
+    sc[0 * 4 + 1] = rc[1 * 4 + 0] = 50;
+    vine_cost c = simple_cost(1, 1, 0);
+    vine_args a = args_of(VINE_COLL_ALLTOALLV, NULL, 4, 0, 0);
+    a.scounts = sc;
+    a.rcounts = rc;
+    a.vstride = 4;
+    CHECK(near(cost_of(&c, &a, "pairwise"), 90), "pairwise %g", cost_of(&c, &a, "pairwise"));
+    CHECK(near(cost_of(&c, &a, "linear"), 90), "linear %g", cost_of(&c, &a, "linear"));
+    a.vstride = 0;
+    a.rank = 2;
+    a.scounts = sc + 8;
+    a.rcounts = rc + 8;
+    CHECK(near(cost_of(&c, &a, "pairwise"), 45), "row 2 %g", cost_of(&c, &a, "pairwise"));
+    a.rank = 0;
+    a.scounts = sc;
+    a.rcounts = rc;
+    CHECK(near(cost_of(&c, &a, "pairwise"), 90), "row 0 %g", cost_of(&c, &a, "pairwise"));
+    vine_levels m = map_of("block:2", 4);
+    a.levels = &m;
+    vine__select_set_cost(&c);
+    static const vine_coll colls[] = {VINE_COLL_ALLTOALLV, VINE_COLL_ALLTOALLW, VINE_COLL_GATHERV,
+                                      VINE_COLL_SCATTERV};
+    for (int i = 0; i < 4; i++) {
+        a.coll = colls[i];
+        a.scounts = sc;
+        vine_select_why w;
+        const vine_algo *got = vine__select_explain(&a, 1, &w);
+        CHECK(got && !w.by_model && w.n == 0 && strcmp(got->name, "linear") == 0,
+              "coll %d: the rule's linear", (int)colls[i]);
+    }
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
+/* allgatherv and the scans: every candidate priced, finite, and the choice rank-independent. */
+static void test_v_sweep(void)
+{
+    static const char *const specs[] = {"block:4", "block:2,2", "cyclic:3", "random:5:4,2",
+                                        "sizes:1,3,5,7/block:2"};
+    static const vine_coll colls[] = {VINE_COLL_ALLGATHERV, VINE_COLL_SCAN, VINE_COLL_EXSCAN};
+    size_t t[40];
+    for (int si = 0; si < 5; si++)
+        for (int p = 2; p <= 40; p += 7) {
+            vine_levels m = map_of(specs[si], p);
+            for (int ci = 0; ci < 3; ci++)
+                for (size_t count = 1; count < (1u << 22); count <<= 7) {
+                    for (int i = 0; i < p; i++)
+                        t[i] = (count * (size_t)(i * 7 % 5 + 1)) % 1000003;
+                    vine_args a = args_of(colls[ci], &m, p, 0, count);
+                    a.rcounts = t;
+                    vine_select_why w0, w1;
+                    const vine_algo *c0 = vine__select_explain(&a, 4, &w0);
+                    CHECK(c0 && w0.by_model == !vine__levels_flat(&m) && w0.n > 0,
+                          "%s p=%d by the model", specs[si], p);
+                    for (int i = 0; i < w0.n; i++)
+                        CHECK(w0.cand[i].priced && isfinite(w0.cand[i].cost) && w0.cand[i].cost > 0,
+                              "%s %s p=%d cost %g", specs[si], w0.cand[i].algo->name, p,
+                              w0.cand[i].cost);
+                    a.rank = p - 1;
+                    CHECK(vine__select_explain(&a, 4, &w1) == c0, "rank-independent");
+                }
+            vine__levels_free(&m);
+        }
+}
+
 /* Writes text to a fresh file under dir and returns its path (static buffer). */
 static const char *write_file(const char *dir, const char *name, const char *text)
 {
@@ -513,6 +759,11 @@ int main(void)
     test_reduce_large();
     test_flat_unchanged();
     test_sweep();
+    test_v_uniform();
+    test_v_skewed();
+    test_scans();
+    test_alltoallv();
+    test_v_sweep();
     test_loader(dir);
     test_round_trip(dir);
     char cmd[600];
