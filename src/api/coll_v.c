@@ -41,6 +41,16 @@ static int utab_given(const utab *u)
     return (u->ic || u->cc) && (u->id || u->ad);
 }
 
+/*
+ * Up to this many blocks a side's tables (and the copies of the user's tables
+ * for the MPI library) live in the call's stack frame; above it they take one
+ * allocation, so the common call allocates nothing.  (Set lower at build time
+ * to test the allocating path.)
+ */
+#ifndef VINE_V_INLINE
+#define VINE_V_INLINE 64
+#endif
+
 /* One side of a call: p blocks of the user's memory and the schedule's tables for them. */
 typedef struct vside {
     int p;
@@ -57,27 +67,52 @@ typedef struct vside {
     int big;        /* some count or displacement exceeds INT_MAX */
 } vside;
 
-static void vside_free(vside *s)
+/*
+ * The tables of a call's sides (at most 2): in the frame up to VINE_V_INLINE
+ * blocks, else in heap.  Each side's bc and then bd follow the previous
+ * side's in key, so key holds every table the builder gets, one after the
+ * other: the call's cache key, without a copy.  The caller sets heap to NULL
+ * first; vtabs_free frees it.
+ */
+typedef struct vtabs {
+    size_t key[4 * VINE_V_INLINE];
+    MPI_Count n[2 * VINE_V_INLINE];
+    MPI_Aint at[2 * VINE_V_INLINE];
+    void *heap;
+} vtabs;
+
+static void vtabs_free(vtabs *m)
 {
-    free(s->n);
-    free(s->at);
-    free(s->bc);
-    free(s->bd);
-    memset(s, 0, sizeof *s);
+    free(m->heap);
+    m->heap = NULL;
 }
 
-static int vside_alloc(vside *s, int p)
+/*
+ * Gives sides s[0], ..., s[ns - 1] p blocks each from m, their tables not
+ * cleared: every caller sets them before reading them.
+ */
+static int vtabs_sides(vtabs *m, vside *s, int ns, int p)
 {
-    memset(s, 0, sizeof *s);
-    size_t np = (size_t)(p > 0 ? p : 1);
-    s->p = p;
-    s->n = calloc(np, sizeof *s->n);
-    s->at = calloc(np, sizeof *s->at);
-    s->bc = calloc(np, sizeof *s->bc);
-    s->bd = calloc(np, sizeof *s->bd);
-    if (!s->n || !s->at || !s->bc || !s->bd) {
-        vside_free(s);
-        return MPI_ERR_NO_MEM;
+    size_t np = (size_t)(p > 0 ? p : 1), one;
+    size_t *key = m->key;
+    MPI_Count *n = m->n;
+    MPI_Aint *at = m->at;
+    if (np > VINE_V_INLINE) {
+        /* One allocation: MPI_Counts first, their alignment is the largest. */
+        one = 2 * sizeof *key + sizeof *n + sizeof *at;
+        if (np > SIZE_MAX / one / (size_t)ns || !(m->heap = malloc((size_t)ns * np * one)))
+            return MPI_ERR_NO_MEM;
+        n = m->heap;
+        at = (MPI_Aint *)(n + (size_t)ns * np);
+        key = (size_t *)(at + (size_t)ns * np);
+    }
+    for (int k = 0; k < ns; k++) {
+        memset(&s[k], 0, sizeof s[k]);
+        s[k].p = p;
+        s[k].n = n + (size_t)k * np;
+        s[k].at = at + (size_t)k * np;
+        s[k].bc = key + 2 * (size_t)k * np;
+        s[k].bd = s[k].bc + np;
     }
     return MPI_SUCCESS;
 }
@@ -88,29 +123,49 @@ static const vine_exec_type *vtype(const vside *s, int i)
 }
 
 /*
+ * The limits of vside_set for type t, found once for blocks of one type (the
+ * divisions cost more than the rest of a block): counts up to maxn (those of
+ * vine__call_bytes), displacements up to maxd in magnitude (any when the
+ * extent is 0).  MPI_ERR_COUNT for a negative size, as vine__call_bytes.
+ */
+typedef struct vlim {
+    const vine_exec_type *t;
+    size_t maxn;
+    MPI_Aint maxd;
+} vlim;
+
+static int vlim_set(vlim *l, const vine_exec_type *t)
+{
+    if (t->size < 0)
+        return MPI_ERR_COUNT;
+    l->t = t;
+    l->maxn = t->size > 0 ? SIZE_MAX / (size_t)t->size : SIZE_MAX;
+    l->maxd = t->extent != 0 ? PTRDIFF_MAX / (t->extent > 0 ? t->extent : -t->extent) : 0;
+    return MPI_SUCCESS;
+}
+
+/*
  * Block i of s: n elements at displacement d, in units of the type's extent
  * or, with bytes set (alltoallw), in bytes.  MPI_ERR_COUNT for n < 0 or
- * sizes that do not fit.
+ * sizes that do not fit; l holds the limits of the last type seen.
  */
-static int vside_set(vside *s, int i, MPI_Count n, MPI_Aint d, int bytes)
+static int vside_set(vside *s, int i, MPI_Count n, MPI_Aint d, int bytes, vlim *l)
 {
     const vine_exec_type *t = vtype(s, i);
-    size_t b;
     if (n < 0)
         return MPI_ERR_COUNT;
-    int rc = vine__call_bytes((size_t)n, t->size, &b);
-    if (rc)
-        return rc;
+    int rc = t == l->t ? MPI_SUCCESS : vlim_set(l, t);
+    if (rc || (size_t)n > l->maxn)
+        return rc ? rc : MPI_ERR_COUNT;
     MPI_Aint at = d;
     if (!bytes && n > 0) {
-        if (t->extent != 0 && (d > PTRDIFF_MAX / (t->extent > 0 ? t->extent : -t->extent) ||
-                               d < -(PTRDIFF_MAX / (t->extent > 0 ? t->extent : -t->extent))))
+        if (t->extent != 0 && (d > l->maxd || d < -l->maxd))
             return MPI_ERR_COUNT;
         at = d * t->extent;
     }
     s->n[i] = n;
     s->at[i] = at;
-    s->bc[i] = b;
+    s->bc[i] = (size_t)n * (size_t)t->size;
     s->big |= n > INT_MAX || d > INT_MAX || d < INT_MIN;
     return MPI_SUCCESS;
 }
@@ -118,8 +173,9 @@ static int vside_set(vside *s, int i, MPI_Count n, MPI_Aint d, int bytes)
 /* Fills every block of s from the user's table u. */
 static int vside_fill(vside *s, const utab *u, int bytes)
 {
+    vlim l = {NULL, 0, 0};
     for (int i = 0; i < s->p; i++) {
-        int rc = vside_set(s, i, ucount(u, i), udispl(u, i), bytes);
+        int rc = vside_set(s, i, ucount(u, i), udispl(u, i), bytes, &l);
         if (rc)
             return rc;
     }
@@ -136,11 +192,11 @@ static int vspan_cmp(const void *x, const void *y)
     return a->off < b->off ? -1 : a->off > b->off;
 }
 
-/* MPI_ERR_BUFFER when two blocks of a raw receive side overlap (MPI forbids it). */
-static int check_overlap(const vside *s)
+/* check_overlap for blocks out of offset order: sorts them. */
+static int check_overlap_sorted(const vside *s)
 {
-    vspan *v = malloc((size_t)(s->p > 0 ? s->p : 1) * sizeof *v);
-    if (!v)
+    vspan in[VINE_V_INLINE], *v = in;
+    if (s->p > VINE_V_INLINE && !(v = malloc((size_t)s->p * sizeof *v)))
         return MPI_ERR_NO_MEM;
     int n = 0, rc = MPI_SUCCESS;
     for (int i = 0; i < s->p; i++)
@@ -150,8 +206,32 @@ static int check_overlap(const vside *s)
     for (int k = 1; k < n && rc == MPI_SUCCESS; k++)
         if (v[k].off < v[k - 1].off + v[k - 1].len)
             rc = MPI_ERR_BUFFER;
-    free(v);
+    if (v != in)
+        free(v);
     return rc;
+}
+
+/*
+ * MPI_ERR_BUFFER when two blocks of a raw receive side overlap (MPI forbids
+ * it).  Blocks with data in increasing offset order, the usual case, need
+ * only their neighbours checked; any other order is sorted first.
+ */
+static int check_overlap(const vside *s)
+{
+    vspan prev = {0, 0};
+    int any = 0;
+    for (int i = 0; i < s->p; i++) {
+        if (!s->bc[i])
+            continue;
+        if (any && s->bd[i] < prev.off)
+            return check_overlap_sorted(s);
+        /* Sorted so far; layout checked that off + len does not wrap. */
+        if (any && s->bd[i] < prev.off + prev.len)
+            return MPI_ERR_BUFFER;
+        prev = (vspan){s->bd[i], s->bc[i]};
+        any = 1;
+    }
+    return MPI_SUCCESS;
 }
 
 /*
@@ -239,62 +319,58 @@ static int vside_mem(vine_call *c, const vside *s, int which, int out, char **me
     return rc;
 }
 
-/* The call's cache key: the tables it passes to the builder, one after the other. */
-typedef struct vkey {
-    size_t *k;
-} vkey;
+/*
+ * Int copies of the _c forms' tables for the MPI library: in the frame up to
+ * VINE_V_INLINE entries, else in heap (set to NULL first, freed by
+ * vints_free).
+ */
+typedef struct vints {
+    int in[2][VINE_V_INLINE];
+    int *heap[2];
+} vints;
 
-static int make_key(vine_call *c, vkey *key)
+static void vints_free(vints *w)
 {
-    const vine_args *a = &c->a;
-    const size_t *t[4] = {a->scounts, a->sdispls, a->rcounts, a->rdispls};
-    size_t p = (size_t)a->p, n = 0;
-    key->k = malloc(4 * p * sizeof *key->k + 1);
-    if (!key->k)
-        return MPI_ERR_NO_MEM;
-    for (int j = 0; j < 4; j++) {
-        if (t[j])
-            memcpy(key->k + n, t[j], p * sizeof *key->k);
-        else
-            memset(key->k + n, 0xff, p * sizeof *key->k);
-        n += p;
-    }
-    c->vkey = key->k;
-    c->nvkey = n;
-    return MPI_SUCCESS;
+    free(w->heap[0]);
+    free(w->heap[1]);
+    w->heap[0] = w->heap[1] = NULL;
 }
 
-/* Copies a table of p MPI_Counts (or MPI_Aints) into ints for the MPI library; NULL when none. */
-static int *to_ints(int p, const MPI_Count *cc, const MPI_Aint *ad)
+/* Copies a table of p MPI_Counts (or MPI_Aints) into ints, in `in` or in *heap; NULL: no memory. */
+static int *to_ints(int p, const MPI_Count *cc, const MPI_Aint *ad, int *in, int **heap)
 {
-    if (!cc && !ad)
+    int *v = in;
+    if (p > VINE_V_INLINE && !(v = *heap = malloc((size_t)p * sizeof *v)))
         return NULL;
-    int *v = malloc((size_t)(p > 0 ? p : 1) * sizeof *v);
-    for (int i = 0; v && i < p; i++)
+    for (int i = 0; i < p; i++)
         v[i] = (int)(cc ? cc[i] : ad[i]);
     return v;
 }
 
-/* The int tables of u for the MPI library: u's own, or copies (*owned, to free). */
-static int mpi_tables(int p, const utab *u, const int **cnt, const int **dsp, int **owned)
+/* The int tables of u for the MPI library: u's own, or copies in w. */
+static int mpi_tables(int p, const utab *u, const int **cnt, const int **dsp, vints *w)
 {
-    owned[0] = owned[1] = NULL;
     *cnt = u->ic;
     *dsp = u->id;
-    if (!u->ic && u->cc && !(*cnt = owned[0] = to_ints(p, u->cc, NULL)))
+    if (!u->ic && u->cc && !(*cnt = to_ints(p, u->cc, NULL, w->in[0], &w->heap[0])))
         return MPI_ERR_NO_MEM;
-    if (!u->id && u->ad && !(*dsp = owned[1] = to_ints(p, NULL, u->ad)))
+    if (!u->id && u->ad && !(*dsp = to_ints(p, NULL, u->ad, w->in[1], &w->heap[1])))
         return MPI_ERR_NO_MEM;
     return MPI_SUCCESS;
 }
 
-/* Plans c on bytes; big: the MPI library's classic interface cannot take the call. */
-static int plan(vine_call *c, int big, vkey *key)
+/*
+ * Plans c on bytes; big: the MPI library's classic interface cannot take the
+ * call.  The cache key is the tables of sides s[0], ..., s[ns - 1] (from
+ * vtabs_sides, one after the other): every table the builder gets.
+ */
+static int plan(vine_call *c, int big, const vside *s, int ns)
 {
     c->t = *vine__byte_type();
     c->a.count = big ? (size_t)INT_MAX + 1 : 0;
-    int rc = make_key(c, key);
-    return rc ? rc : vine__call_plan(c);
+    c->vkey = s[0].bc;
+    c->nvkey = 2 * (size_t)ns * (size_t)c->a.p;
+    return vine__call_plan(c);
 }
 
 /* Runs the planned schedule on smem and rmem, then unpacks r when it is not raw. */
@@ -315,9 +391,9 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
 {
     vine_call c;
     vine_exec_type st, rt;
-    vside s = {0}, r = {0};
-    vkey key = {NULL};
-    int inplace = sendbuf == MPI_IN_PLACE, *owned[2] = {NULL, NULL};
+    vside r;
+    vtabs m;
+    int inplace = sendbuf == MPI_IN_PLACE;
     int rc = vine__call_start(&c, VINE_COLL_ALLGATHERV, comm);
     if (rc || (rc = vine__call_check_type(0, recvtype, &rt)))
         return rc;
@@ -330,7 +406,8 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
                      (rc = vine__call_check_buf(sendbuf, (size_t)sendcount, &st)) ||
                      (rc = vine__call_bytes((size_t)sendcount, st.size, &sbytes))))
         return rc;
-    if ((rc = vside_alloc(&r, c.a.p)))
+    m.heap = NULL;
+    if ((rc = vtabs_sides(&m, &r, 1, c.a.p)))
         return rc;
     r.buf = recvbuf;
     r.t = &rt;
@@ -353,13 +430,16 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     c.a.inplace = inplace;
     c.a.rcounts = r.bc;
     c.a.rdispls = r.bd;
-    if ((rc = plan(&c, r.big || sendcount > INT_MAX, &key)))
+    if ((rc = plan(&c, r.big || sendcount > INT_MAX, &r, 1)))
         goto out;
     if (vine__call_to_mpi(&c)) {
         const int *cnt, *dsp;
-        if ((rc = mpi_tables(c.a.p, ru, &cnt, &dsp, owned)) == MPI_SUCCESS)
+        vints w;
+        w.heap[0] = w.heap[1] = NULL;
+        if ((rc = mpi_tables(c.a.p, ru, &cnt, &dsp, &w)) == MPI_SUCCESS)
             rc = vine__call_mpi_done(&c, PMPI_Allgatherv(sendbuf, (int)sendcount, sendtype,
                                                          recvbuf, cnt, dsp, recvtype, comm));
+        vints_free(&w);
         goto out;
     }
     char *rmem, *smem = NULL;
@@ -379,11 +459,7 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     if (rc == MPI_SUCCESS)
         rc = run(&c, smem, &r, rmem);
 out:
-    free(owned[0]);
-    free(owned[1]);
-    free(key.k);
-    vside_free(&r);
-    vside_free(&s);
+    vtabs_free(&m);
     return rc;
 }
 
@@ -398,10 +474,10 @@ static int alltoallv_impl(vine_coll coll, const void *sendbuf, const utab *su,
                           const MPI_Datatype *rtypes, MPI_Comm comm)
 {
     vine_call c;
-    vside s = {0}, r = {0};
-    vkey key = {NULL};
-    vine_exec_type *types = NULL;
-    int inplace = sendbuf == MPI_IN_PLACE, w = coll == VINE_COLL_ALLTOALLW, *owned[4] = {NULL};
+    vside v[2], *s = &v[0], *r = &v[1]; /* in key order: the send tables first */
+    vtabs m;
+    vine_exec_type tin[2 * VINE_V_INLINE], *types = tin;
+    int inplace = sendbuf == MPI_IN_PLACE, w = coll == VINE_COLL_ALLTOALLW;
     int rc = vine__call_start(&c, coll, comm);
     if (rc)
         return rc;
@@ -410,82 +486,83 @@ static int alltoallv_impl(vine_coll coll, const void *sendbuf, const utab *su,
         return MPI_ERR_BUFFER;
     if (!utab_given(ru) || (!inplace && !utab_given(su)) || !rtypes || (!inplace && !stypes))
         return MPI_ERR_ARG;
-    types = malloc(2 * (size_t)nt * sizeof *types);
-    if (!types)
+    if (nt > VINE_V_INLINE && !(types = malloc(2 * (size_t)nt * sizeof *types)))
         return MPI_ERR_NO_MEM;
+    m.heap = NULL;
     for (int i = 0; i < nt && rc == MPI_SUCCESS; i++) {
         rc = vine__call_check_type(0, rtypes[i], &types[nt + i]);
         if (rc == MPI_SUCCESS && !inplace)
             rc = vine__call_check_type(0, stypes[i], &types[i]);
     }
-    if (rc || (rc = vside_alloc(&r, p)) || (rc = vside_alloc(&s, p)))
+    if (rc || (rc = vtabs_sides(&m, v, 2, p)))
         goto out;
-    r.buf = recvbuf;
-    r.t = types + nt;
-    r.tstride = w;
-    s.buf = (char *)(uintptr_t)sendbuf;
-    s.t = inplace ? r.t : types;
-    s.tstride = w;
-    if ((rc = vside_fill(&r, ru, w)) || (!inplace && (rc = vside_fill(&s, su, w))))
+    r->buf = recvbuf;
+    r->t = types + nt;
+    r->tstride = w;
+    s->buf = (char *)(uintptr_t)sendbuf;
+    s->t = inplace ? r->t : types;
+    s->tstride = w;
+    if ((rc = vside_fill(r, ru, w)) || (!inplace && (rc = vside_fill(s, su, w))))
         goto out;
     size_t stotal = 0, rtotal = 0;
     for (int i = 0; i < p; i++) {
-        rtotal += r.bc[i];
-        stotal += inplace ? 0 : s.bc[i];
+        rtotal += r->bc[i];
+        stotal += inplace ? 0 : s->bc[i];
     }
     /* A rank with nothing to move still takes part: "mpi" calls the MPI library everywhere. */
-    if ((rc = vine__call_check_buf(recvbuf, rtotal, r.t)) ||
-        (!inplace && (rc = vine__call_check_buf(sendbuf, stotal, s.t))) ||
+    if ((rc = vine__call_check_buf(recvbuf, rtotal, r->t)) ||
+        (!inplace && (rc = vine__call_check_buf(sendbuf, stotal, s->t))) ||
         (rc = vine__call_check_request(&c)))
         goto out;
-    if ((rc = vside_layout(&r, 1, 0)) || (rc = vine__call_attach(&c)))
+    if ((rc = vside_layout(r, 1, 0)) || (rc = vine__call_attach(&c)))
         goto out;
     if (inplace) {
         /* The input is the receive blocks, moved to scratch before the schedule. */
-        memcpy(s.n, r.n, (size_t)p * sizeof *s.n);
-        memcpy(s.at, r.at, (size_t)p * sizeof *s.at);
-        memcpy(s.bc, r.bc, (size_t)p * sizeof *s.bc);
-        s.buf = r.buf;
+        memcpy(s->n, r->n, (size_t)p * sizeof *s->n);
+        memcpy(s->at, r->at, (size_t)p * sizeof *s->at);
+        memcpy(s->bc, r->bc, (size_t)p * sizeof *s->bc);
+        s->buf = r->buf;
     }
     /* In place the input moves to scratch: schedules never read and write one buffer. */
-    if ((rc = vside_layout(&s, 0, inplace)))
+    if ((rc = vside_layout(s, 0, inplace)))
         goto out;
-    c.a.scounts = s.bc;
-    c.a.sdispls = s.bd;
-    c.a.rcounts = r.bc;
-    c.a.rdispls = r.bd;
-    if ((rc = plan(&c, r.big || s.big, &key)))
+    c.a.scounts = s->bc;
+    c.a.sdispls = s->bd;
+    c.a.rcounts = r->bc;
+    c.a.rdispls = r->bd;
+    if ((rc = plan(&c, r->big || s->big, v, 2)))
         goto out;
     if (vine__call_to_mpi(&c)) {
         const int *sc = NULL, *sd = NULL, *rc_ = NULL, *rd = NULL;
-        if ((!inplace && (rc = mpi_tables(p, su, &sc, &sd, owned))) ||
-            (rc = mpi_tables(p, ru, &rc_, &rd, owned + 2)))
-            goto out;
-        if (w)
-            rc = PMPI_Alltoallw(sendbuf, sc, sd, stypes, recvbuf, rc_, rd, rtypes, comm);
-        else
-            rc = PMPI_Alltoallv(sendbuf, sc, sd, inplace ? MPI_DATATYPE_NULL : stypes[0], recvbuf,
-                                rc_, rd, rtypes[0], comm);
-        rc = vine__call_mpi_done(&c, rc);
+        vints sw, rw;
+        sw.heap[0] = sw.heap[1] = rw.heap[0] = rw.heap[1] = NULL;
+        if ((inplace || (rc = mpi_tables(p, su, &sc, &sd, &sw)) == MPI_SUCCESS) &&
+            (rc = mpi_tables(p, ru, &rc_, &rd, &rw)) == MPI_SUCCESS) {
+            if (w)
+                rc = PMPI_Alltoallw(sendbuf, sc, sd, stypes, recvbuf, rc_, rd, rtypes, comm);
+            else
+                rc = PMPI_Alltoallv(sendbuf, sc, sd, inplace ? MPI_DATATYPE_NULL : stypes[0],
+                                    recvbuf, rc_, rd, rtypes[0], comm);
+            rc = vine__call_mpi_done(&c, rc);
+        }
+        vints_free(&sw);
+        vints_free(&rw);
         goto out;
     }
     char *smem, *rmem;
     if (inplace) {
         /* Packed in rank order whatever the types: the blocks leave the receive buffer. */
-        if ((rc = vine__pack_scratch(c.st, VINE_PACK_IN, s.span, &smem)) == MPI_SUCCESS)
-            rc = vside_pack(&s, smem, -1, c.st->comm);
+        if ((rc = vine__pack_scratch(c.st, VINE_PACK_IN, s->span, &smem)) == MPI_SUCCESS)
+            rc = vside_pack(s, smem, -1, c.st->comm);
     } else {
-        rc = vside_mem(&c, &s, VINE_PACK_IN, 0, &smem);
+        rc = vside_mem(&c, s, VINE_PACK_IN, 0, &smem);
     }
-    if (rc == MPI_SUCCESS && (rc = vside_mem(&c, &r, VINE_PACK_OUT, 1, &rmem)) == MPI_SUCCESS)
-        rc = run(&c, smem, &r, rmem);
+    if (rc == MPI_SUCCESS && (rc = vside_mem(&c, r, VINE_PACK_OUT, 1, &rmem)) == MPI_SUCCESS)
+        rc = run(&c, smem, r, rmem);
 out:
-    for (int k = 0; k < 4; k++)
-        free(owned[k]);
-    free(key.k);
-    free(types);
-    vside_free(&r);
-    vside_free(&s);
+    if (types != tin)
+        free(types);
+    vtabs_free(&m);
     return rc;
 }
 
@@ -502,10 +579,8 @@ static int rooted_impl(int gather, const void *ownbuf, MPI_Count owncount, MPI_D
 {
     vine_call c;
     vine_exec_type ot, rt = *vine__byte_type();
-    vside b = {0};
-    vkey key = {NULL};
-    size_t *table = NULL;
-    int *owned[2] = {NULL, NULL};
+    vside b;
+    vtabs m;
     int rc = vine__call_start(&c, gather ? VINE_COLL_GATHERV : VINE_COLL_SCATTERV, comm);
     if (rc)
         return rc;
@@ -521,7 +596,8 @@ static int rooted_impl(int gather, const void *ownbuf, MPI_Count owncount, MPI_D
         return rc;
     if (at_root && ((rc = vine__call_check_type(0, roottype, &rt)) || !utab_given(u)))
         return rc ? rc : MPI_ERR_ARG;
-    if ((rc = vside_alloc(&b, p)))
+    m.heap = NULL;
+    if ((rc = vtabs_sides(&m, &b, 1, p)))
         return rc;
     b.buf = (char *)(uintptr_t)rootbuf;
     b.t = &rt;
@@ -536,6 +612,8 @@ static int rooted_impl(int gather, const void *ownbuf, MPI_Count owncount, MPI_D
             (rc = vine__call_check_buf(rootbuf, total, &rt)) || (rc = vside_layout(&b, gather, 0)))
             goto out;
     } else {
+        /* Only the own block: the others' sizes and every offset are 0, as in the key. */
+        memset(b.bc, 0, 2 * (size_t)p * sizeof *b.bc);
         b.bc[me] = own;
         b.big = owncount > INT_MAX;
     }
@@ -545,22 +623,14 @@ static int rooted_impl(int gather, const void *ownbuf, MPI_Count owncount, MPI_D
     c.a.inplace = inplace;
     if (c.req && (c.req->flags & VINE_ALGO_ALLCOUNTS)) {
         /* The algorithm needs every block's size everywhere: the root's table, broadcast. */
-        table = malloc((size_t)p * sizeof *table + 1);
-        if (!table) {
-            rc = MPI_ERR_NO_MEM;
-            goto out;
-        }
-        if (at_root)
-            memcpy(table, b.bc, (size_t)p * sizeof *table);
-        if ((rc = PMPI_Bcast(table, p * (int)sizeof *table, MPI_BYTE, root, c.st->comm))) {
+        if ((rc = PMPI_Bcast(b.bc, p * (int)sizeof *b.bc, MPI_BYTE, root, c.st->comm))) {
             rc = MPI_ERR_OTHER;
             goto out;
         }
-        if (!at_root && table[me] != own) {
+        if (!at_root && b.bc[me] != own) {
             rc = MPI_ERR_TRUNCATE;
             goto out;
         }
-        memcpy(b.bc, table, (size_t)p * sizeof *table);
     }
     if (gather) {
         c.a.rcounts = b.bc;
@@ -569,19 +639,22 @@ static int rooted_impl(int gather, const void *ownbuf, MPI_Count owncount, MPI_D
         c.a.scounts = b.bc;
         c.a.sdispls = b.bd;
     }
-    if ((rc = plan(&c, b.big || owncount > INT_MAX, &key)))
+    if ((rc = plan(&c, b.big || owncount > INT_MAX, &b, 1)))
         goto out;
     if (vine__call_to_mpi(&c)) {
         const int *cnt = NULL, *dsp = NULL;
-        if (at_root && (rc = mpi_tables(p, u, &cnt, &dsp, owned)))
-            goto out;
-        if (gather)
-            rc = PMPI_Gatherv(ownbuf, (int)owncount, owntype, (void *)(uintptr_t)rootbuf, cnt, dsp,
-                              roottype, root, comm);
-        else
-            rc = PMPI_Scatterv(rootbuf, cnt, dsp, roottype, (void *)(uintptr_t)ownbuf,
-                               (int)owncount, owntype, root, comm);
-        rc = vine__call_mpi_done(&c, rc);
+        vints w;
+        w.heap[0] = w.heap[1] = NULL;
+        if (!at_root || (rc = mpi_tables(p, u, &cnt, &dsp, &w)) == MPI_SUCCESS) {
+            if (gather)
+                rc = PMPI_Gatherv(ownbuf, (int)owncount, owntype, (void *)(uintptr_t)rootbuf, cnt,
+                                  dsp, roottype, root, comm);
+            else
+                rc = PMPI_Scatterv(rootbuf, cnt, dsp, roottype, (void *)(uintptr_t)ownbuf,
+                                   (int)owncount, owntype, root, comm);
+            rc = vine__call_mpi_done(&c, rc);
+        }
+        vints_free(&w);
         goto out;
     }
     /* The root's side in the schedule's buffer, the own block as one side. */
@@ -610,11 +683,7 @@ static int rooted_impl(int gather, const void *ownbuf, MPI_Count owncount, MPI_D
             rc = vine__side_unpack(&one, omem, c.st->comm);
     }
 out:
-    free(owned[0]);
-    free(owned[1]);
-    free(table);
-    free(key.k);
-    vside_free(&b);
+    vtabs_free(&m);
     return rc;
 }
 
