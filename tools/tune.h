@@ -73,7 +73,13 @@ typedef struct tune_skip {
     int why; /* enum tune_skip_why */
 } tune_skip;
 
-enum tune_skip_why { TUNE_SKIP_MEM, TUNE_SKIP_BUDGET, TUNE_SKIP_NOMEM, TUNE_SKIP_NOCAND };
+enum tune_skip_why {
+    TUNE_SKIP_MEM,
+    TUNE_SKIP_BUDGET,
+    TUNE_SKIP_NOMEM,
+    TUNE_SKIP_NOCAND,
+    TUNE_SKIP_INTS /* the tables exceed the MPI library's int counts and displacements */
+};
 
 /* The state of the run that every part reads (rank 0 fills the lists). */
 typedef struct tune_run {
@@ -91,12 +97,14 @@ typedef struct tune_run {
 
 /* ---- tune_run.c: one case -------------------------------------------------- */
 
-/* The element type and size of coll's buffers: MPI_INT for reductions, MPI_BYTE otherwise. */
+/* The element type and size of coll's buffers: MPI_INT for reductions and scans, else MPI_BYTE. */
 MPI_Datatype tune_type(vine_coll coll, size_t *tsize);
-/* Is coll a reduction (its rules serve commutative ops)? */
+/* Is coll a reduction or a scan (its rules serve commutative ops)? */
 int tune_is_reduction(vine_coll coll);
 /* The bytes of send and receive buffers the busiest rank of q needs for coll at bytes. */
 double tune_case_mem(vine_coll coll, int q, size_t bytes);
+/* Do the MPI library's int counts and displacements hold coll's tables on q ranks at bytes? */
+int tune_case_ints(vine_coll coll, int q, size_t bytes);
 
 /*
  * Collective over comm (q ranks): measures coll at bytes, every candidate

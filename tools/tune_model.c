@@ -96,7 +96,21 @@ static int price(const vine_cost *c, const tune_result *r, const tune_cand *k, d
     a.p = r->q;
     a.count = r->bytes / tsize;
     a.commutative = 1;
-    return vine__cost_algo(c, k->algo, &a, tsize, t) == VINE_OK ? 0 : -1;
+    /* allgatherv's formulas read its blocks: q equal ones, packed, as vine-tune calls it. */
+    size_t *tab = NULL;
+    if (r->coll == VINE_COLL_ALLGATHERV) {
+        if (!(tab = malloc(2 * sizeof *tab * (size_t)r->q)))
+            return -1;
+        for (int i = 0; i < r->q; i++) {
+            tab[i] = r->bytes;
+            tab[r->q + i] = (size_t)i * r->bytes;
+        }
+        a.rcounts = tab;
+        a.rdispls = tab + r->q;
+    }
+    int rc = vine__cost_algo(c, k->algo, &a, tsize, t) == VINE_OK ? 0 : -1;
+    free(tab);
+    return rc;
 }
 
 /* The terms of alpha, beta and gamma in k's time on r; -1 when unpriced or not linear. */

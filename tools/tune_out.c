@@ -167,6 +167,8 @@ static const char *skip_reason(int why)
         return "no time left in --budget";
     case TUNE_SKIP_NOMEM:
         return "out of memory";
+    case TUNE_SKIP_INTS:
+        return "the displacements exceed the MPI library's int";
     default:
         return "no algorithm could be measured";
     }

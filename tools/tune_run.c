@@ -14,6 +14,7 @@
 #include "bench/stats.h"
 #include "tune.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,7 +28,8 @@ typedef struct tcase {
     size_t tsize;
     int q, rank, root;
     int count;   /* the count argument: elements of one block or of the vector */
-    int *counts; /* reduce_scatter: q equal blocks */
+    int *counts; /* reduce_scatter and allgatherv: q equal blocks */
+    int *displs; /* allgatherv: the blocks packed in rank order */
     unsigned char *send, *recv;
 } tcase;
 
@@ -54,7 +56,14 @@ static int segmented(const vine_algo *a)
 int tune_is_reduction(vine_coll coll)
 {
     return coll == VINE_COLL_REDUCE || coll == VINE_COLL_ALLREDUCE ||
-           coll == VINE_COLL_REDUCE_SCATTER || coll == VINE_COLL_REDUCE_SCATTER_BLOCK;
+           coll == VINE_COLL_REDUCE_SCATTER || coll == VINE_COLL_REDUCE_SCATTER_BLOCK ||
+           coll == VINE_COLL_SCAN || coll == VINE_COLL_EXSCAN;
+}
+
+int tune_case_ints(vine_coll coll, int q, size_t bytes)
+{
+    /* allgatherv's last displacement, (q - 1) blocks, is an int in the MPI library's call. */
+    return coll != VINE_COLL_ALLGATHERV || (size_t)(q - 1) * bytes <= INT_MAX;
 }
 
 MPI_Datatype tune_type(vine_coll coll, size_t *tsize)
@@ -77,6 +86,7 @@ static void shape(vine_coll coll, int q, int r, size_t n, size_t *in, size_t *ou
         *out = r == 0 ? n : 0;
         break;
     case VINE_COLL_ALLGATHER:
+    case VINE_COLL_ALLGATHERV:
         *out = big;
         break;
     case VINE_COLL_REDUCE_SCATTER:
@@ -111,6 +121,7 @@ double tune_case_mem(vine_coll coll, int q, size_t bytes)
 static void tcase_free(tcase *c)
 {
     free(c->counts);
+    free(c->displs);
     free(c->send);
     free(c->recv);
 }
@@ -128,13 +139,16 @@ static int tcase_init(tcase *c, MPI_Comm comm, vine_coll coll, size_t bytes)
     c->count = (int)n;
     shape(coll, c->q, c->rank, n, &in, &out);
     c->counts = malloc(sizeof(int) * (size_t)c->q);
+    c->displs = malloc(sizeof(int) * (size_t)c->q);
     /* One spare byte: no buffer is of size 0, which malloc may answer with NULL. */
     c->send = malloc(in * c->tsize + 1);
     c->recv = malloc(out * c->tsize + 1);
-    if (!c->counts || !c->send || !c->recv)
+    if (!c->counts || !c->displs || !c->send || !c->recv || !tune_case_ints(coll, c->q, bytes))
         return -1;
-    for (int i = 0; i < c->q; i++)
+    for (int i = 0; i < c->q; i++) {
         c->counts[i] = c->count;
+        c->displs[i] = i * c->count;
+    }
     /* Zeros: a sum of them never overflows, and the pages are touched before the timing. */
     memset(c->send, 0, in * c->tsize + 1);
     memset(c->recv, 0, out * c->tsize + 1);
@@ -164,6 +178,12 @@ static int call_vine(const tcase *c)
         return vine_gather(c->send, n, c->dt, c->recv, n, c->dt, 0, w);
     case VINE_COLL_SCATTER:
         return vine_scatter(c->send, n, c->dt, c->recv, n, c->dt, 0, w);
+    case VINE_COLL_ALLGATHERV:
+        return vine_allgatherv(c->send, n, c->dt, c->recv, c->counts, c->displs, c->dt, w);
+    case VINE_COLL_SCAN:
+        return vine_scan(c->send, c->recv, n, c->dt, MPI_SUM, w);
+    case VINE_COLL_EXSCAN:
+        return vine_exscan(c->send, c->recv, n, c->dt, MPI_SUM, w);
     default:
         return vine_barrier(w);
     }
@@ -192,6 +212,12 @@ static int call_mpi(const tcase *c)
         return MPI_Gather(c->send, n, c->dt, c->recv, n, c->dt, 0, w);
     case VINE_COLL_SCATTER:
         return MPI_Scatter(c->send, n, c->dt, c->recv, n, c->dt, 0, w);
+    case VINE_COLL_ALLGATHERV:
+        return MPI_Allgatherv(c->send, n, c->dt, c->recv, c->counts, c->displs, c->dt, w);
+    case VINE_COLL_SCAN:
+        return MPI_Scan(c->send, c->recv, n, c->dt, MPI_SUM, w);
+    case VINE_COLL_EXSCAN:
+        return MPI_Exscan(c->send, c->recv, n, c->dt, MPI_SUM, w);
     default:
         return MPI_Barrier(w);
     }

@@ -4,7 +4,7 @@
  * follows (src/select/tuning.h, docs/tuning.md).
  *
  *   mpirun -np P vine-tune --out FILE [--budget S] [--min-size B] [--max-size B]
- *          [--coll LIST|all] [--ranks LIST] [--alpha A] [--max-iters N]
+ *          [--coll LIST|all|all+v] [--ranks LIST] [--alpha A] [--max-iters N]
  *          [--max-mem B] [--progress]
  *
  * The cases are (communicator size, collective, size): the whole
@@ -49,16 +49,18 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mpirun -np P vine-tune --out FILE [--budget S] [--min-size B] [--max-size B]\n"
-            "              [--coll LIST|all] [--ranks LIST] [--alpha A] [--max-iters N]\n"
+            "              [--coll LIST|all|all+v] [--ranks LIST] [--alpha A] [--max-iters N]\n"
             "              [--max-mem B] [--progress]\n"
             "  --out FILE      the tuning file to write (required)\n"
             "  --budget S      seconds the whole run may take (default 300)\n"
             "  --min-size B    the smallest size (default 8B); sizes double up to --max-size\n"
             "  --max-size B    the largest size (default 64MiB); B is bytes with an optional\n"
             "                  unit B, KiB, MiB, GiB (K, M, G alike), the collective's count\n"
-            "                  argument in bytes (one rank's block for allgather, alltoall,\n"
-            "                  gather, scatter, reduce_scatter_block and reduce_scatter)\n"
-            "  --coll LIST     collectives, comma-separated, or all (default)\n"
+            "                  argument in bytes (one rank's block for allgather, allgatherv,\n"
+            "                  alltoall, gather, scatter, reduce_scatter_block and\n"
+            "                  reduce_scatter)\n"
+            "  --coll LIST     collectives, comma-separated, or all (default: the ten classic\n"
+            "                  ones), or all+v (also allgatherv, scan and exscan)\n"
             "  --ranks LIST    communicator sizes, comma-separated, each 2..P (default P,\n"
             "                  P/2, P/4 ... 2 and P-1; on several nodes also 1 and half the\n"
             "                  ranks of every node)\n"
@@ -107,7 +109,8 @@ static const char *wanted(const char *opt)
         {"--max-size", "a size from 1B to 2GiB-1, such as 8, 8B, 4KiB, 1MiB"},
         {"--max-mem", "a size in bytes, such as 512MiB"},
         {"--coll", "collectives among bcast, reduce, allreduce, allgather, reduce_scatter, "
-                   "reduce_scatter_block, alltoall, gather, scatter, barrier, each once, or all"},
+                   "reduce_scatter_block, alltoall, gather, scatter, barrier, allgatherv, scan, "
+                   "exscan, each once, or all, or all+v"},
         {"--ranks", "communicator sizes from 2 to the ranks started, each once"},
         {"--alpha", "a number between 0 and 1"},
         {"--mpi-margin", "a number between 0 and 1"},
@@ -118,9 +121,15 @@ static const char *wanted(const char *opt)
     return "something else";
 }
 
-static int parse_colls(tune_opts *o, const char *list)
-{
-    static const int all[] = {VINE_COLL_BCAST,
+/*
+ * The collectives whose size every rank of a call knows alike, so that a
+ * size-keyed rule chooses alike on every rank: the ten classic ones, then
+ * allgatherv (every rank holds the whole rcounts table: the mean block) and
+ * the scans.  alltoallv and alltoallw (each rank knows its own row of the
+ * table only), gatherv and scatterv (the ranks but the root know their own
+ * count only) are not measured (docs/vine-tune.md).
+ */
+static const int tunable[] = {VINE_COLL_BCAST,
                               VINE_COLL_REDUCE,
                               VINE_COLL_ALLREDUCE,
                               VINE_COLL_ALLGATHER,
@@ -129,20 +138,47 @@ static int parse_colls(tune_opts *o, const char *list)
                               VINE_COLL_ALLTOALL,
                               VINE_COLL_GATHER,
                               VINE_COLL_SCATTER,
-                              VINE_COLL_BARRIER};
+                              VINE_COLL_BARRIER,
+                              VINE_COLL_ALLGATHERV,
+                              VINE_COLL_SCAN,
+                              VINE_COLL_EXSCAN};
+/* "all": the first ten of tunable; "all+v": every one. */
+#define TUNE_ALL 10
+
+/* A collective --coll names that vine-tune does not measure (for the message). */
+static int unmeasured = -1;
+
+/* Why vine-tune does not measure coll (one of alltoallv, alltoallw, gatherv, scatterv). */
+static const char *why_unmeasured(int coll)
+{
+    if (coll == VINE_COLL_ALLTOALLV || coll == VINE_COLL_ALLTOALLW)
+        return "each rank knows its own row of the counts only";
+    return "the ranks other than the root know their own count only";
+}
+
+/* Parses --coll; 0, -1 for a bad list, -3 for a collective not measured (unmeasured). */
+static int parse_colls(tune_opts *o, const char *list)
+{
     o->ncolls = 0;
-    if (strcmp(list, "all") == 0) {
-        memcpy(o->colls, all, sizeof all);
-        o->ncolls = (int)(sizeof all / sizeof *all);
+    int every = (int)(sizeof tunable / sizeof *tunable);
+    int whole = strcmp(list, "all") == 0 ? TUNE_ALL : strcmp(list, "all+v") == 0 ? every : 0;
+    if (whole) {
+        memcpy(o->colls, tunable, sizeof(int) * (size_t)whole);
+        o->ncolls = whole;
         return 0;
     }
     char *copy = strdup(list), *save = NULL;
     int rc = copy ? 0 : -1;
     for (char *item = copy ? strtok_r(copy, ",", &save) : NULL; item && !rc;
          item = strtok_r(NULL, ",", &save)) {
-        int c = vine__coll_parse(item);
-        if (c >= VINE_COLL_ALLGATHERV) /* the v collectives and the scans: not measured yet */
-            c = -1;
+        int c = vine__coll_parse(item), known = 0;
+        for (int i = 0; i < every; i++)
+            known |= tunable[i] == c;
+        if (c >= 0 && !known) {
+            unmeasured = c;
+            rc = -3;
+            break;
+        }
         for (int i = 0; i < o->ncolls && c >= 0; i++)
             c = o->colls[i] == c ? -1 : c;
         rc = c < 0 ? -1 : 0;
@@ -150,7 +186,7 @@ static int parse_colls(tune_opts *o, const char *list)
             o->colls[o->ncolls++] = c;
     }
     free(copy);
-    return rc || o->ncolls == 0 ? -1 : 0;
+    return rc ? rc : o->ncolls == 0 ? -1 : 0;
 }
 
 static int parse_long(const char *s, long min, long max, long *out)
@@ -296,7 +332,13 @@ static int parse_options(tune_opts *o, int argc, char **argv, int p)
             return bad_usage("unknown option %s", opt);
         if (i + 1 >= argc)
             return bad_usage("option %s needs a value", opt);
-        if (parse_value(o, opt, argv[i + 1], p) != 0)
+        int bad = parse_value(o, opt, argv[i + 1], p);
+        if (bad == -3)
+            return bad_usage("--coll %s is not measured: %s, so a choice by size could differ "
+                             "between the ranks (of the v collectives and the scans, vine-tune "
+                             "measures allgatherv, scan and exscan)",
+                             vine_coll_name((vine_coll)unmeasured), why_unmeasured(unmeasured));
+        if (bad != 0)
             return bad_usage("bad value for %s: %s (want %s)", opt, argv[i + 1], wanted(opt));
         i++;
     }
@@ -410,10 +452,13 @@ static int plan_cases(plan *pl, const tune_opts *o)
     return 0;
 }
 
-/* Does case c fit --max-mem? */
-static int fits(const tune_opts *o, const plan *pl, const pcase *c)
+/* Why case c cannot run (--max-mem, the MPI library's int tables), or 0 when it can. */
+static int unfit(const tune_opts *o, const plan *pl, const pcase *c)
 {
-    return tune_case_mem(c->coll, pl->comm[c->comm].q, c->bytes) <= (double)o->max_mem;
+    int q = pl->comm[c->comm].q;
+    if (tune_case_mem(c->coll, q, c->bytes) > (double)o->max_mem)
+        return TUNE_SKIP_MEM + 1;
+    return tune_case_ints(c->coll, q, c->bytes) ? 0 : TUNE_SKIP_INTS + 1;
 }
 
 /* ---- the run ------------------------------------------------------------------- */
@@ -539,14 +584,15 @@ static void run_plan(tune_run *t, const plan *pl, const nodes *nd)
 {
     long i = 0, left = 0;
     for (long k = 0; k < pl->ncases; k++)
-        left += fits(t->o, pl, &pl->cases[k]);
+        left += !unfit(t->o, pl, &pl->cases[k]);
     for (int ci = 0; ci < pl->ncomms; ci++) {
         MPI_Comm comm = make_comm(&pl->comm[ci], t->rank, nd);
         double est[VINE_COLL_COUNT] = {0};
         for (; i < pl->ncases && pl->cases[i].comm == ci; i++, t->cases_done++) {
             const pcase *c = &pl->cases[i];
-            if (!fits(t->o, pl, c)) {
-                add_skip(t, c, pl->comm[ci].q, TUNE_SKIP_MEM);
+            int why = unfit(t->o, pl, c);
+            if (why) {
+                add_skip(t, c, pl->comm[ci].q, why - 1);
                 continue;
             }
             if (comm != MPI_COMM_NULL)

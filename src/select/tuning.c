@@ -1161,15 +1161,40 @@ static size_t mul_sat(size_t a, size_t b)
     return b && a > SIZE_MAX / b ? SIZE_MAX : a * b;
 }
 
+/*
+ * allgatherv's mean block: the sum of the p entries of rcounts over p,
+ * rounded down, in the table's unit (bytes at run time, where the API passes
+ * the tables in bytes with a byte type); count without a table.  Every rank
+ * holds the whole table, so every rank computes the same size.
+ */
+static size_t mean_block(const vine_args *a)
+{
+    if (!a->rcounts || a->p < 1)
+        return a->count;
+    size_t sum = 0, np = (size_t)a->p;
+    for (size_t i = 0; i < np; i++)
+        sum = a->rcounts[i] > SIZE_MAX - sum ? SIZE_MAX : sum + a->rcounts[i];
+    return sum / np;
+}
+
 size_t vine__tuning_bytes(const vine_args *a, size_t type_size)
 {
-    if (a->coll == VINE_COLL_BARRIER)
+    switch (a->coll) {
+    case VINE_COLL_BARRIER:
+    /* Each rank of these knows its own sizes only: a size-keyed choice could
+     * differ between ranks, so every call counts 0 (a rule's first range). */
+    case VINE_COLL_ALLTOALLV:
+    case VINE_COLL_ALLTOALLW:
+    case VINE_COLL_GATHERV:
+    case VINE_COLL_SCATTERV:
         return 0;
-    if (a->coll == VINE_COLL_REDUCE_SCATTER) {
+    case VINE_COLL_ALLGATHERV:
+        return mul_sat(mean_block(a), type_size);
+    case VINE_COLL_REDUCE_SCATTER:
         if (a->p < 1)
             return 0;
-        size_t total = a->displs ? a->displs[a->p] : a->count;
-        return mul_sat(total / (size_t)a->p, type_size);
+        return mul_sat((a->displs ? a->displs[a->p] : a->count) / (size_t)a->p, type_size);
+    default:
+        return mul_sat(a->count, type_size);
     }
-    return mul_sat(a->count, type_size);
 }

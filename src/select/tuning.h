@@ -147,10 +147,14 @@ const vine_tune_range *vine__tuning_range(const vine_tune_rule *r, size_t bytes)
 
 /*
  * A call's size as tuning files and vine-bench count it: the collective's
- * count argument times type_size, that is the whole vector for bcast, reduce
- * and allreduce, one rank's block for allgather, alltoall, gather, scatter
- * and reduce_scatter_block, and the average block (displs[p] / p, rounded
- * down) for reduce_scatter; 0 for barrier.  Saturates at SIZE_MAX.
+ * count argument times type_size, that is the whole vector for bcast,
+ * reduce, allreduce, scan and exscan, one rank's block for allgather,
+ * alltoall, gather, scatter and reduce_scatter_block, and the average block
+ * (displs[p] / p, rounded down) for reduce_scatter; for allgatherv the mean
+ * block (the sum of rcounts over p, rounded down, times type_size: bytes at
+ * run time; count without rcounts), the same on every rank; 0 for barrier
+ * and for alltoallv, alltoallw, gatherv and scatterv, whose ranks do not all
+ * know the call's sizes.  Saturates at SIZE_MAX.
  */
 size_t vine__tuning_bytes(const vine_args *a, size_t type_size);
 

@@ -5,7 +5,7 @@
  *
  * The file loads with vine__tuning_load; its machine says RANKS ranks; every
  * COLL has exactly one rule on RANKS ranks (commutative ops for the
- * reductions, any op otherwise; any in-place) whose ranges run from MIN to
+ * reductions and the scans, any op otherwise; any in-place) whose ranges run from MIN to
  * MAX bytes, each naming an algorithm of that collective with a measured
  * median; the model is present with one parameter class and finite,
  * non-negative parameters.  Prints "tune_check: N rules, OK" or the first
@@ -27,7 +27,7 @@ static int problem(const char *what, const char *detail)
 static int is_reduction(vine_coll c)
 {
     return c == VINE_COLL_REDUCE || c == VINE_COLL_ALLREDUCE || c == VINE_COLL_REDUCE_SCATTER ||
-           c == VINE_COLL_REDUCE_SCATTER_BLOCK;
+           c == VINE_COLL_REDUCE_SCATTER_BLOCK || c == VINE_COLL_SCAN || c == VINE_COLL_EXSCAN;
 }
 
 /* The rule of coll on p ranks: exactly one, the expected class, ranges MIN..MAX. */

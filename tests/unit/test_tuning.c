@@ -1007,6 +1007,51 @@ static void test_round_trip(void)
     unlink(path);
 }
 
+/* Rules of allgatherv, scan and exscan as vine-tune writes them load, save and load back alike. */
+static void test_v_round_trip(void)
+{
+    static const char text[] =
+        RULES("{\"collective\":\"allgatherv\",\"ranks\":3,\"ops\":\"any\",\"inplace\":\"any\","
+              "\"ranges\":[{\"min\":8,\"max\":64,\"algorithm\":\"mpi\",\"median_us\":12.5},"
+              "{\"min\":128,\"max\":4096,\"algorithm\":\"bine_block\",\"runner_up\":\"ring\"}]},"
+              "{\"collective\":\"scan\",\"ranks\":3,\"ops\":\"commutative\","
+              "\"ranges\":[{\"min\":8,\"max\":4096,\"algorithm\":\"recursive_doubling\"}]},"
+              "{\"collective\":\"exscan\",\"ranks\":2,\"ops\":\"commutative\","
+              "\"ranges\":[{\"min\":8,\"max\":4096,\"algorithm\":\"linear\"}]}");
+    char path[] = "/tmp/vine-tuning-v-XXXXXX", err[1024] = "";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
+    if (fd < 0)
+        return;
+    close(fd);
+    vine_tuning t, back;
+    vine__tuning_init(&t);
+    vine__tuning_init(&back);
+    CHECK(vine__tuning_parse(&t, text, strlen(text), "v.json", err, sizeof err) == VINE_OK &&
+              t.nrules == 3 && t.rules[0].coll == VINE_COLL_ALLGATHERV &&
+              t.rules[1].coll == VINE_COLL_SCAN && t.rules[2].coll == VINE_COLL_EXSCAN,
+          "the v rules parse: %s", err);
+    CHECK(vine__tuning_save(&t, path, err, sizeof err) == VINE_OK, "save the v rules: %s", err);
+    char *first = slurp(path);
+    CHECK(vine__tuning_load(&back, path, err, sizeof err) == VINE_OK, "load them back: %s", err);
+    CHECK(vine__tuning_save(&back, path, err, sizeof err) == VINE_OK, "save again: %s", err);
+    char *second = slurp(path);
+    CHECK(first && second && strcmp(first, second) == 0 &&
+              strstr(first, "\"collective\": \"allgatherv\"") &&
+              strstr(first, "\"collective\": \"exscan\""),
+          "the v rules save the same file again");
+    free(first);
+    free(second);
+    const vine_tune_rule *r = vine__tuning_rule(&back, VINE_COLL_ALLGATHERV, 3, 1, 0);
+    CHECK(r && strcmp(vine__tuning_range(r, 733)->algo->name, "bine_block") == 0,
+          "allgatherv on 3 ranks, 733 bytes: bine_block");
+    CHECK(vine__tuning_rule(&back, VINE_COLL_SCAN, 3, 0, 0) == NULL,
+          "a noncommutative scan finds no commutative rule");
+    vine__tuning_free(&t);
+    vine__tuning_free(&back);
+    unlink(path);
+}
+
 /* ---- the writer's messages ------------------------------------------------------------------ */
 
 static void expect_save_error(const vine_tuning *t, const char *path, const char *want)
@@ -1136,6 +1181,37 @@ static size_t bytes_of(vine_coll c, int p, size_t count, size_t type_size, const
     return vine__tuning_bytes(&a, type_size);
 }
 
+/* A v collective's size with the receive table rcounts (bytes per block at run time). */
+static size_t vbytes_of(vine_coll c, int p, size_t count, const size_t *rcounts)
+{
+    vine_args a;
+    memset(&a, 0, sizeof a);
+    a.coll = c;
+    a.p = p;
+    a.count = count;
+    a.rcounts = a.scounts = rcounts;
+    return vine__tuning_bytes(&a, 1);
+}
+
+/* allgatherv's mean block, scan and exscan's vector, 0 for the v collectives ranks see apart. */
+static void test_vbytes(void)
+{
+    static const size_t blocks[] = {2000, 100, 100, 0}, huge[] = {SIZE_MAX, SIZE_MAX};
+    CHECK(vbytes_of(VINE_COLL_ALLGATHERV, 4, 0, blocks) == 550, "allgatherv: 2200 / 4");
+    CHECK(vbytes_of(VINE_COLL_ALLGATHERV, 3, (size_t)INT_MAX + 1, blocks) == 733,
+          "allgatherv: 2200 / 3 rounded down, count not read");
+    CHECK(vbytes_of(VINE_COLL_ALLGATHERV, 2, 0, huge) == SIZE_MAX / 2, "allgatherv: saturates");
+    CHECK(vbytes_of(VINE_COLL_ALLGATHERV, 4, 64, NULL) == 64, "allgatherv without a table");
+    CHECK(bytes_of(VINE_COLL_ALLGATHERV, 4, 16, 4, NULL) == 64, "allgatherv: count x type");
+    CHECK(bytes_of(VINE_COLL_SCAN, 4, 100, 4, NULL) == 400, "scan: the vector");
+    CHECK(bytes_of(VINE_COLL_EXSCAN, 4, 100, 8, NULL) == 800, "exscan: the vector");
+    static const vine_coll apart[] = {VINE_COLL_ALLTOALLV, VINE_COLL_ALLTOALLW, VINE_COLL_GATHERV,
+                                      VINE_COLL_SCATTERV};
+    for (size_t i = 0; i < sizeof apart / sizeof apart[0]; i++)
+        CHECK(vbytes_of(apart[i], 4, (size_t)INT_MAX + 1, blocks) == 0, "%s: 0",
+              vine__coll_name(apart[i]));
+}
+
 static void test_bytes(void)
 {
     static const size_t displs[] = {0, 3, 6, 9, 13};
@@ -1160,6 +1236,7 @@ static void test_bytes(void)
               strcmp(vine__tuning_inplace_name(VINE_TUNE_INPLACE_YES), "yes") == 0 &&
               strcmp(vine__tuning_ops_name(7), "?") == 0,
           "class names");
+    test_vbytes();
 }
 
 int main(int argc, char **argv)
@@ -1185,6 +1262,7 @@ int main(int argc, char **argv)
     test_files();
     test_add_rule();
     test_round_trip();
+    test_v_round_trip();
     test_save_errors();
     test_jsonpos();
     test_bytes();
