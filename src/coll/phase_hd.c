@@ -147,3 +147,51 @@ int vine__hd_reduce_scatter_frame(const vine_args *a, vine_sched *s, void (*midd
     vine__hd_fold_out(&h, a->p, a->rank, a->displs[even], a->counts[even], VINE_BUF_RECV, 0);
     return vine__sched_finish(s);
 }
+
+/* x with its lg q low bits in reverse order (q a power of two). */
+static int hd_bitrev(int x, int q)
+{
+    int r = 0;
+    for (int b = 1; b < q; b <<= 1)
+        r = (r << 1) | ((x & b) != 0);
+    return r;
+}
+
+int vine__hd_near_block(const vine_hd *h)
+{
+    return hd_bitrev(h->me, h->q);
+}
+
+void vine__hd_reduce_scatter_near(vine_hd *h)
+{
+    /* This rank still reduces participant blocks [lo, lo + len). */
+    int lo = 0, len = h->q;
+    for (int d = 1; d < h->q; d <<= 1) {
+        int partner = h->me ^ d, half = len / 2, upper = (h->me & d) != 0;
+        int keep = upper ? lo + half : lo, give = upper ? lo : lo + half;
+        size_t koff = vine__hd_boff(h, keep), klen = vine__hd_boff(h, keep + half) - koff;
+        size_t goff = vine__hd_boff(h, give), glen = vine__hd_boff(h, give + half) - goff;
+        int peer = vine__hd_real(h, partner);
+        vine__sched_send(h->s, peer, h->cur_buf, h->cur_off + goff, glen);
+        vine__hd_recv_reduce(h, peer, koff, klen, 0, partner < h->me);
+        vine__sched_fence(h->s);
+        vine__hd_settle(h);
+        lo = keep;
+        len = half;
+    }
+}
+
+void vine__hd_allgather_near(vine_hd *h)
+{
+    /* This rank holds blocks [lo, lo + len); its partner at distance d the sibling range. */
+    int lo = vine__hd_near_block(h), len = 1;
+    for (int d = h->q / 2; d > 0; d >>= 1) {
+        int peer = vine__hd_real(h, h->me ^ d), sib = lo ^ len;
+        size_t moff = vine__hd_boff(h, lo), toff = vine__hd_boff(h, sib);
+        vine__sched_send(h->s, peer, h->w_buf, h->w_off + moff, vine__hd_boff(h, lo + len) - moff);
+        vine__sched_recv(h->s, peer, h->w_buf, h->w_off + toff, vine__hd_boff(h, sib + len) - toff);
+        vine__sched_fence(h->s);
+        lo &= ~len;
+        len *= 2;
+    }
+}

@@ -103,6 +103,21 @@ void vine__hd_reduce_scatter(vine_hd *h);
 void vine__hd_allgather(vine_hd *h);
 
 /*
+ * The same two phases with the nearest partner first, as MPICH's allreduce
+ * orders them: the reduce-scatter halves the vector at distance 1, 2, ...,
+ * q/2 (participant me keeps the lower half where bit d of me is clear), so
+ * the largest exchanges stay between near ranks and participant me ends
+ * with block vine__hd_near_block(h), the lg q low bits of me reversed; the
+ * allgather undoes it at distance q/2, ..., 1.  On a placement in rank
+ * order (a node, a group of a Dragonfly) the far partners then exchange
+ * the smallest pieces.  The reduce-scatter keeps operand order: at distance
+ * d each partial covers an aligned run of d participants.
+ */
+void vine__hd_reduce_scatter_near(vine_hd *h);
+void vine__hd_allgather_near(vine_hd *h);
+int vine__hd_near_block(const vine_hd *h);
+
+/*
  * The frame of the reduce-scatters of this family: the vector is reduced in
  * TMP[0, total) (RECV may hold only this rank's block) between the fold and
  * the fold-out; middle() runs the power-of-two part on the participants and

@@ -400,14 +400,14 @@ static double butterfly(const ctx *x, int level, int bine, double bytes, double 
 }
 
 /*
- * Rabenseifner's halving reduce-scatter (vine's builder halves the
- * distance: the first step, at p'/2, moves n/2), with the allgather that
- * mirrors it when both is set, after the halved fold for p not a power of
- * two (3 steps between ranks 0 and 1, 2 n bytes, n/2 reduced).  With bine
- * set the halves go the other way, as allreduce bine_large sends them: step
- * k moves n / 2^(k+1) to the Bine partner at rho(k), nearest first.  Among
- * the units of a level (as butterfly(): level -1 the ranks, 0 one rank per
- * node with width ranks of each node at once).
+ * Rabenseifner's halving reduce-scatter, nearest partner first as vine's
+ * builder runs it (phase_hd.h: step k moves n / 2^(k+1) to the partner at
+ * 2^k), with the allgather that mirrors it when both is set, after the
+ * halved fold for p not a power of two (3 steps between ranks 0 and 1, 2 n
+ * bytes, n/2 reduced).  With bine set the partner of step k is the Bine
+ * partner at rho(k), as allreduce bine_large sends them.  Among the units
+ * of a level (as butterfly(): level -1 the ranks, 0 one rank per node with
+ * width ranks of each node at once).
  */
 static double halving(const ctx *x, int level, double n, int both, int bine, double width)
 {
@@ -421,7 +421,7 @@ static double halving(const ctx *x, int level, double n, int both, int bine, dou
     }
     for (int k = 0; (1L << (k + 1)) <= q2; k++) {
         double b = n / (double)(2L << k);
-        long dist = bine ? vine__bine_rho(k) : q2 >> (k + 1);
+        long dist = bine ? vine__bine_rho(k) : 1L << k;
         int cls = unit_class(x, level, 0, mod(dist, (int)q2));
         t += (both ? 2 : 1) * step(x, cls, b, (double)q2 * width) + b * x->c->gamma;
     }
@@ -1162,10 +1162,28 @@ static double sag_ring(const ctx *x, const vine_args *a, double u)
     return tree(x, a->root, 0, b, 1, 0) + ring(x, x->p - 1, b);
 }
 
+/*
+ * reduce rabenseifner's gather of the q2 participants' blocks of b bytes to
+ * the root, undoing the near-first halving: at distance d = q2/2, ..., 1
+ * the q2 / (2d) senders each pass q2 / (2d) blocks to the partner at d,
+ * the smallest pieces the farthest.
+ */
+static double halving_gather(const ctx *x, int root, double b)
+{
+    long q2 = floor_pow2(x->p);
+    double t = 0;
+    for (long d = q2 / 2; d >= 1; d /= 2) {
+        double n = (double)(q2 / (2 * d));
+        int cls = vine__cost_class(x->m, root, mod((long)root ^ d, x->p));
+        t += step(x, cls, n * b, n);
+    }
+    return t;
+}
+
 static double reduce_rab(const ctx *x, const vine_args *a, double u)
 {
     double q2 = (double)floor_pow2(x->p);
-    return halving(x, -1, u, 0, 0, 1) + tree(x, a->root, 0, u / q2, 1, 0);
+    return halving(x, -1, u, 0, 0, 1) + halving_gather(x, a->root, u / q2);
 }
 
 static double ar_rd(const ctx *x, const vine_args *a, double u)

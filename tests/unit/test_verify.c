@@ -427,8 +427,52 @@ static void test_vcolls(void)
     expect("exscan with the own input", &t, VINE_ERR_INTERNAL, "ranks 0..1");
 }
 
+/*
+ * The sends of rank 0 in allreduce and reduce rabenseifner on 8 ranks, 64
+ * elements: the nearest partner first with the largest half (MPICH's order,
+ * which keeps the big exchanges inside a Dragonfly group), and the allgather
+ * (or the gather to the root) back from the farthest to the nearest.
+ */
+static void test_rabenseifner_order(void)
+{
+    static const struct {
+        vine_coll coll;
+        int peer[6];
+        size_t count[6];
+        int nsends;
+    } want[] = {
+        {VINE_COLL_ALLREDUCE, {1, 2, 4, 4, 2, 1}, {32, 16, 8, 8, 16, 32}, 6},
+        {VINE_COLL_REDUCE, {1, 2, 4}, {32, 16, 8}, 3},
+    };
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        const vine_algo *algo = vine__algo_find(want[w].coll, "rabenseifner");
+        vine_args a;
+        memset(&a, 0, sizeof a);
+        a.coll = want[w].coll;
+        a.p = 8;
+        a.count = 64;
+        a.commutative = 1;
+        vine_sched s;
+        vine__sched_init(&s, 8, 0);
+        int ok = algo && algo->build(&a, &s) == VINE_OK, n = 0;
+        for (size_t i = 0; ok && i < s.nops; i++) {
+            if (s.ops[i].kind != VINE_OP_SEND)
+                continue;
+            ok = n < want[w].nsends && s.ops[i].peer == want[w].peer[n] &&
+                 s.ops[i].count == want[w].count[n];
+            n++;
+        }
+        ok = ok && n == want[w].nsends;
+        printf("%s %s rabenseifner: rank 0's sends nearest first\n", ok ? "ok  " : "FAIL",
+               vine__coll_name(want[w].coll));
+        failures += !ok;
+        vine__sched_free(&s);
+    }
+}
+
 int main(void)
 {
+    test_rabenseifner_order();
     test_positive();
     test_messages();
     test_contributions();

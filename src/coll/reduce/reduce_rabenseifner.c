@@ -4,10 +4,12 @@
  *
  * A non-power-of-two p is folded onto p' = 2^floor(lg p) participants with
  * the halved fold of phase_hd.h.  The participants reduce-scatter the vector
- * by vector halving and distance halving (participant i ends with block i),
- * then gather the blocks by distance doubling on participant indices taken
- * relative (by exclusive or) to the root's participant, so each message is
- * one contiguous range of blocks.  When the root folded away, its odd
+ * by vector halving and distance doubling, the nearest partner first
+ * (participant i ends with block bitrev(i), phase_hd.h), then gather the
+ * blocks by distance halving on participant indices taken relative (by
+ * exclusive or) to the root's participant, so each message is one contiguous
+ * range of blocks and the largest ones pass between the nearest partners
+ * (MPICH's order).  When the root folded away, its odd
  * neighbour gathers in its place and forwards the result.  Source: Thakur,
  * Rabenseifner and Gropp 2005, section 4 (reduce) and section 5
  * (papers/mpich-collectives.txt).  Restrictions: commutative op.  Cost for
@@ -17,24 +19,29 @@
 #include "../coll.h"
 #include "../phase_hd.h"
 
-/* Gathers the participants' blocks at participant root_me (distance doubling). */
+/*
+ * Gathers the participants' blocks at participant root_me by distance
+ * halving, undoing the near-first reduce-scatter: at distance d the
+ * participants whose index relative to the root's has bit d set send what
+ * they hold (a contiguous range of blocks) to their partner and are done.
+ */
 static void gather_blocks(vine_hd *h, int root_me)
 {
-    int v = h->me ^ root_me;
-    for (int d = 1; d < h->q; d <<= 1) {
-        int partner = h->me ^ d, peer = vine__hd_real(h, partner);
+    int v = h->me ^ root_me, lo = vine__hd_near_block(h), len = 1;
+    for (int d = h->q / 2; d > 0; d >>= 1) {
+        int peer = vine__hd_real(h, h->me ^ d);
         if (v & d) {
-            /* Everything this participant gathered so far goes up, and it is done. */
-            int lo = h->me & ~(d - 1);
             size_t off = vine__hd_boff(h, lo);
-            vine__sched_send(h->s, peer, h->w_buf, h->w_off + off, vine__hd_boff(h, lo + d) - off);
+            vine__sched_send(h->s, peer, h->w_buf, h->w_off + off, vine__hd_boff(h, lo + len) - off);
             vine__sched_fence(h->s);
             return;
         }
-        int lo = partner & ~(d - 1);
-        size_t off = vine__hd_boff(h, lo);
-        vine__sched_recv(h->s, peer, h->w_buf, h->w_off + off, vine__hd_boff(h, lo + d) - off);
+        int sib = lo ^ len;
+        size_t off = vine__hd_boff(h, sib);
+        vine__sched_recv(h->s, peer, h->w_buf, h->w_off + off, vine__hd_boff(h, sib + len) - off);
         vine__sched_fence(h->s);
+        lo &= ~len;
+        len *= 2;
     }
 }
 
@@ -56,7 +63,7 @@ int vine__reduce_rabenseifner_build(const vine_args *a, vine_sched *s)
     if (root_me < 0)
         root_me = vine__fold_newrank(a->p, proxy);
     if (h.me >= 0) {
-        vine__hd_reduce_scatter(&h);
+        vine__hd_reduce_scatter_near(&h);
         gather_blocks(&h, root_me);
         /* Only p = 1 leaves the input where it was. */
         if (is_root && h.cur_buf != VINE_BUF_RECV)
