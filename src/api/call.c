@@ -57,6 +57,23 @@ static int is_predefined_op(MPI_Op op)
 }
 
 /*
+ * Frees a handle MPI_Comm_get_errhandler returned.  SimGrid's SMPI returns
+ * MPI_ERRHANDLER_NULL for a communicator's default handler (and complains
+ * when it is freed); its default is MPI_ERRORS_ARE_FATAL, which is then what
+ * restore() sets back.
+ */
+static void release(MPI_Errhandler *e)
+{
+    if (*e != MPI_ERRHANDLER_NULL)
+        MPI_Errhandler_free(e);
+}
+
+static void restore(MPI_Comm comm, MPI_Errhandler e)
+{
+    MPI_Comm_set_errhandler(comm, e != MPI_ERRHANDLER_NULL ? e : MPI_ERRORS_ARE_FATAL);
+}
+
+/*
  * Whether MPI_Reduce_local applies the predefined op to dt, asked for zero
  * elements.  MPI reports a refusal through MPI_COMM_WORLD's error handler
  * (MPI_COMM_SELF's under MPI 4), which by default aborts; both return errors
@@ -69,16 +86,16 @@ static int ask_reduce_local(MPI_Datatype dt, MPI_Op op)
     if (MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
         return MPI_ERR_OTHER;
     if (MPI_Comm_get_errhandler(MPI_COMM_SELF, &self) != MPI_SUCCESS) {
-        MPI_Errhandler_free(&world);
+        release(&world);
         return MPI_ERR_OTHER;
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     int rc = MPI_Reduce_local(&none, &none, 0, dt, op);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, world);
-    MPI_Comm_set_errhandler(MPI_COMM_SELF, self);
-    MPI_Errhandler_free(&world);
-    MPI_Errhandler_free(&self);
+    restore(MPI_COMM_WORLD, world);
+    restore(MPI_COMM_SELF, self);
+    release(&world);
+    release(&self);
     return rc == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OP;
 }
 
