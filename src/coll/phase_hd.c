@@ -93,21 +93,34 @@ void vine__hd_fold_out(vine_hd *h, int p, int rank, size_t off, size_t len, int 
     vine__sched_fence(h->s);
 }
 
-void vine__hd_reduce_scatter(vine_hd *h)
+/*
+ * The reduce-scatter of either order: at each step this rank keeps half of
+ * the participant blocks [lo, lo + len) it still reduces, the upper half
+ * where bit d of its index is set, d = q/2, ..., 1 (far first) or 1, ...,
+ * q/2 (near first).
+ */
+static void hd_reduce_scatter(vine_hd *h, int near)
 {
-    int lo = 0; /* the first participant block of the range this rank still reduces */
-    for (int d = h->q / 2; d > 0; d >>= 1) {
-        int partner = h->me ^ d, upper = (h->me & d) != 0;
-        int keep = upper ? lo + d : lo, give = upper ? lo : lo + d;
-        size_t koff = vine__hd_boff(h, keep), klen = vine__hd_boff(h, keep + d) - koff;
-        size_t goff = vine__hd_boff(h, give), glen = vine__hd_boff(h, give + d) - goff;
+    int lo = 0, len = h->q;
+    for (int i = 0; (1 << i) < h->q; i++) {
+        int d = near ? 1 << i : h->q >> (i + 1);
+        int partner = h->me ^ d, half = len / 2, upper = (h->me & d) != 0;
+        int keep = upper ? lo + half : lo, give = upper ? lo : lo + half;
+        size_t koff = vine__hd_boff(h, keep), klen = vine__hd_boff(h, keep + half) - koff;
+        size_t goff = vine__hd_boff(h, give), glen = vine__hd_boff(h, give + half) - goff;
         int peer = vine__hd_real(h, partner);
         vine__sched_send(h->s, peer, h->cur_buf, h->cur_off + goff, glen);
         vine__hd_recv_reduce(h, peer, koff, klen, 0, partner < h->me);
         vine__sched_fence(h->s);
         vine__hd_settle(h);
         lo = keep;
+        len = half;
     }
+}
+
+void vine__hd_reduce_scatter(vine_hd *h)
+{
+    hd_reduce_scatter(h, 0);
 }
 
 void vine__hd_allgather(vine_hd *h)
@@ -164,21 +177,7 @@ int vine__hd_near_block(const vine_hd *h)
 
 void vine__hd_reduce_scatter_near(vine_hd *h)
 {
-    /* This rank still reduces participant blocks [lo, lo + len). */
-    int lo = 0, len = h->q;
-    for (int d = 1; d < h->q; d <<= 1) {
-        int partner = h->me ^ d, half = len / 2, upper = (h->me & d) != 0;
-        int keep = upper ? lo + half : lo, give = upper ? lo : lo + half;
-        size_t koff = vine__hd_boff(h, keep), klen = vine__hd_boff(h, keep + half) - koff;
-        size_t goff = vine__hd_boff(h, give), glen = vine__hd_boff(h, give + half) - goff;
-        int peer = vine__hd_real(h, partner);
-        vine__sched_send(h->s, peer, h->cur_buf, h->cur_off + goff, glen);
-        vine__hd_recv_reduce(h, peer, koff, klen, 0, partner < h->me);
-        vine__sched_fence(h->s);
-        vine__hd_settle(h);
-        lo = keep;
-        len = half;
-    }
+    hd_reduce_scatter(h, 1);
 }
 
 void vine__hd_allgather_near(vine_hd *h)
