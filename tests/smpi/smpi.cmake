@@ -35,3 +35,26 @@ if(VINE_SMPI)
   set_tests_properties(smpi_collectives_64 PROPERTIES LABELS smpi TIMEOUT 1200
     ENVIRONMENT "VINE_BBS_GRAPH=grid:8x8;VINE_TOPOLOGY_FAKE_HOSTS=block:4;VINE_TOPOLOGY=block:4")
 endif()
+
+# Issue 21's study (experiments/scale/run.sh) as a smoke run: allreduce and
+# bcast on 16 ranks of the 1,024-host Dragonfly, two sizes, three vine
+# algorithms against SMPI's mpich and ompi selectors.  The run must succeed
+# and print a time for every case; the times themselves decide nothing.
+if(VINE_SMPI)
+  foreach(coll allreduce bcast)
+    if(coll STREQUAL "allreduce")
+      set(algos auto,recursive_doubling,rabenseifner)
+    else()
+      set(algos auto,binomial,bine)
+    endif()
+    add_test(NAME smpi.scale_smoke.${coll}
+      COMMAND ${CMAKE_COMMAND} -E env COLL=${coll} NP=16 SIZES=8,65536 ALGOS=${algos}
+        VINE_LIB=$<TARGET_SONAME_FILE:vine> VINE=/nonexistent
+        OUT=${CMAKE_CURRENT_BINARY_DIR}/scale_${coll}
+        sh ${PROJECT_SOURCE_DIR}/experiments/scale/run.sh)
+    # The last line of the ompi run; a failed run says so (run.sh).
+    set_tests_properties(smpi.scale_smoke.${coll} PROPERTIES LABELS smpi TIMEOUT 300
+      PASS_REGULAR_EXPRESSION "ompi,${coll},smpi,65536,16,[0-9.]+,smpi"
+      FAIL_REGULAR_EXPRESSION "failed|usage")
+  endforeach()
+endif()

@@ -1,0 +1,61 @@
+#!/bin/sh
+# The model check of issue 21 (item 3) and the auto check, from the files of
+# experiments/scale/run.sh and `vine sim traffic --csv` on the same platform,
+# ranks and sizes:
+#
+#   sh experiments/scale/compare.sh SIMGRID.csv SIM.csv
+#
+# Prints a Markdown table, one row per (collective, size):
+#   - the fastest vine algorithm under SimGrid and by vine sim (the
+#     algorithms both have, auto and SMPI's own left out), whether they are
+#     the same (top-1), and Spearman's rank correlation of the two orders;
+#   - auto's SimGrid time against the fastest of {vine auto, SMPI mpich,
+#     SMPI ompi} (a ratio of 1.00 means auto was the fastest; the issue's
+#     target is at most 1.05).
+# Exit status 0, or 2 for missing files.
+set -eu
+[ $# = 2 ] && [ -r "$1" ] && [ -r "$2" ] ||
+    { echo "usage: sh experiments/scale/compare.sh SIMGRID.csv SIM.csv" >&2; exit 2; }
+awk -F, '
+FNR == 1 { file++ }
+file == 1 {   # selector,collective,algorithm,bytes,ranks,time_us,ran
+    k = $2 SUBSEP $4
+    if (!(k in seen)) { seen[k] = 1; order[++ncase] = k }
+    if ($3 == "smpi") { smpi[k, $1] = $6; next }
+    if ($3 == "auto") { autot[k] = $6; autoran[k] = $7; next }
+    sg[k, $3] = $6; algos[k] = algos[k] " " $3
+    next
+}
+$5 == "ok" { sim[$2 SUBSEP $4, $3] = $16 * 1e6 }
+function rankof(t, names, n, r,    i, j, less) {
+    for (i = 1; i <= n; i++) {
+        less = 0
+        for (j = 1; j <= n; j++)
+            if (t[names[j]] < t[names[i]] || (t[names[j]] == t[names[i]] && j < i)) less++
+        r[names[i]] = less + 1
+    }
+}
+END {
+    print "| collective | size | SimGrid: fastest vine algorithm (us) | vine sim: fastest (us) | top-1 | rank correlation | auto (ran) / fastest of auto, mpich, ompi |"
+    print "| --- | ---: | --- | --- | --- | ---: | ---: |"
+    agree = 0; cells = 0; good = 0
+    for (c = 1; c <= ncase; c++) {
+        k = order[c]; split(k, kc, SUBSEP)
+        n = 0; delete a; delete ts; delete tm; delete rs; delete rm
+        m = split(algos[k], cand, " ")
+        for (i = 1; i <= m; i++)
+            if ((k, cand[i]) in sim) { a[++n] = cand[i]; ts[cand[i]] = sg[k, cand[i]]; tm[cand[i]] = sim[k, cand[i]] }
+        if (n < 2) continue
+        rankof(ts, a, n, rs); rankof(tm, a, n, rm)
+        d2 = 0
+        for (i = 1; i <= n; i++) { d = rs[a[i]] - rm[a[i]]; d2 += d * d; if (rs[a[i]] == 1) bs = a[i]; if (rm[a[i]] == 1) bm = a[i] }
+        rho = 1 - 6 * d2 / (n * (n * n - 1))
+        top = bs == bm ? "yes" : "no"; agree += bs == bm; cells++
+        best = autot[k]
+        if ((k, "mpich") in smpi && smpi[k, "mpich"] < best) best = smpi[k, "mpich"]
+        if ((k, "ompi") in smpi && smpi[k, "ompi"] < best) best = smpi[k, "ompi"]
+        ratio = autot[k] / best; good += ratio <= 1.05
+        printf "| %s | %s | %s %.1f | %s %.1f | %s | %.2f | %.2f (%s) |\n", kc[1], kc[2], bs, ts[bs], bm, tm[bm], top, rho, ratio, autoran[k]
+    }
+    printf "\ntop-1 agreement in %d of %d cells; auto within 5%% of the fastest in %d of %d\n", agree, cells, good, cells
+}' "$1" "$2"
