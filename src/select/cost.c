@@ -1163,6 +1163,24 @@ static double sag_ring(const ctx *x, const vine_args *a, double u)
 }
 
 /*
+ * bcast bine_large: the scatter of the p blocks of n/p on the Bine tree,
+ * then the distance-halving Bine allgather: step j moves min(2^j, p - 2^j)
+ * blocks to the partner at rho(n - 1 - j), the farthest first, p messages
+ * at once.
+ */
+static double bcast_bine_large(const ctx *x, const vine_args *a, double u)
+{
+    double b = u / x->p, t = tree(x, a->root, 1, b, 1, 0);
+    int n = ceil_log2(x->p);
+    for (int j = 0; j < n; j++) {
+        double size = (double)(1L << j);
+        int cls = vine__cost_class(x->m, 0, mod(vine__bine_rho(n - 1 - j), x->p));
+        t += step(x, cls, dmin(size, (double)x->p - size) * b, (double)x->p);
+    }
+    return t;
+}
+
+/*
  * reduce rabenseifner's gather of the q2 participants' blocks of b bytes to
  * the root, undoing the near-first halving: at distance d = q2/2, ..., 1
  * the q2 / (2d) senders each pass q2 / (2d) blocks to the partner at d,
@@ -1334,6 +1352,7 @@ static const struct formula {
     {VINE_COLL_BCAST, "bine", bine_tree},
     {VINE_COLL_BCAST, "scatter_allgather_rd", sag_rd},
     {VINE_COLL_BCAST, "scatter_allgather_ring", sag_ring},
+    {VINE_COLL_BCAST, "bine_large", bcast_bine_large},
     {VINE_COLL_BCAST, "hier", h_bcast},
     {VINE_COLL_BCAST, "hier_large", h_bcast_large},
     {VINE_COLL_REDUCE, "binomial", binomial_tree},

@@ -27,7 +27,7 @@
 typedef struct vine_select_cutoffs {
     size_t bcast_short;         /* bcast: binomial below this many bytes */
     int bcast_min_p;            /* bcast: binomial when p is below this */
-    size_t bcast_long;          /* bcast: scatter + ring allgather from here on */
+    size_t bcast_long;          /* bcast: bine_large from here on (and for other p) */
     size_t reduce_short;        /* reduce: binomial up to this many bytes */
     size_t allreduce_short;     /* allreduce: recursive doubling up to this */
     int allreduce_ring_max_p;   /* allreduce: ring for non-power-of-two p up to this */

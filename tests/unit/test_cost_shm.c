@@ -316,7 +316,7 @@ static void test_model_decides(void)
     c.shm = (vine_cost_shm){1e-3, 1e-6, 1e-7, 1e-6};
     vine__select_set_cost(&c);
     a = one_node(VINE_COLL_BCAST, 16, 1 << 20);
-    CHECK(strcmp(auto_name(&a, 1), "scatter_allgather_ring") == 0, "costly shm: bcast, got %s",
+    CHECK(strcmp(auto_name(&a, 1), "bine_large") == 0, "costly shm: bcast, got %s",
           auto_name(&a, 1));
     a = one_node(VINE_COLL_ALLREDUCE, 16, 1 << 18);
     CHECK(strcmp(auto_name(&a, 4), "shm") != 0, "costly shm: allreduce, got %s", auto_name(&a, 4));
@@ -337,7 +337,7 @@ static void test_model_decides(void)
     vine__select_set_tuning(&t);
     CHECK(vine__select_shm_model() == &t.model.cost, "the tuning model's shm level");
     a = one_node(VINE_COLL_BCAST, 16, 1 << 20);
-    CHECK(strcmp(auto_name(&a, 1), "scatter_allgather_ring") == 0,
+    CHECK(strcmp(auto_name(&a, 1), "bine_large") == 0,
           "tuning model, costly shm: bcast, got %s", auto_name(&a, 1));
     vine__select_set_tuning(NULL);
     vine__tuning_free(&t);

@@ -35,7 +35,7 @@ static const char *expected(vine_coll c, int p, size_t n, int comm)
     case VINE_COLL_BCAST:
         if (n < 12 * 1024 || p < 8)
             return "binomial";
-        return n < 512 * 1024 && pow2 ? "scatter_allgather_rd" : "scatter_allgather_ring";
+        return n < 512 * 1024 && pow2 ? "scatter_allgather_rd" : "bine_large";
     case VINE_COLL_REDUCE:
         return !comm || n <= 2048 ? "binomial" : "rabenseifner";
     case VINE_COLL_ALLREDUCE:
@@ -143,8 +143,8 @@ static void test_spots(void)
     EXPECT_NAME("binomial", VINE_COLL_BCAST, 64, 12287, 1, 1);
     EXPECT_NAME("scatter_allgather_rd", VINE_COLL_BCAST, 64, 12288, 1, 1);
     EXPECT_NAME("binomial", VINE_COLL_BCAST, 7, 1 << 24, 1, 1);
-    EXPECT_NAME("scatter_allgather_ring", VINE_COLL_BCAST, 12, 12288, 1, 1);
-    EXPECT_NAME("scatter_allgather_ring", VINE_COLL_BCAST, 64, 524288, 1, 1);
+    EXPECT_NAME("bine_large", VINE_COLL_BCAST, 12, 12288, 1, 1);
+    EXPECT_NAME("bine_large", VINE_COLL_BCAST, 64, 524288, 1, 1);
     EXPECT_NAME("binomial", VINE_COLL_REDUCE, 64, 256, 8, 1);
     EXPECT_NAME("rabenseifner", VINE_COLL_REDUCE, 64, 257, 8, 1);
     EXPECT_NAME("binomial", VINE_COLL_REDUCE, 64, 1 << 20, 8, 0);
