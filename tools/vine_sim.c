@@ -6,6 +6,8 @@
  *   vine sim allocations ...   the distribution of one algorithm's cross-group
  *                              traffic reduction over many allocations, as in
  *                              Fig. 5 of the Bine paper (tools/vine_sim_alloc.c)
+ *   vine sim export ...        the network model as a SimGrid platform file
+ *                              (below; src/topo/topo_write_simgrid.c)
  *
  * This file dispatches and holds the helpers both share (vine_sim_util.h).
  * Nothing here needs MPI: the schedules are replayed by src/sim on a network
@@ -15,6 +17,7 @@
 #include "bench/results.h"
 #include "cli.h"
 #include "sched/verify.h"
+#include "topo/topo_read.h"
 #include "vine_sim_util.h"
 
 #include <errno.h>
@@ -28,12 +31,91 @@ static void usage_sim(FILE *f)
     fprintf(f,
             "usage: vine sim traffic --topo SPEC --ranks LIST --coll C --algo A --size LIST ...\n"
             "       vine sim allocations --topo SPEC --nodes LIST [--samples K] ...\n"
+            "       vine sim export --topo SPEC --simgrid FILE [--hostfile FILE] ...\n"
             "  traffic       bytes per link level, cross-group bytes, the most loaded link\n"
             "                and a predicted time, per collective, algorithm and size\n"
             "  allocations   the spread over random (or given) allocations of an\n"
             "                algorithm's cross-group traffic reduction against a baseline\n"
-            "Run 'vine sim traffic --help' or 'vine sim allocations --help' for options;\n"
+            "  export        the network model as a SimGrid platform file (for smpirun)\n"
+            "Run 'vine sim traffic --help', 'vine sim allocations --help' or\n"
+            "'vine sim export --help' for options;\n"
             "docs/sim.md describes the model.\n");
+}
+
+static void usage_export(FILE *f)
+{
+    fprintf(f, "usage: vine sim export --topo SPEC --simgrid FILE [--hostfile FILE]\n"
+               "                       [--routing DijkstraCache|Dijkstra|Floyd]\n"
+               "  Writes the network model of --topo (hosts, switches, links with their\n"
+               "  bandwidth and latency) as a SimGrid 4.1 platform for smpirun -platform:\n"
+               "  one zone, a <host> per host in vine's host order, a <router> per switch,\n"
+               "  a full-duplex <link> per link; --topo simgrid:FILE reads it back into the\n"
+               "  same graph.\n"
+               "  --hostfile FILE   also write the host names, one per line in host order,\n"
+               "                    for smpirun -hostfile (rank r on host r)\n"
+               "  --routing R       SimGrid's routing of the zone: DijkstraCache (default),\n"
+               "                    Dijkstra, or Floyd (O(V^3) at load: small graphs only)\n"
+               "docs/sim.md describes the format.\n");
+}
+
+/* The host names of t, one per line in host order (an smpirun host file). */
+static int write_hostfile(const vine_topo *t, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    for (int h = 0; h < t->nhosts; h++) {
+        char buf[32];
+        fprintf(f, "%s\n", vine__topo_vname(t, t->host_vert[h], buf, sizeof buf));
+    }
+    int bad = ferror(f);
+    return fclose(f) != 0 || bad ? -1 : 0;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+    const char *topo = NULL, *out = NULL, *hosts = NULL, *routing = NULL;
+    const char *const names[] = {"--topo", "--simgrid", "--hostfile", "--routing"};
+    const char **const slots[] = {&topo, &out, &hosts, &routing};
+    for (int i = 1; i < argc; i++) {
+        int hit = vine_cli_take_any("vine sim export", &i, argc, argv, names, slots, 4);
+        if (hit < 0)
+            return 2;
+        if (hit)
+            continue;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage_export(stdout);
+            return 0;
+        }
+        return vine_cli_usage_error("vine sim", "export", "unknown option '%s'", argv[i]);
+    }
+    if (!topo || !out)
+        return vine_cli_usage_error("vine sim", "export", "needs --topo SPEC and --simgrid FILE");
+    char err[1024] = "";
+    vine_topo t;
+    vine__topo_init(&t);
+    int rc = vine__topo_parse(topo, &t, err, sizeof err);
+    if (rc == VINE_ERR_UNSUPPORTED)
+        return vine_cli_usage_error("vine sim", "export", "--topo %s: %s", topo,
+                                    err[0] ? err : "not a topology");
+    if (rc == VINE_OK)
+        rc = vine__topo_write_simgrid(&t, out, routing, err, sizeof err);
+    if (rc != VINE_OK) {
+        fprintf(stderr, "vine sim export: %s\n", rc == VINE_ERR_NO_MEM ? "out of memory" : err);
+        vine__topo_free(&t);
+        return rc == VINE_ERR_UNSUPPORTED ? 2 : 1;
+    }
+    if (hosts && write_hostfile(&t, hosts) != 0) {
+        fprintf(stderr, "vine sim export: %s: cannot write: %s\n", hosts, strerror(errno));
+        vine__topo_free(&t);
+        return 1;
+    }
+    printf("wrote %s: %s, %d hosts, %d routers, %d links (routing %s)\n", out, t.name, t.nhosts,
+           t.nvert - t.nhosts, t.nlinks, routing ? routing : "DijkstraCache");
+    if (hosts)
+        printf("wrote %s: %d host names in host order\n", hosts, t.nhosts);
+    vine__topo_free(&t);
+    return 0;
 }
 
 int vine_cmd_sim(int argc, char **argv)
@@ -51,6 +133,8 @@ int vine_cmd_sim(int argc, char **argv)
         return vs_cmd_traffic(argc - 1, argv + 1);
     if (strcmp(sub, "allocations") == 0)
         return vs_cmd_allocations(argc - 1, argv + 1);
+    if (strcmp(sub, "export") == 0)
+        return cmd_export(argc - 1, argv + 1);
     fprintf(stderr, "vine sim: unknown subcommand '%s'\n", sub);
     usage_sim(stderr);
     return 2;

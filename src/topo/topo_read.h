@@ -14,7 +14,9 @@
  *            Nodes=... with hostlist expressions (LinkSpeed= optional)
  *   ibnet:   the text output of ibnetdiscover (Switch / Ca blocks, port lines)
  *   simgrid: a SimGrid platform XML holding <cluster topology="DRAGONFLY|FAT_TREE|TORUS"
- *            topo_parameters=... radical=...> elements
+ *            topo_parameters=... radical=...> elements, or else an explicit graph:
+ *            <host>s, <router>s, <link>s and <route>s of one link between
+ *            neighbours, as vine__topo_write_simgrid writes (topo_simgrid_zone.h)
  */
 #ifndef VINE_TOPO_READ_H
 #define VINE_TOPO_READ_H
@@ -25,5 +27,18 @@ int vine__topo_read_edges(const char *path, vine_topo *t, char *err, size_t errl
 int vine__topo_read_slurm(const char *path, vine_topo *t, char *err, size_t errlen);
 int vine__topo_read_ibnet(const char *path, vine_topo *t, char *err, size_t errlen);
 int vine__topo_read_simgrid(const char *path, vine_topo *t, char *err, size_t errlen);
+
+/*
+ * Writes t as a SimGrid 4.1 platform (topo_write_simgrid.c): one zone of the
+ * given routing (NULL: "DijkstraCache"; "Dijkstra", "Floyd") with a <host>
+ * per host and a <router> per switch in vertex order, a full-duplex <link>
+ * per link and a <route> per pair of neighbours; vine__topo_read_simgrid
+ * reads it back into the same graph.  Returns VINE_OK, VINE_ERR_UNSUPPORTED
+ * with a message in err (the file cannot be written, or t has what the
+ * format cannot express: two vertices of one name, a link from a vertex to
+ * itself, parallel links of different latencies), or VINE_ERR_NO_MEM.
+ */
+int vine__topo_write_simgrid(const vine_topo *t, const char *path, const char *routing, char *err,
+                             size_t errlen);
 
 #endif

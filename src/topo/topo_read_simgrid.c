@@ -42,9 +42,14 @@
  *
  * The host count must equal the topology's.  Cost: linear in the file and
  * in the graph built.
+ *
+ * A file without a <cluster> is read as an explicit graph instead: <host>s,
+ * <router>s, <link>s and <route>s of one link between neighbours, as
+ * vine__topo_write_simgrid writes them (topo_read_simgrid_zone.c).
  */
 #include "topo_read.h"
 #include "topo_read_util.h"
+#include "topo_simgrid_zone.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -191,8 +196,9 @@ static int take_cluster(xml_ctx *x, sg_cluster *c, int *seen, char **an, char **
     return VINE_OK;
 }
 
-/* Walks the whole document; fills *c from its only <cluster>. */
-static int parse_xml(xml_ctx *x, sg_cluster *c)
+/* Walks the whole document; fills *c from its only <cluster> (c->line stays 0
+ * without one) and *z with the elements of an explicit graph. */
+static int parse_xml(xml_ctx *x, sg_cluster *c, vine_sgz *z)
 {
     char *stack[XML_MAX_DEPTH];
     int sline[XML_MAX_DEPTH];
@@ -339,6 +345,9 @@ static int parse_xml(xml_ctx *x, sg_cluster *c)
                 return vine__rerr(x->err, x->errlen, x->path, line,
                                   "root element <%s>, expected <platform>", name);
         }
+        if ((rc = vine__sgz_elem(z, name, depth ? stack[depth - 1] : NULL, an, av, na, line)) !=
+            VINE_OK)
+            return rc;
         if (strcmp(name, "cluster") == 0 &&
             (rc = take_cluster(x, c, &seen, an, av, na, line)) != VINE_OK)
             return rc;
@@ -359,8 +368,8 @@ static int parse_xml(xml_ctx *x, sg_cluster *c)
                           sline[depth - 1]);
     if (roots == 0)
         return vine__rerr(x->err, x->errlen, x->path, 0, "no <platform> element");
-    if (!seen)
-        return vine__rerr(x->err, x->errlen, x->path, 0, "no <cluster> element");
+    if (!seen && z->nv == 0)
+        return vine__rerr(x->err, x->errlen, x->path, 0, "no <cluster> element (nor <host>s)");
     return VINE_OK;
 }
 
@@ -848,13 +857,19 @@ int vine__topo_read_simgrid(const char *path, vine_topo *t, char *err, size_t er
     int rc = vine__rfile_open(&f, path, err, errlen);
     if (rc == VINE_OK) {
         xml_ctx x = {path, err, errlen, f.buf, f.buf, f.buf, 1};
-        sg_cluster c;
-        rc = parse_xml(&x, &c);
-        if (rc == VINE_OK) {
+        sg_cluster c = {0};
+        vine_sgz z;
+        vine__sgz_init(&z);
+        rc = parse_xml(&x, &c, &z);
+        if (rc == VINE_OK && c.line == 0) { /* an explicit graph (topo_simgrid_zone.h) */
+            snprintf(t->name, sizeof t->name, "%.63s", z.name ? z.name : "simgrid graph");
+            rc = vine__sgz_build(&z, parse_unit, t, path, err, errlen);
+        } else if (rc == VINE_OK) {
             snprintf(t->name, sizeof t->name, "simgrid %.40s %.12s", c.id ? c.id : "cluster",
                      c.topology ? c.topology : "FLAT");
             rc = build(&x, &c, t);
         }
+        vine__sgz_free(&z);
     }
     vine__rfile_close(&f);
     if (rc != VINE_OK)
