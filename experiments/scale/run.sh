@@ -25,6 +25,9 @@
 #   SIZES [8,1024,65536,1048576]   bytes (scale_exp.c: what a size means)
 #   NP [256]  PLATFORM [dragonfly-1024.xml here: SimGrid's DRAGONFLY cluster,
 #          8 groups of 4 chassis of 4 routers of 8 nodes, 12.5 GB/s, 1 us]
+#   HOSTFILE [the hosts node-0 ... in order]  the platform's host names in host
+#          order, e.g. from `vine sim export --topo lumi --simgrid lumi.xml
+#          --hostfile lumi.hosts`; its first NP lines place the ranks
 #   SELECTORS ["mpich ompi"]   BUILD [build-scale]  OUT [BUILD/run]  JOBS [2]
 #
 # SimGrid 3.32's DRAGONFLY cluster crashes when a run spans more than four
@@ -63,12 +66,16 @@ if [ -z "${ALGOS:-}" ]; then
 fi
 
 hosts=$OUT/hosts-$NP.txt
-i=0
-: >"$hosts"
-while [ $i -lt "$NP" ]; do
-    echo "node-$i" >>"$hosts"
-    i=$((i + 1))
-done
+if [ -n "${HOSTFILE:-}" ]; then
+    head -n "$NP" "$HOSTFILE" >"$hosts"
+else
+    i=0
+    : >"$hosts"
+    while [ $i -lt "$NP" ]; do
+        echo "node-$i" >>"$hosts"
+        i=$((i + 1))
+    done
+fi
 
 csv=$OUT/$COLL-$NP.csv
 : >"$csv"
