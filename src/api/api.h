@@ -109,6 +109,9 @@ typedef struct vine_comm_state {
     int mru;
     uint64_t clock;
     vine_memo memo;
+    /* The last datatype and predefined op a reduction checked (call.c, under vine__mt). */
+    MPI_Datatype op_dt;
+    MPI_Op op_op;
     /*
      * The levels of locality found when the state was made (levels_mpi.h):
      * levels_rc is MPI_SUCCESS with a finished map (flat when nothing is
@@ -151,12 +154,25 @@ int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank);
  * communicating.
  */
 int vine__comm_state(MPI_Comm comm, vine_comm_state **st);
-/* The state of the communicator used last (NULL when none): the hot path's shortcut. */
+/*
+ * The state of the communicator used last (NULL when none): the hot path's
+ * shortcut.  Never set under MPI_THREAD_MULTIPLE (vine__mt), where another
+ * thread's communicator may be freed under it.
+ */
 extern vine_comm_state *vine__last_state;
 /* Bumped by vine_set_algorithm(): a remembered call may no longer choose the same way. */
-extern unsigned vine__choice_gen;
+extern _Atomic unsigned vine__choice_gen;
 /* Bumped whenever the tuning file in use changes: schedules auto built before are stale. */
-extern unsigned vine__tuning_gen;
+extern _Atomic unsigned vine__tuning_gen;
+
+/*
+ * Threads (threads.c): whether MPI provides MPI_THREAD_MULTIPLE (asked once;
+ * always 0 in the VINE_NO_THREADS build), and the process-wide lock of the
+ * slow paths, taken only then and never across communication.
+ */
+int vine__mt(void);
+void vine__lock(void);
+void vine__unlock(void);
 
 /* The cached entry for k, or NULL. */
 vine_cache_entry *vine__cache_find(vine_comm_state *st, const vine_key *k);

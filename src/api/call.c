@@ -105,7 +105,10 @@ static int ask_reduce_local(MPI_Datatype dt, MPI_Op op)
  * refuse every derived type): found out later, the refusal would abort, or
  * leave the ranks that do not reduce waiting.  Answers for predefined types
  * are remembered (their handles are never freed); a derived type's handle
- * may be freed and reused, so it is asked every time.
+ * may be freed and reused, so it is asked every time.  Under
+ * MPI_THREAD_MULTIPLE the question and the cache go under vine__lock: the
+ * question swaps process-wide error handlers, which two threads must not
+ * interleave.
  */
 #define APPLIES_CACHE 16
 static struct {
@@ -115,7 +118,7 @@ static struct {
 } applies[APPLIES_CACHE];
 static int applies_cached, applies_next;
 
-static int check_applies(MPI_Datatype dt, MPI_Op op)
+static int check_applies_locked(MPI_Datatype dt, MPI_Op op)
 {
     for (int i = 0; i < applies_cached; i++)
         if (applies[i].dt == dt && applies[i].op == op)
@@ -132,23 +135,41 @@ static int check_applies(MPI_Datatype dt, MPI_Op op)
     return rc;
 }
 
+static int check_applies(MPI_Datatype dt, MPI_Op op)
+{
+    vine__lock();
+    int rc = check_applies_locked(dt, op);
+    vine__unlock();
+    return rc;
+}
+
 int vine__call_check_op(vine_call *c, MPI_Op op)
 {
     /* The pair of the previous call, when it was predefined and accepted:
-     * a loop of calls with one type and op asks nothing more. */
+     * a loop of calls with one type and op asks nothing more.  Under
+     * MPI_THREAD_MULTIPLE the communicator's state keeps it (none before
+     * the state exists), so that only calls on one communicator share it. */
     static MPI_Datatype last_dt = MPI_DATATYPE_NULL;
     static MPI_Op last_op = MPI_OP_NULL;
+    MPI_Datatype none_dt = MPI_DATATYPE_NULL;
+    MPI_Op none_op = MPI_OP_NULL;
+    MPI_Datatype *ldt = &last_dt;
+    MPI_Op *lop = &last_op;
+    if (vine__mt()) {
+        ldt = c->st ? &c->st->op_dt : &none_dt;
+        lop = c->st ? &c->st->op_op : &none_op;
+    }
     c->op = op;
     c->a.commutative = 1;
-    if (op == last_op && c->t.dt == last_dt && op != MPI_OP_NULL)
+    if (op == *lop && c->t.dt == *ldt && op != MPI_OP_NULL)
         return MPI_SUCCESS;
     if (op == MPI_OP_NULL)
         return MPI_ERR_OP;
     if (is_predefined_op(op)) {
         int rc = check_applies(c->t.dt, op);
         if (rc == MPI_SUCCESS && c->t.named) {
-            last_dt = c->t.dt;
-            last_op = op;
+            *ldt = c->t.dt;
+            *lop = op;
         }
         return rc;
     }

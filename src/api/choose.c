@@ -5,8 +5,12 @@
  * introspection functions of vine.h; and the fallback chain used when a
  * schedule is built.
  *
- * The process-wide settings here are plain statics: like the rest of vine,
- * they assume that one thread at a time calls into the library.
+ * Threads (threads.c): the settings a call reads on its way are atomics
+ * (a setter racing a call is seen before or after, never torn); what is
+ * read once is read under vine__lock behind an atomic flag; schedules are
+ * built under vine__lock, which also guards the builders' and the
+ * selector's own caches and the tuning table, so vine_set_tuning_file may
+ * race calls.  Below MPI_THREAD_MULTIPLE the lock is never taken.
  */
 #include "../select/select.h"
 #include "api.h"
@@ -14,6 +18,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,17 +27,20 @@
 
 #define ENV_NAME_MAX 64
 
-unsigned vine__choice_gen;
-unsigned vine__tuning_gen;
+_Atomic unsigned vine__choice_gen;
+_Atomic unsigned vine__tuning_gen;
+
+/* vine_set_algorithm()'s "auto": a value of choice[].api that no algorithm has. */
+static const vine_algo api_auto;
 
 static struct {
-    int api_set;          /* vine_set_algorithm() was called */
-    const vine_algo *api; /* its choice; NULL for auto */
-    int env_read;         /* the environment has been read */
+    /* vine_set_algorithm()'s choice: NULL before any, &api_auto for auto. */
+    _Atomic(const vine_algo *) api;
+    atomic_int env_read;  /* the environment has been read (the fields below are set) */
     int env_bad;          /* it names an unknown algorithm */
     const vine_algo *env; /* its choice; NULL for auto */
     char env_value[ENV_NAME_MAX];
-    const char *last; /* the algorithm that served the latest call */
+    _Atomic(const char *) last; /* the algorithm that served the latest call */
 } choice[VINE_COLL_COUNT];
 
 static int valid_coll(vine_coll c)
@@ -40,9 +48,11 @@ static int valid_coll(vine_coll c)
     return (int)c >= 0 && c < VINE_COLL_COUNT;
 }
 
-/* Reads VINE_<COLL>_ALGORITHM, e.g. VINE_REDUCE_SCATTER_BLOCK_ALGORITHM. */
-static void read_env(vine_coll c)
+/* Reads VINE_<COLL>_ALGORITHM, e.g. VINE_REDUCE_SCATTER_BLOCK_ALGORITHM, once. */
+static void read_env_locked(vine_coll c)
 {
+    if (atomic_load_explicit(&choice[c].env_read, memory_order_relaxed))
+        return;
     char var[96] = "VINE_";
     const char *name = vine__coll_name(c);
     size_t n = strlen(var);
@@ -50,22 +60,31 @@ static void read_env(vine_coll c)
         var[n++] = (char)toupper((unsigned char)name[i]);
     strcpy(var + n, "_ALGORITHM");
     const char *v = getenv(var);
-    choice[c].env_read = 1;
-    if (!v || !*v || strcmp(v, "auto") == 0)
+    if (v && *v && strcmp(v, "auto") != 0) {
+        snprintf(choice[c].env_value, sizeof choice[c].env_value, "%s", v);
+        choice[c].env = vine__algo_find(c, v);
+        choice[c].env_bad = choice[c].env == NULL;
+    }
+    atomic_store_explicit(&choice[c].env_read, 1, memory_order_release);
+}
+
+static void read_env(vine_coll c)
+{
+    if (atomic_load_explicit(&choice[c].env_read, memory_order_acquire))
         return;
-    snprintf(choice[c].env_value, sizeof choice[c].env_value, "%s", v);
-    choice[c].env = vine__algo_find(c, v);
-    choice[c].env_bad = choice[c].env == NULL;
+    vine__lock();
+    read_env_locked(c);
+    vine__unlock();
 }
 
 int vine__choose_requested(vine_coll coll, const vine_algo **req)
 {
-    if (choice[coll].api_set) {
-        *req = choice[coll].api;
+    const vine_algo *api = atomic_load_explicit(&choice[coll].api, memory_order_relaxed);
+    if (api) {
+        *req = api == &api_auto ? NULL : api;
         return MPI_SUCCESS;
     }
-    if (!choice[coll].env_read)
-        read_env(coll);
+    read_env(coll);
     *req = choice[coll].env;
     return choice[coll].env_bad ? MPI_ERR_ARG : MPI_SUCCESS;
 }
@@ -106,36 +125,44 @@ static int parse_bytes(const char *v, size_t *bytes)
 }
 
 /* The segment size in bytes (0: none). */
-static size_t seg_bytes;
+static _Atomic size_t seg_bytes;
 /* VINE_SEGMENT_SIZE: 0 not read yet, 1 read (or overridden by the API), 2 malformed. */
-static int seg_state;
+static atomic_int seg_state;
 
 int vine__choose_seg_env(void)
 {
-    if (!seg_state) {
-        const char *v = getenv("VINE_SEGMENT_SIZE");
-        seg_state = 1;
-        if (v && *v && parse_bytes(v, &seg_bytes) != 0) {
-            seg_bytes = 0;
-            seg_state = 2;
+    int state = atomic_load_explicit(&seg_state, memory_order_relaxed);
+    if (!state) {
+        vine__lock();
+        if (!(state = atomic_load_explicit(&seg_state, memory_order_relaxed))) {
+            const char *v = getenv("VINE_SEGMENT_SIZE");
+            size_t bytes = 0;
+            state = v && *v && parse_bytes(v, &bytes) != 0 ? 2 : 1;
+            atomic_store_explicit(&seg_bytes, state == 1 ? bytes : 0, memory_order_relaxed);
+            atomic_store_explicit(&seg_state, state, memory_order_relaxed);
         }
+        vine__unlock();
     }
-    return seg_state == 2 ? MPI_ERR_ARG : MPI_SUCCESS;
+    return state == 2 ? MPI_ERR_ARG : MPI_SUCCESS;
 }
 
 size_t vine__choose_seg_count(size_t type_size)
 {
-    if (!seg_bytes || !type_size)
+    size_t bytes = atomic_load_explicit(&seg_bytes, memory_order_relaxed);
+    if (!bytes || !type_size)
         return 0;
-    return seg_bytes >= type_size ? seg_bytes / type_size : 1;
+    return bytes >= type_size ? bytes / type_size : 1;
 }
 
 int vine_set_segment_size(MPI_Count bytes)
 {
     if (bytes < 0)
         return MPI_ERR_ARG;
-    seg_bytes = (size_t)bytes;
-    seg_state = 1; /* the API overrides the variable, a malformed one included */
+    vine__lock(); /* not undone by a first reading of the variable beside it */
+    atomic_store_explicit(&seg_bytes, (size_t)bytes, memory_order_relaxed);
+    /* the API overrides the variable, a malformed one included */
+    atomic_store_explicit(&seg_state, 1, memory_order_relaxed);
+    vine__unlock();
     vine__choice_gen++;
     return MPI_SUCCESS;
 }
@@ -143,32 +170,37 @@ int vine_set_segment_size(MPI_Count bytes)
 MPI_Count vine_get_segment_size(void)
 {
     vine__choose_seg_env();
-    return (MPI_Count)seg_bytes;
+    return (MPI_Count)atomic_load_explicit(&seg_bytes, memory_order_relaxed);
 }
 
-/* An on/off environment variable, read once into *value: set to anything but empty or "0". */
-static int env_flag(const char *name, int *value)
+/*
+ * An on/off environment variable, read once into *value: set to anything
+ * but empty or "0".  Threads that race to read it store the same answer.
+ */
+static int env_flag(const char *name, atomic_int *value)
 {
-    if (*value < 0) {
-        const char *v = getenv(name);
-        *value = v && *v && strcmp(v, "0") != 0;
+    int v = atomic_load_explicit(value, memory_order_relaxed);
+    if (v < 0) {
+        const char *s = getenv(name);
+        v = s && *s && strcmp(s, "0") != 0;
+        atomic_store_explicit(value, v, memory_order_relaxed);
     }
-    return *value;
+    return v;
 }
 
 int vine__choose_remap(void)
 {
-    static int value = -1;
+    static atomic_int value = -1;
     return env_flag("VINE_REMAP", &value);
 }
 
 int vine__verbose(void)
 {
-    static int value = -1;
+    static atomic_int value = -1;
     return env_flag("VINE_VERBOSE", &value);
 }
 
-/* What VINE_VERBOSE has said about each communicator: one bit per collective. */
+/* What VINE_VERBOSE has said about each communicator: one bit per collective (vine__lock). */
 #define SAID_MAX 256
 static struct {
     MPI_Comm comm;
@@ -179,17 +211,22 @@ static int nsaid, comm_numbers;
 
 void vine__say_forget(MPI_Comm comm)
 {
+    if (!vine__verbose())
+        return; /* nothing was said */
+    vine__lock();
     for (int i = 0; i < nsaid; i++)
         if (said[i].comm == comm) {
             said[i] = said[--nsaid];
-            return;
+            break;
         }
+    vine__unlock();
 }
 
 void vine__say_served(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo)
 {
     if (!vine__verbose() || rank != 0)
         return;
+    vine__lock();
     int i = 0;
     while (i < nsaid && said[i].comm != comm)
         i++;
@@ -201,13 +238,17 @@ void vine__say_served(MPI_Comm comm, int rank, int p, vine_coll coll, const char
         said[i].said = 0;
         said[i].number = ++comm_numbers;
     }
-    if (said[i].said & (1u << coll))
+    if (said[i].said & (1u << coll)) {
+        vine__unlock();
         return;
+    }
     said[i].said |= 1u << coll;
+    int number = said[i].number;
+    vine__unlock();
     char name[MPI_MAX_OBJECT_NAME + 32];
     int len = 0;
     if (MPI_Comm_get_name(comm, name, &len) != MPI_SUCCESS || len == 0)
-        snprintf(name, sizeof name, "communicator #%d", said[i].number);
+        snprintf(name, sizeof name, "communicator #%d", number);
     if (algo)
         fprintf(stderr, "vine: %s on %s (p=%d) served by %s\n", vine__coll_name(coll), name, p,
                 algo);
@@ -257,9 +298,9 @@ static void say_cost_file(int rank, const char *err)
 
 /*
  * Gives the auto selector the parameters of VINE_COST_FILE, read once before
- * its first choice.  A file that cannot be used leaves the defaults in place:
- * the choice must never fail, and every rank that reads the same file (or
- * fails alike) still chooses alike.
+ * its first choice (under vine__lock, as every build).  A file that cannot be used leaves the
+ * defaults in place: the choice must never fail, and every rank that reads the same file (or fails
+ * alike) still chooses alike.
  */
 static void load_cost_file(int rank)
 {
@@ -284,9 +325,10 @@ static void load_cost_file(int rank)
 
 #define TUNING_MSG_MAX 640
 
+/* Under vine__lock; state is also read without it, on every call. */
 static struct {
-    int state; /* 0: not read; 1: read, usable or none; 2: unusable */
-    int has;   /* a table is in use */
+    atomic_int state; /* 0: not read; 1: read, usable or none; 2: unusable */
+    int has;          /* a table is in use */
     vine_tuning table;
     char msg[TUNING_MSG_MAX];
 } tune;
@@ -398,49 +440,63 @@ static void read_tuning_env(void)
 
 int vine__choose_tuning_check(void)
 {
-    if (!tune.state)
-        read_tuning_env();
-    return tune.state == 2 ? MPI_ERR_OTHER : MPI_SUCCESS;
+    int state = atomic_load(&tune.state);
+    if (!state) {
+        vine__lock();
+        if (!atomic_load(&tune.state))
+            read_tuning_env();
+        state = atomic_load(&tune.state);
+        vine__unlock();
+    }
+    return state == 2 ? MPI_ERR_OTHER : MPI_SUCCESS;
 }
 
 int vine_set_tuning_file(const char *path)
 {
+    vine__lock();
     vine__select_set_tuning(NULL);
     vine__tuning_free(&tune.table);
     tune.has = 0;
     vine__choice_gen++;
     vine__tuning_gen++;
+    int rc = MPI_SUCCESS;
     if (!path || !*path) {
         tuning_none("no tuning file (vine_set_tuning_file)");
-        return MPI_SUCCESS;
+    } else {
+        load_tuning_path(path);
+        say_tuning(path);
+        rc = tune.state == 2 ? MPI_ERR_OTHER : MPI_SUCCESS;
     }
-    load_tuning_path(path);
-    say_tuning(path);
-    return tune.state == 2 ? MPI_ERR_OTHER : MPI_SUCCESS;
+    vine__unlock();
+    return rc;
 }
 
 int vine_tuning_info(int *nrules, char *msg, int msglen)
 {
     if (msglen < 0)
         return MPI_ERR_ARG;
-    int rc = vine__choose_tuning_check();
+    vine__choose_tuning_check();
+    vine__lock();
+    int rc = tune.state == 2 ? MPI_ERR_OTHER : MPI_SUCCESS;
     if (nrules)
         *nrules = tune.has ? tune.table.nrules : 0;
     if (msg && msglen > 0)
         snprintf(msg, (size_t)msglen, "%s", tune.msg);
+    vine__unlock();
     return rc;
 }
 
 void vine__choose_tuning_node(int node_ranks)
 {
     int w = 0;
-    if (!tune.has || tune.table.ranks_per_node <= 0 || node_ranks == tune.table.ranks_per_node ||
-        !vine__verbose() || PMPI_Comm_rank(MPI_COMM_WORLD, &w) != MPI_SUCCESS || w != 0)
-        return;
-    fprintf(stderr,
-            "vine: warning: the tuning file was measured with %d ranks per node, this "
-            "communicator has %d on its first node: its choices may not fit\n",
-            tune.table.ranks_per_node, node_ranks);
+    vine__lock();
+    if (tune.has && tune.table.ranks_per_node > 0 && node_ranks != tune.table.ranks_per_node &&
+        vine__verbose() && PMPI_Comm_rank(MPI_COMM_WORLD, &w) == MPI_SUCCESS && w == 0)
+        fprintf(stderr,
+                "vine: warning: the tuning file was measured with %d ranks per node, this "
+                "communicator has %d on its first node: its choices may not fit\n",
+                tune.table.ranks_per_node, node_ranks);
+    vine__unlock();
 }
 
 /*
@@ -458,8 +514,8 @@ static int build_one(const vine_algo *algo, const vine_args *a, vine_sched *s)
     return VINE_OK;
 }
 
-int vine__choose_build(const vine_args *a, const vine_algo *req, size_t type_size, vine_sched *s,
-                       const vine_algo **served)
+static int build_locked(const vine_args *a, const vine_algo *req, size_t type_size, vine_sched *s,
+                        const vine_algo **served)
 {
     load_cost_file(a->rank);
     size_t seg = 0;
@@ -493,9 +549,19 @@ int vine__choose_build(const vine_args *a, const vine_algo *req, size_t type_siz
     return vine__status_to_mpi(rc);
 }
 
+/* Building communicates with nobody: the lock is safe to hold meanwhile. */
+int vine__choose_build(const vine_args *a, const vine_algo *req, size_t type_size, vine_sched *s,
+                       const vine_algo **served)
+{
+    vine__lock();
+    int rc = build_locked(a, req, type_size, s, served);
+    vine__unlock();
+    return rc;
+}
+
 void vine__choose_note(vine_coll coll, const vine_algo *served)
 {
-    choice[coll].last = served->name;
+    atomic_store_explicit(&choice[coll].last, served->name, memory_order_relaxed);
 }
 
 int vine_set_algorithm(vine_coll coll, const char *name)
@@ -505,8 +571,7 @@ int vine_set_algorithm(vine_coll coll, const char *name)
     const vine_algo *algo = NULL;
     if (name && strcmp(name, "auto") != 0 && !(algo = vine__algo_find(coll, name)))
         return MPI_ERR_ARG;
-    choice[coll].api_set = 1;
-    choice[coll].api = algo;
+    atomic_store_explicit(&choice[coll].api, algo ? algo : &api_auto, memory_order_relaxed);
     vine__choice_gen++;
     return MPI_SUCCESS;
 }
@@ -515,10 +580,10 @@ const char *vine_get_algorithm(vine_coll coll)
 {
     if (!valid_coll(coll))
         return "unknown";
-    if (choice[coll].api_set)
-        return choice[coll].api ? choice[coll].api->name : "auto";
-    if (!choice[coll].env_read)
-        read_env(coll);
+    const vine_algo *api = atomic_load_explicit(&choice[coll].api, memory_order_relaxed);
+    if (api)
+        return api == &api_auto ? "auto" : api->name;
+    read_env(coll);
     if (choice[coll].env)
         return choice[coll].env->name;
     return choice[coll].env_bad ? choice[coll].env_value : "auto";
@@ -556,5 +621,6 @@ const char *vine_last_algorithm(vine_coll coll)
 {
     if (!valid_coll(coll))
         return "unknown";
-    return choice[coll].last ? choice[coll].last : "none";
+    const char *last = atomic_load_explicit(&choice[coll].last, memory_order_relaxed);
+    return last ? last : "none";
 }

@@ -9,18 +9,22 @@
 #include "levels_hwloc.h"
 #include "levels_mpi.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int state_keyval = MPI_KEYVAL_INVALID;
+/* Made once, under vine__lock; read by every thread. */
+static atomic_int state_keyval = MPI_KEYVAL_INVALID;
 static int final_keyval = MPI_KEYVAL_INVALID;
-/* Every live state, so that finalisation can release them all. */
+/* Every live state, so that finalisation can release them all (under vine__lock). */
 static vine_comm_state *all_states;
 /*
  * The state of the communicator used last, which saves an attribute lookup
  * per call.  It cannot go stale: freeing a communicator runs the attribute's
- * delete callback, and state_free() forgets it there.
+ * delete callback, and state_free() forgets it there.  Under
+ * MPI_THREAD_MULTIPLE it stays NULL: another thread may free the
+ * communicator it names.
  */
 vine_comm_state *vine__last_state;
 
@@ -35,12 +39,14 @@ static void state_free(vine_comm_state *st)
 {
     if (vine__last_state == st)
         vine__last_state = NULL;
+    vine__lock();
     if (st->prev)
         st->prev->next = st->next;
     else
         all_states = st->next;
     if (st->next)
         st->next->prev = st->prev;
+    vine__unlock();
     vine__cache_clear(st);
     vine__exec_scratch_free(&st->scr);
     for (int i = 0; i < VINE_PACK_COUNT; i++)
@@ -111,19 +117,28 @@ static int final_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
                 state_free(st);
         }
     }
-    MPI_Comm_free_keyval(&state_keyval);
+    int k = atomic_exchange(&state_keyval, MPI_KEYVAL_INVALID);
+    MPI_Comm_free_keyval(&k);
     MPI_Comm_free_keyval(&final_keyval);
     vine__inner_release();
     return MPI_SUCCESS;
 }
 
+/* Makes the keyvals once; a thread that finds them made returns at once. */
 static int create_keyvals(void)
 {
-    int rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, state_delete, &state_keyval, NULL);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, final_delete, &final_keyval, NULL);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_set_attr(MPI_COMM_SELF, final_keyval, NULL);
+    int rc = MPI_SUCCESS, k = MPI_KEYVAL_INVALID;
+    vine__lock();
+    if (atomic_load(&state_keyval) == MPI_KEYVAL_INVALID) {
+        rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, state_delete, &k, NULL);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, final_delete, &final_keyval, NULL);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Comm_set_attr(MPI_COMM_SELF, final_keyval, NULL);
+        if (rc == MPI_SUCCESS)
+            atomic_store(&state_keyval, k);
+    }
+    vine__unlock();
     return rc == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
@@ -139,10 +154,13 @@ int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank)
         *rank = vine__last_state->rank;
         return MPI_SUCCESS;
     }
-    if (state_keyval != MPI_KEYVAL_INVALID) {
+    int keyval = atomic_load(&state_keyval);
+    if (keyval != MPI_KEYVAL_INVALID) {
         void *v = NULL;
-        if (MPI_Comm_get_attr(comm, state_keyval, &v, &flag) == MPI_SUCCESS && flag) {
-            *st = vine__last_state = v;
+        if (MPI_Comm_get_attr(comm, keyval, &v, &flag) == MPI_SUCCESS && flag) {
+            *st = v;
+            if (!vine__mt())
+                vine__last_state = v;
             *p = (*st)->p;
             *rank = (*st)->rank;
             return MPI_SUCCESS;
@@ -194,14 +212,18 @@ static int state_new(MPI_Comm comm, vine_comm_state **out)
     st->comm = MPI_COMM_NULL;
     st->shm.node = MPI_COMM_NULL;
     st->shm.win = MPI_WIN_NULL;
+    st->op_dt = MPI_DATATYPE_NULL;
+    st->op_op = MPI_OP_NULL;
     MPI_Comm_size(comm, &st->p);
     MPI_Comm_rank(comm, &st->rank);
     st->counts = malloc((size_t)st->p * sizeof *st->counts);
     st->displs = malloc(((size_t)st->p + 1) * sizeof *st->displs);
+    vine__lock();
     st->next = all_states;
     if (all_states)
         all_states->prev = st;
     all_states = st;
+    vine__unlock();
     if (!st->counts || !st->displs) {
         state_free(st);
         return MPI_ERR_NO_MEM;
@@ -224,11 +246,11 @@ int vine__comm_state(MPI_Comm comm, vine_comm_state **st)
     int p, rank, rc;
     if ((rc = vine__comm_lookup(comm, st, &p, &rank)) != MPI_SUCCESS || *st)
         return rc;
-    if (state_keyval == MPI_KEYVAL_INVALID && (rc = create_keyvals()) != MPI_SUCCESS)
+    if (atomic_load(&state_keyval) == MPI_KEYVAL_INVALID && (rc = create_keyvals()) != MPI_SUCCESS)
         return rc;
     if ((rc = state_new(comm, st)) != MPI_SUCCESS)
         return rc;
-    if (MPI_Comm_set_attr(comm, state_keyval, *st) != MPI_SUCCESS) {
+    if (MPI_Comm_set_attr(comm, atomic_load(&state_keyval), *st) != MPI_SUCCESS) {
         state_free(*st);
         *st = NULL;
         return MPI_ERR_OTHER;

@@ -37,7 +37,7 @@ static const struct {
 
 const char *vine_error_string(int errcode)
 {
-    static char buf[MPI_MAX_ERROR_STRING + 64];
+    static _Thread_local char buf[MPI_MAX_ERROR_STRING + 64]; /* one per thread */
     int cls = errcode, len = 0, up = 0, down = 0;
     MPI_Initialized(&up);
     MPI_Finalized(&down);

@@ -2,6 +2,7 @@
  * Where this process lies inside its node, from hwloc (levels_hwloc.h).
  */
 #include "levels_hwloc.h"
+#include "api.h"
 
 #include "../sched/sched.h"
 
@@ -31,10 +32,11 @@ static long fake_bind(const char **spec)
 
 #if defined(VINE_HAVE_HWLOC)
 
+/* Loaded once, under vine__lock; read-only afterwards, which hwloc allows from any thread. */
 static hwloc_topology_t topo;
 static int loaded; /* 0: not tried, 1: loaded, -1: failed */
 
-static int load(void)
+static int load_locked(void)
 {
     if (loaded)
         return loaded > 0;
@@ -49,6 +51,14 @@ static int load(void)
     }
     loaded = 1;
     return 1;
+}
+
+static int load(void)
+{
+    vine__lock();
+    int ok = load_locked();
+    vine__unlock();
+    return ok;
 }
 
 void vine__inner_release(void)

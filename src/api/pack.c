@@ -111,7 +111,8 @@ const vine_exec_type *vine__byte_type(void)
 {
     /* MPI_BYTE is a handle constant in some MPIs and a global object's
      * address in others: fill it in at run time. */
-    static vine_exec_type bt = {.extent = 1, .true_lb = 0, .true_extent = 1, .size = 1, .dense = 1, .named = 1};
+    static _Thread_local vine_exec_type bt = {
+        .extent = 1, .true_lb = 0, .true_extent = 1, .size = 1, .dense = 1, .named = 1};
     bt.dt = MPI_BYTE;
     return &bt;
 }

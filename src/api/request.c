@@ -20,9 +20,12 @@
  * and a blocking call of the family first lets the earlier ones finish.
  *
  * VINE_PROGRESS_THREAD=1 (with MPI_THREAD_MULTIPLE) adds a thread that
- * advances the outstanding requests while the program computes; then one
- * mutex guards the requests, their list and the handle table, taken by
- * every function here and by the thread for each pass.
+ * advances the outstanding requests while the program computes.  Under
+ * MPI_THREAD_MULTIPLE (vine__mt), thread or not, one mutex guards the
+ * requests, their list and the handle table, taken by every function here
+ * (and by the thread for each pass); no function here blocks while it
+ * holds it, so that the program's threads, each waiting for its own
+ * requests, keep everybody's moving.
  */
 #include "api.h"
 #include "vine.h"
@@ -92,21 +95,23 @@ static int threaded; /* set before the thread starts, cleared after it is joined
 static pthread_t thread;
 static atomic_int stop;
 
+/* The thread needs MPI_THREAD_MULTIPLE, so vine__mt() covers it (and never changes). */
 static void enter(void)
 {
-    if (threaded)
+    if (vine__mt())
         pthread_mutex_lock(&lock);
 }
 
 static void leave(void)
 {
-    if (threaded)
+    if (vine__mt())
         pthread_mutex_unlock(&lock);
 }
 
+/* Whether another thread may use the requests: then nothing waits holding the lock. */
 static int threaded_now(void)
 {
-    return threaded;
+    return vine__mt();
 }
 #else
 static void enter(void) {}
@@ -357,7 +362,7 @@ static void *progress_main(void *arg)
 #endif
 
 /* Starts the progress thread on the first request when VINE_PROGRESS_THREAD asks for it. */
-static void thread_check(void)
+static void thread_check_locked(void)
 {
     static int checked;
     if (checked)
@@ -391,6 +396,18 @@ static void thread_check(void)
     if (vine__verbose() && speaker())
         fprintf(stderr, "vine: progress thread started\n");
 #endif
+}
+
+/* Once, whichever threads make the first requests at the same time. */
+static void thread_check(void)
+{
+    static atomic_int checked;
+    if (atomic_load_explicit(&checked, memory_order_acquire))
+        return;
+    vine__lock();
+    thread_check_locked();
+    atomic_store_explicit(&checked, 1, memory_order_release);
+    vine__unlock();
 }
 
 void vine__nb_finalize(void)

@@ -41,6 +41,7 @@
 #include "vine.h"
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,12 +56,14 @@
 /* VINE_VERBOSE set to anything but empty or "0", as vine reads it. */
 static int verbose(void)
 {
-    static int value = -1;
-    if (value < 0) {
+    static atomic_int value = -1; /* threads that race to read it store the same answer */
+    int on = atomic_load_explicit(&value, memory_order_relaxed);
+    if (on < 0) {
         const char *v = getenv("VINE_VERBOSE");
-        value = v && *v && strcmp(v, "0") != 0;
+        on = v && *v && strcmp(v, "0") != 0;
+        atomic_store_explicit(&value, on, memory_order_relaxed);
     }
-    return value;
+    return on;
 }
 
 /*
@@ -69,11 +72,29 @@ static int verbose(void)
  * reuse the handle) and is not copied by MPI_Comm_dup.  The attribute value
  * is an integer, not a pointer to memory: the low SAID_BITS bits are the
  * collectives already reported, the rest the N of "communicator #N" for a
- * communicator without a name (0 until it needs one).
+ * communicator without a name (0 until it needs one).  The keyval is made
+ * once (a thread that loses the race frees its own), the labels counted
+ * atomically: calls on different communicators may come from several
+ * threads (MPI_THREAD_MULTIPLE).
  */
 #define SAID_BITS 24
-static int said_keyval = MPI_KEYVAL_INVALID;
-static uintptr_t last_label;
+static atomic_int said_keyval = MPI_KEYVAL_INVALID;
+static _Atomic uintptr_t last_label;
+
+/* The keyval, made on first use; MPI_KEYVAL_INVALID when MPI refuses one. */
+static int said_key(void)
+{
+    int k = atomic_load(&said_keyval), mine = MPI_KEYVAL_INVALID, none = MPI_KEYVAL_INVALID;
+    if (k != MPI_KEYVAL_INVALID)
+        return k;
+    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &mine, NULL) !=
+        MPI_SUCCESS)
+        return MPI_KEYVAL_INVALID;
+    if (atomic_compare_exchange_strong(&said_keyval, &none, mine))
+        return mine;
+    PMPI_Comm_free_keyval(&mine);
+    return none; /* the winner's */
+}
 
 /*
  * Whether this process prints for an intercommunicator: rank 0 of the group
@@ -108,16 +129,13 @@ static void say_passed(MPI_Comm comm, vine_coll coll, int inter, const char *why
 {
     if (!verbose())
         return;
-    if (said_keyval == MPI_KEYVAL_INVALID &&
-        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &said_keyval,
-                                NULL) != MPI_SUCCESS) {
-        said_keyval = MPI_KEYVAL_INVALID;
+    int key = said_key();
+    if (key == MPI_KEYVAL_INVALID)
         return;
-    }
     void *v = NULL;
     int flag = 0;
     uintptr_t said = 0, bit = (uintptr_t)1 << coll;
-    if (PMPI_Comm_get_attr(comm, said_keyval, &v, &flag) == MPI_SUCCESS && flag)
+    if (PMPI_Comm_get_attr(comm, key, &v, &flag) == MPI_SUCCESS && flag)
         said = (uintptr_t)v;
     if (said & bit)
         return;
@@ -133,13 +151,13 @@ static void say_passed(MPI_Comm comm, vine_coll coll, int inter, const char *why
         int len = 0;
         if (PMPI_Comm_get_name(comm, name, &len) != MPI_SUCCESS || len <= 0) {
             if ((said >> SAID_BITS) == 0)
-                said |= ++last_label << SAID_BITS;
+                said |= (atomic_fetch_add(&last_label, 1) + 1) << SAID_BITS;
             snprintf(name, sizeof name, "communicator #%lu", (unsigned long)(said >> SAID_BITS));
         }
         fprintf(stderr, "vine: %s on %s (p=%d) passed to MPI (%s)\n", vine_coll_name(coll), name, p,
                 why);
     }
-    PMPI_Comm_set_attr(comm, said_keyval, (void *)said);
+    PMPI_Comm_set_attr(comm, key, (void *)said);
 }
 
 /* ---- What goes to MPI ---- */
@@ -193,12 +211,13 @@ static int report(MPI_Comm comm, int rc)
  * The start of a nonblocking or persistent call that vine served: the
  * completion calls look for vine's requests only once there may be some.
  */
-static int made;
+/* Set once; relaxed is enough: a thread that completes a request saw it made. */
+static atomic_int made;
 
 static int made_request(MPI_Comm comm, int rc)
 {
-    if (rc == MPI_SUCCESS)
-        made = 1;
+    if (rc == MPI_SUCCESS && !atomic_load_explicit(&made, memory_order_relaxed))
+        atomic_store_explicit(&made, 1, memory_order_relaxed);
     return report(comm, rc);
 }
 
@@ -1012,7 +1031,8 @@ static int report_request(int rc)
 /* Whether one request is vine's. */
 static int is_vine(const MPI_Request *request)
 {
-    return made && request && vine_is_request(*request);
+    return atomic_load_explicit(&made, memory_order_relaxed) && request &&
+           vine_is_request(*request);
 }
 
 /* The arrays' bookkeeping up to this many requests lives on the stack. */
@@ -1038,7 +1058,7 @@ static void owners_note(owners *o, int count, const MPI_Request requests[], MPI_
     o->vine = NULL;
     o->statuses = statuses;
     o->ignored = with_statuses && statuses == MPI_STATUSES_IGNORE;
-    if (!made || count <= 0)
+    if (!atomic_load_explicit(&made, memory_order_relaxed) || count <= 0)
         return;
     size_t n = (size_t)count;
     unsigned char *v = n <= LOCAL_REQUESTS ? o->local_vine : malloc(n);
@@ -1239,7 +1259,7 @@ int MPI_Cancel(MPI_Request *request)
  */
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
-    if (made && flag)
+    if (atomic_load_explicit(&made, memory_order_relaxed) && flag)
         return vine_request_get_status(request, flag, status);
     return PMPI_Request_get_status(request, flag, status);
 }

@@ -44,10 +44,11 @@ static inline int chunk(size_t left)
  * Predefined datatypes are never freed, so what MPI says of them can be kept:
  * the last few seen are remembered, which saves four MPI queries per call.
  * Derived types are queried every time (a freed handle may be reused).
+ * Each thread keeps its own: threads under MPI_THREAD_MULTIPLE need no lock.
  */
 #define NAMED_CACHE 8
-static vine_exec_type named_cache[NAMED_CACHE];
-static int named_cached, named_next;
+static _Thread_local vine_exec_type named_cache[NAMED_CACHE];
+static _Thread_local int named_cached, named_next;
 
 int vine__exec_is_named(MPI_Datatype dt)
 {
