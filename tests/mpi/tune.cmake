@@ -8,7 +8,8 @@
 #       collective on 2 ranks covering 8 B..4 KiB, and a model.  No measured
 #       value is asserted.
 #   mpi.tune.run_v.np3   allgatherv, scan and exscan the same way on 3 ranks
-#       (rules on 3 ranks, and on 2: p/2 is 1, so p - 1 is the other size).
+#       (rules on 3 ranks, and on 2: p/2 is 1, so p - 1 is the other size), at
+#       most 20 timed iterations a case (200 took a minute under ctest -j2).
 #   mpi.tune.usage_value.np2, mpi.tune.usage_out.np2   a bad value and a
 #       missing --out: exit status 2 on every rank, the message, the usage,
 #       and no file.
@@ -39,7 +40,7 @@ vine_tune_test(run 2 run $<TARGET_FILE:tune_check> 2 8 4096 allreduce,bcast,allt
   --out t.json --budget 90 --max-size 4KiB --coll allreduce,bcast,alltoall --progress)
 vine_tune_test(run_v 3 run $<TARGET_FILE:tune_check> 3 8 4096 allgatherv,scan,exscan
   -- ${VINE_MPIRUN} ${VINE_MPIRUN_NP} 3 ${vine_tune_exe}
-  --out t.json --budget 90 --max-size 4KiB --coll allgatherv,scan,exscan --progress)
+  --out t.json --budget 90 --max-size 4KiB --max-iters 20 --coll allgatherv,scan,exscan --progress)
 vine_tune_test(usage_alltoallv 2 usage "vine-tune: --coll alltoallv is not measured: each rank"
   -- ${VINE_MPIRUN} ${VINE_MPIRUN_NP} 2 ${vine_tune_exe} --out t.json --coll bcast,alltoallv)
 vine_tune_test(usage_gatherv 2 usage "vine-tune: --coll gatherv is not measured: the ranks"
