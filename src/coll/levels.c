@@ -446,18 +446,18 @@ static int parse_num(const char *s, const char *end, unsigned long long max,
     return 0;
 }
 
-/* The numbers of a comma-separated list [s, end); their count, or -1 (malformed). */
-static int parse_nums(const char *s, const char *end, unsigned long long max,
+/* The numbers of a list [s, end) separated by sep; their count, or -1 (malformed). */
+static int parse_nums(const char *s, const char *end, char sep, unsigned long long max,
                       unsigned long long **out)
 {
     int n = 1;
     for (const char *c = s; c < end; c++)
-        n += *c == ',';
+        n += *c == sep;
     *out = malloc((size_t)n * sizeof **out);
     if (!*out)
         return -2;
     for (int i = 0; i < n; i++) {
-        const char *c = memchr(s, ',', (size_t)(end - s));
+        const char *c = memchr(s, sep, (size_t)(end - s));
         c = c ? c : end;
         if (parse_num(s, c, max, &(*out)[i])) {
             free(*out);
@@ -507,8 +507,9 @@ static int add_level(maker *k)
     return VINE_OK;
 }
 
-enum kind { K_BLOCK, K_CYCLIC, K_SIZES, K_RANDOM, K_IDS, K_COUNT };
-static const char *const kind_names[K_COUNT] = {"block", "cyclic", "sizes", "random", "ids"};
+enum kind { K_BLOCK, K_CYCLIC, K_SIZES, K_RANDOM, K_IDS, K_TORUS, K_COUNT };
+static const char *const kind_names[K_COUNT] = {"block", "cyclic", "sizes", "random", "ids",
+                                                "torus"};
 
 static int malformed(const maker *k, const char *item, const char *end)
 {
@@ -541,6 +542,24 @@ static int gen_levels(maker *k, int kd, const unsigned long long *v, int nv, uin
         }
         return add_level(k);
     }
+    if (kd == K_TORUS) {
+        /* D0 x D1 x ... x Dn-1 of exactly the units: blocks of Dn-1, then of Dn-2 ... D1. */
+        unsigned long long prod = 1;
+        for (int i = 0; i < nv && prod <= (unsigned long long)k->n; i++)
+            prod *= v[i];
+        if (prod != (unsigned long long)k->n) {
+            vine__errmsg(k->err, k->errlen, "levels '%s': torus: the dimensions' product is not %d",
+                         k->spec, k->n);
+            return VINE_ERR_UNSUPPORTED;
+        }
+        int rc = VINE_OK;
+        for (int i = nv - 1; i >= (nv == 1 ? 0 : 1) && rc == VINE_OK; i--) {
+            for (int u = 0; u < k->n; u++)
+                k->ug[u] = u / (int)v[i];
+            rc = add_level(k); /* one dimension: one group of all (1 x D0) */
+        }
+        return rc;
+    }
     int rc = VINE_OK;
     for (int i = 0; i < nv && rc == VINE_OK; i++) {
         int n = (int)v[i];
@@ -562,7 +581,7 @@ static int make_item(maker *k, const char *kind, size_t klen, const char *a, con
         kd++;
     if (kd == K_COUNT) {
         vine__errmsg(k->err, k->errlen,
-                     "levels '%s': unknown kind '%.*s' (block, cyclic, sizes, random, ids)",
+                     "levels '%s': unknown kind '%.*s' (block, cyclic, sizes, random, ids, torus)",
                      k->spec, (int)klen, kind);
         return VINE_ERR_UNSUPPORTED;
     }
@@ -573,7 +592,7 @@ static int make_item(maker *k, const char *kind, size_t klen, const char *a, con
             return malformed(k, kind, end);
         a = colon + 1;
     }
-    int nv = parse_nums(a, end, 2147483647ULL, &v);
+    int nv = parse_nums(a, end, kd == K_TORUS ? 'x' : ',', 2147483647ULL, &v);
     if (nv == -2)
         return VINE_ERR_NO_MEM;
     int ok = nv > 0;

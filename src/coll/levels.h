@@ -125,6 +125,9 @@ int vine__levels_split_node(vine_levels *m, vine_levels *node_map);
  *                                       N groups drawn from a generator seeded by SEED
  *          | "ids:" I ("," I)*          one level: unit u joins group I_u (as many ids
  *                                       as there are units)
+ *          | "torus:" D ("x" D)*        a torus D0 x D1 x ... of exactly the units in
+ *                                       row-major order (torus.h): "block:Dn-1,...,D1"
+ *                                       (one dimension D0: one level of all together)
  *
  * The units of the first level are the ranks, those of every next level the
  * groups of the level before it, in id (lowest-rank) order, so the levels nest

@@ -1,0 +1,110 @@
+/*
+ * Torus coordinates (src/coll/torus.h): the shape of uniform level maps,
+ * row-major coordinates of "torus:AxBxC", coordinates of a scattered
+ * placement, lines along each dimension, and the refusals.
+ */
+#include "../../src/coll/torus.h"
+#include "../../src/sched/sched.h"
+#include "check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Shape and row-major coordinates of spec over p ranks. */
+static void row_major(const char *spec, int p, int nd, const int *dims)
+{
+    vine_levels m;
+    char err[256] = "";
+    int rc = vine__levels_parse(spec, p, &m, err, sizeof err);
+    CHECK(rc == VINE_OK, "%s: parse %d: %s", spec, rc, err);
+    if (rc != VINE_OK)
+        return;
+    vine_torus t;
+    rc = vine__torus_make(&m, p, &t, err, sizeof err);
+    CHECK(rc == VINE_OK && t.nd == nd, "%s: make %d nd %d: %s", spec, rc, t.nd, err);
+    for (int d = 0; d < nd && d < t.nd; d++)
+        CHECK(t.dims[d] == dims[d], "%s: dims[%d] = %d, want %d", spec, d, t.dims[d], dims[d]);
+    int line[4096];
+    for (int r = 0; r < p; r++) {
+        int c[VINE_TORUS_MAXD], x = r;
+        vine__torus_coords(&t, r, c);
+        for (int d = nd - 1; d >= 0; d--) {
+            CHECK(c[d] == x % dims[d], "%s: rank %d coord %d = %d, want %d", spec, r, d, c[d],
+                  x % dims[d]);
+            x /= dims[d];
+        }
+        CHECK(vine__torus_rank(&t, c) == r, "%s: rank of rank %d's coordinates", spec, r);
+        for (int d = 0; d < nd; d++) {
+            int own = vine__torus_line(&t, r, d, line), stride = 1;
+            for (int e = d + 1; e < nd; e++)
+                stride *= dims[e];
+            CHECK(own == c[d] && line[own] == r, "%s: rank %d line %d own %d", spec, r, d, own);
+            for (int i = 0; i < dims[d]; i++)
+                CHECK(line[i] == r + (i - c[d]) * stride, "%s: rank %d line %d [%d] = %d", spec, r,
+                      d, i, line[i]);
+        }
+    }
+    vine__levels_free(&m);
+}
+
+int main(void)
+{
+    row_major("torus:2x3x5", 30, 3, (const int[]){2, 3, 5});
+    row_major("block:5,3", 30, 3, (const int[]){2, 3, 5});
+    row_major("torus:4x4x4x2", 128, 4, (const int[]){4, 4, 4, 2});
+    row_major("torus:7x1x3", 21, 3, (const int[]){7, 1, 3});
+    row_major("torus:16x16", 256, 2, (const int[]){16, 16});
+    row_major("torus:1x1x1", 1, 3, (const int[]){1, 1, 1});
+    row_major("torus:8x8x8", 512, 3, (const int[]){8, 8, 8});
+    row_major("torus:12", 12, 2, (const int[]){1, 12});
+
+    /* No map: one dimension. */
+    vine_torus t;
+    CHECK(vine__torus_make(NULL, 9, &t, NULL, 0) == VINE_OK && t.nd == 1 && t.dims[0] == 9,
+          "NULL map: nd %d", t.nd);
+    int c[VINE_TORUS_MAXD];
+    vine__torus_coords(&t, 4, c);
+    CHECK(c[0] == 4 && vine__torus_rank(&t, c) == 4, "NULL map: coordinates of 4");
+
+    /* A scattered placement: rank r on node r mod 4 (cyclic), nodes in pairs. */
+    vine_levels m;
+    char err[256] = "";
+    CHECK(vine__levels_parse("cyclic:4/block:2", 16, &m, err, sizeof err) == VINE_OK, "%s", err);
+    CHECK(vine__torus_make(&m, 16, &t, err, sizeof err) == VINE_OK && t.nd == 3 && t.dims[0] == 2 &&
+              t.dims[1] == 2 && t.dims[2] == 4,
+          "cyclic: %s", err);
+    int seen[16] = {0};
+    for (int r = 0; r < 16; r++) {
+        vine__torus_coords(&t, r, c);
+        /* rank r: node r % 4 = 2 c0 + c1 (nodes numbered by lowest rank), index r / 4. */
+        CHECK(c[2] == r / 4 && 2 * c[0] + c[1] == r % 4, "cyclic: rank %d at %d,%d,%d", r, c[0],
+              c[1], c[2]);
+        int q = vine__torus_rank(&t, c);
+        CHECK(q == r, "cyclic: rank %d back as %d", r, q);
+        seen[(c[0] * 2 + c[1]) * 4 + c[2]]++;
+    }
+    for (int i = 0; i < 16; i++)
+        CHECK(seen[i] == 1, "cyclic: point %d taken %d times", i, seen[i]);
+    vine__levels_free(&m);
+
+    /* Not uniform: nodes of 3, 5, 3, 5. */
+    CHECK(vine__levels_parse("sizes:3,5", 16, &m, err, sizeof err) == VINE_OK, "%s", err);
+    err[0] = '\0';
+    CHECK(vine__torus_make(&m, 16, &t, err, sizeof err) == VINE_ERR_UNSUPPORTED &&
+              strstr(err, "not uniform") && t.nd == 1 && t.dims[0] == 16,
+          "sizes: %s", err);
+    CHECK(!vine__torus_applies(&m, 16), "sizes applies");
+    vine__levels_free(&m);
+
+    /* torus: with the wrong product, and malformed. */
+    CHECK(vine__levels_parse("torus:2x3", 7, &m, err, sizeof err) == VINE_ERR_UNSUPPORTED &&
+              strstr(err, "product is not 7"),
+          "torus:2x3 at 7: %s", err);
+    CHECK(vine__levels_parse("torus:2x0x3", 0, &m, err, sizeof err) == VINE_ERR_UNSUPPORTED,
+          "torus:2x0x3");
+    CHECK(vine__levels_parse("torus:2,3", 6, &m, err, sizeof err) == VINE_ERR_UNSUPPORTED,
+          "torus:2,3");
+
+    printf("unit.torus: %ld checks, %ld failed\n", checks, failures);
+    return failures > 0;
+}
