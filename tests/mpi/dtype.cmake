@@ -16,7 +16,7 @@ add_executable(mpitest_dtype ${CMAKE_CURRENT_LIST_DIR}/test_dtype.c)
 target_link_libraries(mpitest_dtype PRIVATE vine_mpitest)
 
 foreach(coll bcast reduce allreduce allgather reduce_scatter_block reduce_scatter)
-  foreach(np 1 2 3 4 5 8)
+  foreach(np 1 2 3 4 5 ${VINE_MPI_NP8})
     set(test mpi.dtype.${coll}.np${np})
     add_test(NAME ${test}
       COMMAND ${VINE_MPIRUN} ${VINE_MPIRUN_NP} ${np} ${MPIEXEC_PREFLAGS}

@@ -14,7 +14,7 @@ if(VINE_SMPI)
   return()
 endif()
 
-vine_mpi_test(pattern NPS 1 2 4 8 ENV VINE_BENCH_DATA=${CMAKE_CURRENT_LIST_DIR}/../data/bench)
+vine_mpi_test(pattern NPS 1 2 4 ${VINE_MPI_NP8} ENV VINE_BENCH_DATA=${CMAKE_CURRENT_LIST_DIR}/../data/bench)
 target_sources(mpitest_pattern PRIVATE ${PROJECT_SOURCE_DIR}/tools/bench_pattern.c)
 target_include_directories(mpitest_pattern PRIVATE ${PROJECT_SOURCE_DIR}/tools)
 
