@@ -161,18 +161,9 @@ int vine__hd_reduce_scatter_frame(const vine_args *a, vine_sched *s, void (*midd
     return vine__sched_finish(s);
 }
 
-/* x with its lg q low bits in reverse order (q a power of two). */
-static int hd_bitrev(int x, int q)
-{
-    int r = 0;
-    for (int b = 1; b < q; b <<= 1)
-        r = (r << 1) | ((x & b) != 0);
-    return r;
-}
-
 int vine__hd_near_block(const vine_hd *h)
 {
-    return hd_bitrev(h->me, h->q);
+    return vine__bitrev_pow2(h->me, h->q);
 }
 
 void vine__hd_reduce_scatter_near(vine_hd *h)

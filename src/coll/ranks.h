@@ -82,4 +82,13 @@ static inline unsigned vine__xor_next_mask(int rank, int p, unsigned m)
     return 0;
 }
 
+/* x with its lg q low bits in reverse order (q a power of two). */
+static inline int vine__bitrev_pow2(int x, int q)
+{
+    int r = 0;
+    for (int b = 1; b < q; b <<= 1)
+        r = (r << 1) | ((x & b) != 0);
+    return r;
+}
+
 #endif

@@ -428,24 +428,27 @@ static void test_vcolls(void)
 }
 
 /*
- * The sends of rank 0 in allreduce and reduce rabenseifner on 8 ranks, 64
- * elements: the nearest partner first with the largest half (MPICH's order,
- * which keeps the big exchanges inside a Dragonfly group), and the allgather
- * (or the gather to the root) back from the farthest to the nearest.
+ * The sends of rank 0 in allreduce and reduce rabenseifner and allreduce
+ * binary_blocks (one block of 8) on 8 ranks, 64 elements: the nearest partner
+ * first with the largest half (MPICH's order, which keeps the big exchanges
+ * inside a Dragonfly group), and the allgather (or the gather to the root)
+ * back from the farthest to the nearest.
  */
 static void test_rabenseifner_order(void)
 {
     static const struct {
         vine_coll coll;
+        const char *algo;
         int peer[6];
         size_t count[6];
         int nsends;
     } want[] = {
-        {VINE_COLL_ALLREDUCE, {1, 2, 4, 4, 2, 1}, {32, 16, 8, 8, 16, 32}, 6},
-        {VINE_COLL_REDUCE, {1, 2, 4}, {32, 16, 8}, 3},
+        {VINE_COLL_ALLREDUCE, "rabenseifner", {1, 2, 4, 4, 2, 1}, {32, 16, 8, 8, 16, 32}, 6},
+        {VINE_COLL_ALLREDUCE, "binary_blocks", {1, 2, 4, 4, 2, 1}, {32, 16, 8, 8, 16, 32}, 6},
+        {VINE_COLL_REDUCE, "rabenseifner", {1, 2, 4}, {32, 16, 8}, 3},
     };
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
-        const vine_algo *algo = vine__algo_find(want[w].coll, "rabenseifner");
+        const vine_algo *algo = vine__algo_find(want[w].coll, want[w].algo);
         vine_args a;
         memset(&a, 0, sizeof a);
         a.coll = want[w].coll;
@@ -463,8 +466,8 @@ static void test_rabenseifner_order(void)
             n++;
         }
         ok = ok && n == want[w].nsends;
-        printf("%s %s rabenseifner: rank 0's sends nearest first\n", ok ? "ok  " : "FAIL",
-               vine__coll_name(want[w].coll));
+        printf("%s %s %s: rank 0's sends nearest first\n", ok ? "ok  " : "FAIL",
+               vine__coll_name(want[w].coll), want[w].algo);
         failures += !ok;
         vine__sched_free(&s);
     }
