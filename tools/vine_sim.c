@@ -507,9 +507,19 @@ int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
                 const vine_vdist *dist, int root, size_t seg, vine_sim_result *res, char *err,
                 size_t errlen)
 {
+    return vs_simulate_ports(r, rank_host, levels, full, remap, algo, p, size, dist, root, seg, res,
+                             NULL, err, errlen);
+}
+
+int vs_simulate_ports(vine_router *r, const int *rank_host, const vine_levels *levels,
+                      const vine_levels *full, int remap, const vine_algo *algo, int p, size_t size,
+                      const vine_vdist *dist, int root, size_t seg, vine_sim_result *res,
+                      double *port_bytes, char *err, size_t errlen)
+{
     vine_coll_info info;
     memset(res, 0, sizeof *res);
     res->max_arc = -1;
+    res->max_port = -1;
     if (vine__verify_coll_info(algo->coll, &info) != VINE_OK) {
         snprintf(err, errlen, "unknown collective");
         return VINE_ERR_UNSUPPORTED;
@@ -559,7 +569,7 @@ int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
     if (vine__coll_is_v(a.coll))
         rc = sim_vtables(dist, size, &a, &vt, err, errlen);
     if (rc == VINE_OK)
-        rc = vine__sim_run(r, rank_host, algo, &a, elem, res, err, errlen);
+        rc = vine__sim_run_ports(r, rank_host, algo, &a, elem, res, port_bytes, err, errlen);
     vine__verify_vtables_free(&a, &vt);
     free(counts);
     free(displs);

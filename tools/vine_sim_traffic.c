@@ -4,10 +4,12 @@
  * bytes per link level, cross-group bytes (the Bine paper's global traffic,
  * section 2.4), the most loaded link, the predicted time of src/sim's
  * step-synchronous model, and the cross-group bytes saved against a baseline
- * algorithm.  --csv and --json write the same rows to files.  docs/sim.md
- * describes every option and column.
+ * algorithm; on a topology with several ports per host the busiest and the
+ * mean port, and with --ports a table per port.  --csv and --json write the
+ * same rows to files.  docs/sim.md describes every option and column.
  */
 #include "cli.h"
+#include "coll/torus.h"
 #include "sched/verify.h"
 #include "vine_sim_util.h"
 
@@ -22,7 +24,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: vine sim traffic --topo SPEC --ranks LIST --coll C[,C...]|all\n"
                "       --size LIST [--algo A[,A...]|all] [--placement SPEC] [--root R]\n"
                "       [--baseline ALGO|none] [--seg BYTES] [--levels SPEC] [--numa K]\n"
-               "       [--remap] [--dist SPEC]\n"
+               "       [--remap] [--dist SPEC] [--ports]\n"
                "       [--csv FILE] [--json FILE]\n"
                "  --topo SPEC       lumi, leonardo, marenostrum5, fugaku, dragonfly:a=4,p=2,h=2,\n"
                "                    dragonflyplus:..., fattree:..., torus:4x4x4, mesh:8x8,\n"
@@ -58,6 +60,9 @@ static void usage(FILE *f)
                "                    algorithms that take any number of levels (default 1)\n"
                "  --remap           run the flat bcast, reduce, allreduce and barrier\n"
                "                    algorithms on the ranks in block order of the levels\n"
+               "  --ports           after each row, per port of the hosts (a direction on a\n"
+               "                    torus: ports=K in the topology), the most and the mean\n"
+               "                    bytes sent and received over the job's hosts\n"
                "  --csv FILE, --json FILE   also write the rows to FILE\n"
                "Exits 0, 1 when a simulation fails, 2 on bad options.\n");
 }
@@ -65,7 +70,7 @@ static void usage(FILE *f)
 typedef struct opts {
     const char *topo, *ranks, *placement, *coll, *algo, *size, *root, *baseline, *seg, *levels,
         *csv, *json, *numa, *dist;
-    int remap, help;
+    int remap, help, ports;
 } opts;
 
 static int parse_opts(int argc, char **argv, opts *o)
@@ -89,6 +94,8 @@ static int parse_opts(int argc, char **argv, opts *o)
             o->help = 1;
         else if (strcmp(argv[i], "--remap") == 0)
             o->remap = 1;
+        else if (strcmp(argv[i], "--ports") == 0)
+            o->ports = 1;
         else
             return vine_cli_usage_error("vine sim", "traffic", "unknown option '%s'", argv[i]);
     }
@@ -114,6 +121,8 @@ typedef struct row {
     const vine_algo *base;
     double reduction; /* NAN: none */
     char link[160];
+    char port[96]; /* the busiest port, with several ports per host */
+    double *ptab;  /* --ports: per port sent max, mean, received max, mean; or NULL */
 } row;
 
 /* One communicator size's placement and the level map made from it. */
@@ -151,7 +160,9 @@ typedef struct run {
     place_rec *places;
     size_t nplaces;
     int wcoll, walgo;
-    long failed; /* rows whose simulation failed */
+    long failed;    /* rows whose simulation failed */
+    int ports;      /* per host (vine_topo.ports) */
+    double *pbytes; /* --ports: the bytes through every port (vine__sim_run_ports) */
 } run;
 
 /* Is name one of the comma-separated words of list? */
@@ -401,9 +412,41 @@ static void link_name(const vine_topo *t, int arc, char *buf, size_t len)
 
 static void print_header(const run *w)
 {
-    printf("%6s  %-*s  %-*s  %7s  %5s  %9s  %8s  %8s  %8s  %8s  %8s  %8s  %7s  %8s  %8s  %s\n",
-           "ranks", w->wcoll, "coll", w->walgo, "algo", "size", "steps", "messages", "bytes",
-           "node", "host", "local", "global", "xgroup", "saved", "time", "maxlink", "max link");
+    printf("%6s  %-*s  %-*s  %7s  %5s  %9s  %8s  %8s  %8s  %8s  %8s  %8s  %7s  %8s  %8s  ", "ranks",
+           w->wcoll, "coll", w->walgo, "algo", "size", "steps", "messages", "bytes", "node", "host",
+           "local", "global", "xgroup", "saved", "time", "maxlink");
+    if (w->ports > 1)
+        printf("%8s  %8s  %s\n", "maxport", "meanport", "max link; max port");
+    else
+        printf("%s\n", "max link");
+}
+
+/* The name of port j of host h ("h3:+x"), with one port "h3:nic". */
+static void port_name(const run *w, int h, int j, char *buf, size_t len)
+{
+    char nm[64], hn[64];
+    if (w->ports > 1)
+        vine__sim_port_name(&w->net.t, j, nm, sizeof nm);
+    else
+        snprintf(nm, sizeof nm, "nic");
+    snprintf(buf, len, "%s:%s", vine__topo_vname(&w->net.t, w->net.t.host_vert[h], hn, sizeof hn),
+             nm);
+}
+
+/* --ports: one line per port of the row's table. */
+static void print_ports(const run *w, const row *r)
+{
+    for (int j = 0; r->ptab && j < w->ports; j++) {
+        char nm[64], b[4][32];
+        if (w->ports > 1)
+            vine__sim_port_name(&w->net.t, j, nm, sizeof nm);
+        else
+            snprintf(nm, sizeof nm, "nic");
+        for (int i = 0; i < 4; i++)
+            vs_fmt_bytes(r->ptab[4 * j + i], b[i], sizeof b[i]);
+        printf("        port %-8s sent max %8s mean %8s   received max %8s mean %8s\n", nm, b[0],
+               b[1], b[2], b[3]);
+    }
 }
 
 static void print_row(const run *w, const row *r)
@@ -431,8 +474,50 @@ static void print_row(const run *w, const row *r)
         snprintf(red, sizeof red, "-");
     else
         snprintf(red, sizeof red, "%.1f%%", r->reduction);
-    printf("%5d  %9zu  %8s  %8s  %8s  %8s  %8s  %8s  %7s  %8s  %8s  %s\n", r->res.steps,
-           r->res.messages, b[0], b[1], b[2], b[3], b[4], b[5], red, b[6], b[7], r->link);
+    printf("%5d  %9zu  %8s  %8s  %8s  %8s  %8s  %8s  %7s  %8s  %8s  ", r->res.steps,
+           r->res.messages, b[0], b[1], b[2], b[3], b[4], b[5], red, b[6], b[7]);
+    if (w->ports > 1) {
+        char mp[32], mm[32];
+        vs_fmt_bytes(r->res.max_port_bytes, mp, sizeof mp);
+        vs_fmt_bytes(r->res.mean_port_bytes, mm, sizeof mm);
+        printf("%8s  %8s  %s; %s\n", mp, mm, r->link, r->port);
+    } else {
+        printf("%s\n", r->link);
+    }
+    print_ports(w, r);
+}
+
+/*
+ * --ports: the row's table from the run's port bytes, over the hosts that
+ * hold ranks: per port the most and the mean bytes sent, then received.
+ */
+static int port_table(const run *w, const place_rec *pr, row *r)
+{
+    const vine_topo *t = &w->net.t;
+    int k = w->ports, nh = t->nhosts, used = 0;
+    char *holds = calloc((size_t)nh + 1, 1);
+    r->ptab = calloc(4 * (size_t)k, sizeof *r->ptab);
+    if (!holds || !r->ptab) {
+        free(holds);
+        return 1;
+    }
+    for (int i = 0; i < pr->p; i++)
+        holds[pr->rank_host[i]] = 1;
+    for (int h = 0; h < nh; h++) {
+        used += holds[h];
+        for (int j = 0; holds[h] && j < k; j++)
+            for (int d = 0; d < 2; d++) {
+                double x = w->pbytes[((size_t)d * nh + h) * k + j];
+                double *q = &r->ptab[4 * j + 2 * d];
+                q[0] = x > q[0] ? x : q[0];
+                q[1] += x;
+            }
+    }
+    for (int j = 0; j < k; j++)
+        for (int d = 0; d < 2; d++)
+            r->ptab[4 * j + 2 * d + 1] /= used ? used : 1;
+    free(holds);
+    return 0;
 }
 
 /*
@@ -445,9 +530,9 @@ static void simulate(run *w, const place_rec *pr, const vine_algo *algo, size_t 
 {
     note[0] = '\0';
     const vine_vdist *dist = w->has_dist && vine__coll_is_v(algo->coll) ? &w->dist : NULL;
-    *status =
-        vs_simulate(w->net.router, pr->rank_host, &pr->levels, pr->full.group ? &pr->full : NULL,
-                    w->o.remap, algo, pr->p, size, dist, (int)w->root, w->seg, res, note, notelen);
+    *status = vs_simulate_ports(w->net.router, pr->rank_host, &pr->levels,
+                                pr->full.group ? &pr->full : NULL, w->o.remap, algo, pr->p, size,
+                                dist, (int)w->root, w->seg, res, w->pbytes, note, notelen);
     if (*status == VINE_OK || *status == VINE_ERR_UNSUPPORTED)
         return;
     if (!note[0])
@@ -491,8 +576,23 @@ static int run_size(run *w, const place_rec *pr, const coll_plan *pl, size_t siz
         else if (r->status == VINE_OK && pl->base)
             snprintf(r->note, sizeof r->note, "baseline %s %s: %.150s", pl->base->name,
                      base_status == VINE_ERR_UNSUPPORTED ? "skipped" : "failed", base_note);
-        if (r->status == VINE_OK)
+        if (r->status == VINE_OK) {
             link_name(&w->net.t, r->res.max_arc, r->link, sizeof r->link);
+            snprintf(r->port, sizeof r->port, "-");
+            if (r->res.max_port >= 0) {
+                char nm[80];
+                port_name(w, r->res.max_port / w->ports, r->res.max_port % w->ports, nm, sizeof nm);
+                snprintf(r->port, sizeof r->port, "%s %s", nm,
+                         r->res.max_port_in ? "received" : "sent");
+            }
+            /* The base row's port bytes are gone when the baseline ran first: again. */
+            if (w->pbytes && r->algo == pl->base && i > 0)
+                simulate(w, pr, r->algo, size, &r->res, &r->status, r->note, sizeof r->note);
+            if (w->pbytes && port_table(w, pr, r)) {
+                fprintf(stderr, "vine sim traffic: out of memory\n");
+                return 1;
+            }
+        }
         print_row(w, r);
     }
     fflush(stdout);
@@ -576,6 +676,40 @@ static void print_intro(const run *w)
            "of messages\n  between groups (each once: the Bine paper's global bytes); saved = "
            "xgroup reduction\n  against the baseline; maxlink = bytes on the most loaded link "
            "direction\n");
+    if (w->ports > 1) {
+        char bw[32] = "?", names[256] = "";
+        const vine_topo *t = &w->net.t;
+        for (int i = 0; i < t->nlinks; i++)
+            if (t->links[i].level == VINE_LVL_HOST) {
+                snprintf(bw, sizeof bw, "%.4g GB/s", t->links[i].bw / w->ports / 1e9);
+                break;
+            }
+        for (int j = 0; j < w->ports && strlen(names) + 40 < sizeof names; j++) {
+            char nm[64];
+            vine__sim_port_name(t, j, nm, sizeof nm);
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j ? " " : "", nm);
+        }
+        printf("ports: %d per host of %s each (%s); maxport = bytes through the busiest port in\n"
+               "  one direction, meanport = the mean bytes sent through a port of the job's "
+               "hosts\n",
+               w->ports, bw, names);
+    }
+}
+
+/* The job's torus in words when the map is one (sim.h: tori), else nothing. */
+static void print_torus(const place_rec *pr)
+{
+    const vine_levels *m = shown(pr);
+    int torus = 0;
+    for (int l = 0; l < m->nlevels; l++)
+        torus |= pr->lkind[l] > VINE_SIM_LV_TORUS;
+    vine_torus tt;
+    if (!torus || vine__torus_make(m, pr->p, &tt, NULL, 0) != VINE_OK)
+        return;
+    printf("torus: ");
+    for (int d = 0; d < tt.nd; d++)
+        printf("%s%d", d ? "x" : "", tt.dims[d]);
+    printf(" (the job's torus the torus algorithms see)\n");
 }
 
 static int run_all(run *w)
@@ -597,6 +731,7 @@ static int run_all(run *w)
         printf("levels: %s%s%s\n", lv, w->o.levels ? "" : " (from the topology)",
                w->o.remap ? "; flat bcast, reduce, allreduce, barrier remapped to block order"
                           : "");
+        print_torus(pr);
         print_header(w);
         for (int k = 0; k < w->nplans; k++) {
             const coll_plan *pl = &w->plans[k];
@@ -626,9 +761,11 @@ static const char *status_word(int status)
 
 static void write_csv(const run *w, FILE *f)
 {
-    fprintf(f, "ranks,coll,algo,size_bytes,status,steps,messages,bytes,node_bytes,host_bytes,"
-               "local_bytes,global_bytes,cross_group_bytes,max_link,max_link_bytes,time_s,"
-               "baseline,reduction_pct,note,dist\n");
+    fprintf(f,
+            "ranks,coll,algo,size_bytes,status,steps,messages,bytes,node_bytes,host_bytes,"
+            "local_bytes,global_bytes,cross_group_bytes,max_link,max_link_bytes,time_s,"
+            "baseline,reduction_pct,note,dist%s\n",
+            w->ports > 1 ? ",max_port,max_port_bytes,mean_port_bytes" : "");
     for (size_t i = 0; i < w->nrows; i++) {
         const row *r = &w->rows[i];
         fprintf(f, "%d,%s,%s,%zu,%s,", r->p, vine__coll_name(r->algo->coll), r->algo->name, r->size,
@@ -652,6 +789,10 @@ static void write_csv(const run *w, FILE *f)
         row_dist(w, r, dist, sizeof dist);
         fputc(',', f);
         vs_csv_str(f, dist);
+        if (w->ports > 1 && r->status == VINE_OK)
+            fprintf(f, ",%s,%.0f,%.0f", r->port, r->res.max_port_bytes, r->res.mean_port_bytes);
+        else if (w->ports > 1)
+            fprintf(f, ",,,");
         fputc('\n', f);
     }
 }
@@ -681,6 +822,29 @@ static void json_row(FILE *f, const run *w, const row *r)
         vs_json_num(f, r->res.max_arc_bytes);
         fprintf(f, ", \"time_s\": ");
         vs_json_num(f, r->res.time);
+        if (w->ports > 1) {
+            fprintf(f, ", \"max_port\": ");
+            vs_json_str(f, r->port);
+            fprintf(f, ", \"max_port_bytes\": ");
+            vs_json_num(f, r->res.max_port_bytes);
+            fprintf(f, ", \"mean_port_bytes\": ");
+            vs_json_num(f, r->res.mean_port_bytes);
+        }
+        for (int j = 0; r->ptab && j < w->ports; j++) {
+            static const char *keys[4] = {"sent_max", "sent_mean", "received_max", "received_mean"};
+            char nm[64];
+            if (w->ports > 1)
+                vine__sim_port_name(&w->net.t, j, nm, sizeof nm);
+            else
+                snprintf(nm, sizeof nm, "nic");
+            fprintf(f, "%s{\"port\": ", j ? ", " : ", \"ports\": [");
+            vs_json_str(f, nm);
+            for (int i = 0; i < 4; i++) {
+                fprintf(f, ", \"%s\": ", keys[i]);
+                vs_json_num(f, r->ptab[4 * j + i]);
+            }
+            fprintf(f, "}%s", j + 1 == w->ports ? "]" : "");
+        }
     }
     fprintf(f, ", \"baseline\": ");
     if (r->base)
@@ -731,9 +895,10 @@ static void write_json(const run *w, FILE *f)
     vs_json_str(f, w->net.desc);
     fprintf(f,
             ", \"vertices\": %d, \"hosts\": %d, \"switches\": %d, \"groups\": %d, "
-            "\"links\": %d, \"links_per_level\": {\"host\": %d, \"local\": %d, \"global\": %d}},\n",
+            "\"links\": %d, \"links_per_level\": {\"host\": %d, \"local\": %d, \"global\": %d}, "
+            "\"ports\": %d},\n",
             t->nvert, t->nhosts, t->nvert - t->nhosts, t->ngroups, t->nlinks, nl[VINE_LVL_HOST],
-            nl[VINE_LVL_LOCAL], nl[VINE_LVL_GLOBAL]);
+            nl[VINE_LVL_LOCAL], nl[VINE_LVL_GLOBAL], w->ports);
     fprintf(f,
             "  \"size_meaning\": \"the call's count in bytes: the whole vector for bcast, "
             "reduce, allreduce, scan and exscan, the per-rank block otherwise (the mean block "
@@ -801,7 +966,10 @@ static void free_run(run *w)
         vine__levels_free(&w->places[i].full);
     }
     free(w->places);
+    for (size_t i = 0; i < w->nrows; i++)
+        free(w->rows[i].ptab);
     free(w->rows);
+    free(w->pbytes);
     free(w->ranks);
     free(w->sizes);
     vine__vdist_free(&w->dist);
@@ -827,6 +995,12 @@ int vs_cmd_traffic(int argc, char **argv)
         rc = 2;
     if (!rc)
         rc = vs_net_open("traffic", w.o.topo, &w.net);
+    if (!rc) {
+        w.ports = w.net.t.ports > 1 ? w.net.t.ports : 1;
+        if (w.o.ports &&
+            !(w.pbytes = calloc(2 * (size_t)w.net.t.nhosts * w.ports + 1, sizeof *w.pbytes)))
+            rc = 1;
+    }
     if (!rc)
         rc = run_all(&w);
     int whole = !rc; /* every row is there */

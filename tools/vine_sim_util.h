@@ -95,6 +95,12 @@ int vs_simulate(vine_router *r, const int *rank_host, const vine_levels *levels,
                 const vine_vdist *dist, int root, size_t seg, vine_sim_result *res, char *err,
                 size_t errlen);
 
+/* vs_simulate, with the bytes through every port into port_bytes (vine__sim_run_ports). */
+int vs_simulate_ports(vine_router *r, const int *rank_host, const vine_levels *levels,
+                      const vine_levels *full, int remap, const vine_algo *algo, int p, size_t size,
+                      const vine_vdist *dist, int root, size_t seg, vine_sim_result *res,
+                      double *port_bytes, char *err, size_t errlen);
+
 /*
  * The mean block of v collective c on p ranks with distribution d, rounded
  * down: its blocks' sum over p, or p * p for alltoallv and alltoallw.

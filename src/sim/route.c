@@ -13,6 +13,7 @@
  */
 #include "sim_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,7 @@ void vine__router_free(vine_router *r)
     free(r->arc_lat);
     free(r->arc_ibw);
     free(r->arc_lvl);
+    free(r->arc_port);
     free(r->rows);
     free(r->slot_of);
     free(r->slot_dest);
@@ -101,6 +103,86 @@ static uint32_t next_gen(vine_router *r)
 static int is_global(const vine_router *r, int k)
 {
     return r->arc_lvl[r->cadj_arc[k]] == VINE_LVL_GLOBAL;
+}
+
+/*
+ * The direction of a grid link from host h1's router to host h2's: 2 d for
+ * +d (one step up along dimension d, wrapping on a torus; a dimension of 2
+ * has one link, +d), 2 d + 1 for -d; -1 when the two are not grid neighbours.
+ */
+static int grid_direction(const vine_topo *t, int h1, int h2)
+{
+    int c1[VINE_TOPO_MAXDIM], c2[VINE_TOPO_MAXDIM], dir = -1;
+    if (h1 < 0 || h2 < 0 || h1 >= t->nhosts || h2 >= t->nhosts)
+        return -1;
+    vine__topo_grid_coords(t, h1, c1);
+    vine__topo_grid_coords(t, h2, c2);
+    for (int d = 0; d < t->shape_nd; d++) {
+        if (c1[d] == c2[d])
+            continue;
+        int n = t->shape[d], up = (c2[d] - c1[d] + n) % n;
+        if (dir >= 0 || (up != 1 && up != n - 1))
+            return -1;
+        dir = 2 * d + (up == 1 ? 0 : 1);
+    }
+    return dir;
+}
+
+/*
+ * The ports of the core arcs (sim.h), when hosts have several: on a grid
+ * whose routers hold one host each, an arc's direction modulo the ports;
+ * otherwise (and for an arc that is no grid link) its position among its
+ * tail's core arcs modulo the ports.
+ */
+static int set_arc_ports(vine_router *r)
+{
+    const vine_topo *t = r->t;
+    r->ports = t->ports > 1 ? t->ports : 1;
+    if (r->ports == 1)
+        return VINE_OK;
+    int *core_host = malloc(((size_t)r->ncore + 1) * sizeof *core_host);
+    r->arc_port = malloc(((size_t)r->narcs + 1) * sizeof *r->arc_port);
+    if (!core_host || !r->arc_port) {
+        free(core_host);
+        return VINE_ERR_NO_MEM;
+    }
+    for (int c = 0; c < r->ncore; c++)
+        core_host[c] = -1;
+    for (int h = 0; h < t->nhosts; h++) { /* -2: a router of several hosts */
+        int c = r->anchor[t->host_vert[h]];
+        core_host[c] = core_host[c] == -1 ? h : -2;
+    }
+    for (int a = 0; a < r->narcs; a++)
+        r->arc_port[a] = 0;
+    for (int c = 0; c < r->ncore; c++)
+        for (int k = r->cadj_start[c]; k < r->cadj_start[c + 1]; k++) {
+            int dir =
+                t->shape_nd > 0 ? grid_direction(t, core_host[c], core_host[r->cadj_head[k]]) : -1;
+            r->arc_port[r->cadj_arc[k]] = (dir >= 0 ? dir : k - r->cadj_start[c]) % r->ports;
+        }
+    free(core_host);
+    return VINE_OK;
+}
+
+void vine__sim_port_name(const vine_topo *t, int port, char *buf, size_t len)
+{
+    static const char axis[] = "xyz";
+    size_t used = 0;
+    int k = t->ports > 1 ? t->ports : 1;
+    buf[0] = '\0';
+    for (int dir = 0; t->shape_nd > 0 && dir < 2 * t->shape_nd && used < len; dir++) {
+        int d = dir / 2, n = t->shape[d];
+        /* A dimension of 1 has no link, a torus dimension of 2 only +d. */
+        if (dir % k != port || n < 2 || (dir % 2 && n == 2 && t->shape_wrap))
+            continue;
+        int w = t->shape_nd <= 3 ? snprintf(buf + used, len - used, "%s%c%c", used ? "," : "",
+                                            "+-"[dir % 2], axis[d])
+                                 : snprintf(buf + used, len - used, "%s%cd%d", used ? "," : "",
+                                            "+-"[dir % 2], d);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    if (!buf[0])
+        snprintf(buf, len, "port%d", port);
 }
 
 /*
@@ -231,7 +313,9 @@ int vine__router_new(const vine_topo *t, vine_router **out)
     if (!r->keys || !r->ids)
         goto nomem;
     memset(r->keys, 0xff, r->tab_cap * sizeof *r->keys);
-    int rc = vine__router_set_metric(r, VINE_ROUTE_GLOBAL_FIRST);
+    int rc = set_arc_ports(r);
+    if (rc == VINE_OK)
+        rc = vine__router_set_metric(r, VINE_ROUTE_GLOBAL_FIRST);
     if (rc != VINE_OK) {
         vine__router_free(r);
         return rc;

@@ -464,6 +464,157 @@ static inline void add_load(loads *L, const vine_router *rt, vine_sim_result *re
     res->level_bytes[rt->arc_lvl[arc]] += b;
 }
 
+/*
+ * Port loads (sim.h: ports), used when hosts have several ports: this
+ * step's bytes through every port, sent (out) and received (in), host h's
+ * port j at h * k + j; the hosts touched in this step; the run's totals.
+ */
+typedef struct ports {
+    int k;
+    double *out, *in, *tot_out, *tot_in;
+    uint32_t *stamp; /* per host */
+    int *touched, ntouched;
+} ports;
+
+static void ports_free(ports *P)
+{
+    free(P->out);
+    free(P->in);
+    free(P->tot_out);
+    free(P->tot_in);
+    free(P->stamp);
+    free(P->touched);
+}
+
+static int ports_new(ports *P, int nhosts, int k)
+{
+    size_t n = (size_t)nhosts * (size_t)k + 1;
+    memset(P, 0, sizeof *P);
+    P->k = k;
+    if (k < 2)
+        return VINE_OK;
+    P->out = calloc(n, sizeof(double));
+    P->in = calloc(n, sizeof(double));
+    P->tot_out = calloc(n, sizeof(double));
+    P->tot_in = calloc(n, sizeof(double));
+    P->stamp = calloc((size_t)nhosts + 1, sizeof(uint32_t));
+    P->touched = malloc(((size_t)nhosts + 1) * sizeof(int));
+    return P->out && P->in && P->tot_out && P->tot_in && P->stamp && P->touched ? VINE_OK
+                                                                                : VINE_ERR_NO_MEM;
+}
+
+static inline void port_touch(ports *P, int h, uint32_t st)
+{
+    if (P->stamp[h] != st) {
+        P->stamp[h] = st;
+        P->touched[P->ntouched++] = h;
+    }
+}
+
+/*
+ * Pass 4 with ports: adds a message's bytes to its ports, or (out != NULL)
+ * takes the largest time of them, bytes over the port's bandwidth, into
+ * *out.  hu, hv: the hosts; vu, vv: their vertices.  A side without a NIC
+ * link has no ports.
+ */
+static void port_pass(ports *P, const vine_router *rt, int hu, int hv, const vine_route *ro,
+                      double bytes, uint32_t st, double *out)
+{
+    const vine_topo *t = rt->t;
+    int k = P->k, vu = t->host_vert[hu], vv = t->host_vert[hv];
+    int up = rt->up_arc[vu], down = rt->up_arc[vv];
+    double iu = up >= 0 ? k * rt->arc_ibw[up] : 0, iv = down >= 0 ? k * rt->arc_ibw[down ^ 1] : 0;
+    double *po = P->out + (size_t)hu * k, *pi = P->in + (size_t)hv * k, x = 0;
+    if (!out) {
+        if (up >= 0)
+            port_touch(P, hu, st);
+        if (down >= 0)
+            port_touch(P, hv, st);
+    }
+    if (ro->n == 0) { /* one switch: ports by the other end's host index */
+        if (out) {
+            x = up >= 0 ? po[hv % k] * iu : 0;
+            x = down >= 0 && pi[hu % k] * iv > x ? pi[hu % k] * iv : x;
+        } else {
+            po[hv % k] += up >= 0 ? bytes : 0;
+            pi[hu % k] += down >= 0 ? bytes : 0;
+        }
+    }
+    int cs = rt->core_vert[rt->anchor[vu]], cd = rt->core_vert[rt->anchor[vv]];
+    for (uint32_t i = 0; i < ro->n; i++) {
+        int arc = rt->parc[ro->off + i];
+        if (up >= 0 && vine__topo_arc_tail(t, arc) == cs) {
+            double *q = &po[rt->arc_port[arc]];
+            if (out)
+                x = *q * iu > x ? *q * iu : x;
+            else
+                *q += bytes * rt->pfrac[ro->off + i];
+        }
+        if (down >= 0 && vine__topo_arc_head(t, arc) == cd) {
+            double *q = &pi[rt->arc_port[arc ^ 1]];
+            if (out)
+                x = *q * iv > x ? *q * iv : x;
+            else
+                *q += bytes * rt->pfrac[ro->off + i];
+        }
+    }
+    if (out)
+        *out = x;
+}
+
+/* The end of a step: the touched ports' bytes go to the totals. */
+static void ports_step_end(ports *P)
+{
+    for (int i = 0; i < P->ntouched; i++) {
+        size_t b = (size_t)P->touched[i] * (size_t)P->k;
+        for (int j = 0; j < P->k; j++) {
+            P->tot_out[b + j] += P->out[b + j];
+            P->tot_in[b + j] += P->in[b + j];
+            P->out[b + j] = P->in[b + j] = 0;
+        }
+    }
+    P->ntouched = 0;
+}
+
+/*
+ * The run's port bytes into pb (sim.h: vine__sim_run_ports; NULL: none) and
+ * the result's port summary.  With one port, a port is the NIC arc.
+ */
+static int port_summary(const ports *P, const vine_router *rt, const double *arc_total,
+                        const int *rank_host, int p, vine_sim_result *res, double *pb)
+{
+    const vine_topo *t = rt->t;
+    int k = P->k, nh = t->nhosts, used = 0;
+    double sum = 0;
+    char *holds = calloc((size_t)nh + 1, 1);
+    if (!holds)
+        return VINE_ERR_NO_MEM;
+    for (int r = 0; r < p; r++)
+        holds[rank_host[r]] = 1;
+    for (int h = 0; h < nh; h++) {
+        int up = rt->up_arc[t->host_vert[h]];
+        for (int j = 0; j < k; j++) {
+            size_t i = (size_t)h * k + j;
+            double o = up < 0 ? 0 : k > 1 ? P->tot_out[i] : arc_total[up];
+            double n = up < 0 ? 0 : k > 1 ? P->tot_in[i] : arc_total[up ^ 1];
+            if (pb) {
+                pb[i] = o;
+                pb[(size_t)nh * k + i] = n;
+            }
+            if (o > res->max_port_bytes || n > res->max_port_bytes) {
+                res->max_port_in = n > o;
+                res->max_port_bytes = n > o ? n : o;
+                res->max_port = (int)i;
+            }
+            sum += holds[h] && up >= 0 ? o : 0;
+        }
+        used += holds[h] && up >= 0;
+    }
+    res->mean_port_bytes = used ? sum / ((double)used * k) : 0;
+    free(holds);
+    return VINE_OK;
+}
+
 static void no_path(vine_router *rt, int hu, int hv, char *err, size_t errlen)
 {
     char b1[32], b2[32];
@@ -473,7 +624,7 @@ static void no_path(vine_router *rt, int hu, int hv, char *err, size_t errlen)
 
 /* Pass 4: routes, loads and time, step by step. */
 static int route_all(sim *s, vine_router *rt, const int *rank_host, size_t elem_bytes,
-                     vine_sim_result *res, char *err, size_t errlen)
+                     vine_sim_result *res, double *port_bytes, char *err, size_t errlen)
 {
     const vine_topo *t = rt->t;
     size_t na = (size_t)rt->narcs + 1, maxb = 1;
@@ -483,15 +634,20 @@ static int route_all(sim *s, vine_router *rt, const int *rank_host, size_t elem_
     loads L = {calloc(na, sizeof(double)), calloc(na, sizeof(double)), calloc(na, sizeof(uint32_t)),
                malloc(na * sizeof(int)), 0};
     uint32_t *rid = malloc(maxb * sizeof *rid);
-    int rc = VINE_ERR_NO_MEM;
-    if (!L.load || !L.total || !L.stamp || !L.touched || !rid) {
+    ports P;
+    int rc = ports_new(&P, t->nhosts, rt->ports);
+    if (rc != VINE_OK || !L.load || !L.total || !L.stamp || !L.touched || !rid) {
+        rc = VINE_ERR_NO_MEM;
         snprintf(err, errlen, "out of memory");
         goto out;
     }
+    rc = VINE_ERR_NO_MEM; /* what a failure below means unless it says otherwise */
     for (int st = 0; st < s->nsteps; st++) {
         if (++rt->stamp == 0) { /* wrapped: no route may keep an old stamp */
             vine__route_clear(rt);
             memset(L.stamp, 0, na * sizeof *L.stamp);
+            if (P.stamp)
+                memset(P.stamp, 0, ((size_t)t->nhosts + 1) * sizeof *P.stamp);
             rt->stamp = 1;
         }
         uint32_t stv = rt->stamp;
@@ -534,6 +690,8 @@ static int route_all(sim *s, vine_router *rt, const int *rank_host, size_t elem_
                 add_load(&L, rt, res, stv, rt->parc[ro->off + k], bytes * rt->pfrac[ro->off + k]);
             if (rt->up_arc[hv] >= 0)
                 add_load(&L, rt, res, stv, rt->up_arc[hv] ^ 1, bytes);
+            if (P.k > 1)
+                port_pass(&P, rt, rank_host[s->bsrc[m]], rank_host[sd->dst], ro, bytes, stv, NULL);
         }
         /* Routes looked up before the cache was last dropped are looked up again (and
          * every route once the cache is dropped during this pass). */
@@ -564,13 +722,18 @@ static int route_all(sim *s, vine_router *rt, const int *rank_host, size_t elem_
             int up = rt->up_arc[hu], down = rt->up_arc[hv];
             if (up >= 0) {
                 lat += rt->arc_lat[up];
-                double x = L.load[up] * rt->arc_ibw[up];
+                double x = P.k > 1 ? 0 : L.load[up] * rt->arc_ibw[up];
                 bw = x > bw ? x : bw;
             }
             if (down >= 0) {
                 down ^= 1;
                 lat += rt->arc_lat[down];
-                double x = L.load[down] * rt->arc_ibw[down];
+                double x = P.k > 1 ? 0 : L.load[down] * rt->arc_ibw[down];
+                bw = x > bw ? x : bw;
+            }
+            if (P.k > 1) { /* the NIC arcs' terms are the ports' */
+                double x;
+                port_pass(&P, rt, rank_host[s->bsrc[m]], rank_host[sd->dst], ro, 0, stv, &x);
                 bw = x > bw ? x : bw;
             }
             dur = lat + bw > dur ? lat + bw : dur;
@@ -581,14 +744,19 @@ static int route_all(sim *s, vine_router *rt, const int *rank_host, size_t elem_
             L.total[arc] += L.load[arc];
             L.load[arc] = 0;
         }
+        if (P.k > 1)
+            ports_step_end(&P);
     }
     for (int arc = 0; arc < rt->narcs; arc++)
         if (L.total[arc] > res->max_arc_bytes) {
             res->max_arc_bytes = L.total[arc];
             res->max_arc = arc;
         }
-    rc = VINE_OK;
+    rc = port_summary(&P, rt, L.total, rank_host, s->p, res, port_bytes);
+    if (rc != VINE_OK)
+        snprintf(err, errlen, "out of memory");
 out:
+    ports_free(&P);
     free(L.load);
     free(L.total);
     free(L.stamp);
@@ -652,8 +820,16 @@ static int prepare(sim *s, const vine_algo *algo, const vine_args *a, char *err,
 int vine__sim_run(vine_router *r, const int *rank_host, const vine_algo *algo, const vine_args *a,
                   size_t elem_bytes, vine_sim_result *res, char *err, size_t errlen)
 {
+    return vine__sim_run_ports(r, rank_host, algo, a, elem_bytes, res, NULL, err, errlen);
+}
+
+int vine__sim_run_ports(vine_router *r, const int *rank_host, const vine_algo *algo,
+                        const vine_args *a, size_t elem_bytes, vine_sim_result *res,
+                        double *port_bytes, char *err, size_t errlen)
+{
     memset(res, 0, sizeof *res);
     res->max_arc = -1;
+    res->max_port = -1;
     if (errlen)
         err[0] = '\0';
     if (!r || !rank_host || !a) {
@@ -671,12 +847,13 @@ int vine__sim_run(vine_router *r, const int *rank_host, const vine_algo *algo, c
     if (rc == VINE_OK) {
         res->steps = s.nsteps;
         res->messages = s.nsend;
-        rc = route_all(&s, r, rank_host, elem_bytes, res, err, errlen);
+        rc = route_all(&s, r, rank_host, elem_bytes, res, port_bytes, err, errlen);
     }
     sim_free(&s);
     if (rc != VINE_OK) {
         memset(res, 0, sizeof *res);
         res->max_arc = -1;
+        res->max_port = -1;
     }
     return rc;
 }

@@ -31,6 +31,27 @@
  * of that arc in this step (all the step's flows on an arc share it).
  * Intra-host messages take node_lat + bytes / node_bw (each alone).  Local
  * reductions and copies cost nothing here.
+ *
+ * Ports.  A host with a NIC link (one link, to a switch or router) and
+ * k = vine_topo.ports ports sends and receives through k ports of the
+ * link's bandwidth / k each.  A message's bytes leave the source host
+ * through the port of its route's first link: the share of its bytes that
+ * takes core arc a out of the source router goes through port
+ * port(a), and the share that enters the destination router over arc b
+ * comes in through the destination's port port(b ^ 1) (the reverse arc,
+ * which leaves it).  port(a): on a grid (torus, mesh, hypercube: topo.h
+ * shape) the arc's direction, 2 d for +d and 2 d + 1 for -d, modulo k; on
+ * other graphs the arc's position among its tail's core arcs, modulo k.  A
+ * message between two hosts on one switch (no core arc) uses port
+ * (destination host mod k) at the source and (source host mod k) at the
+ * destination.  In the time model a port is one more shared resource:
+ * the message's bandwidth term takes, beside its core arcs, the largest
+ * (this step's bytes through the port) / (bandwidth / k) over the ports
+ * its shares use, in place of the NIC arc's load / bandwidth.  So messages
+ * of one step through one port serialise (their bytes add up), messages
+ * through different ports do not.  With k = 1 the port is the NIC arc and
+ * the model is the one above, unchanged.  A host with several links (a
+ * file's multi-rail host) has no NIC link: its links are its ports already.
  */
 #ifndef VINE_SIM_H
 #define VINE_SIM_H
@@ -49,6 +70,17 @@ typedef struct vine_sim_result {
     double max_arc_bytes; /* the most loaded arc over the whole run */
     int max_arc;          /* its arc index (topo.h), -1 when no link carried bytes */
     double time;          /* predicted seconds */
+    /*
+     * Ports (above) over the whole run: the most bytes through one port in
+     * one direction, that port (host * ports + port, -1 when none carried
+     * bytes) and its direction (0 sent, 1 received); the mean bytes sent
+     * through a port (= the mean received) over the ports of the hosts that
+     * hold ranks and have a NIC link.  With one port per host a port is the
+     * host's NIC arc.
+     */
+    double max_port_bytes;
+    int max_port, max_port_in;
+    double mean_port_bytes;
 } vine_sim_result;
 
 /* Routing state for one topology: caches minimal paths; not thread-safe. */
@@ -75,6 +107,24 @@ int vine__sim_run(vine_router *r, const int *rank_host, const vine_algo *algo, c
                   size_t elem_bytes, vine_sim_result *res, char *err, size_t errlen);
 
 /*
+ * vine__sim_run, and when port_bytes is not NULL the bytes through every
+ * port over the run into it: 2 * nhosts * ports entries (nhosts and ports
+ * of the router's topology), sent by host h through its port j at
+ * [h * ports + j], received at [(nhosts + h) * ports + j]; zero for the
+ * hosts without a NIC link.
+ */
+int vine__sim_run_ports(vine_router *r, const int *rank_host, const vine_algo *algo,
+                        const vine_args *a, size_t elem_bytes, vine_sim_result *res,
+                        double *port_bytes, char *err, size_t errlen);
+
+/*
+ * The name of port j of t's hosts into buf: on a grid the directions it
+ * serves, "+x", "-y" (dimensions x, y, z up to three, else "+d0" ...),
+ * comma-separated when several share it; elsewhere "port<j>".
+ */
+void vine__sim_port_name(const vine_topo *t, int port, char *buf, size_t len);
+
+/*
  * Levels of a placement (sim_levels.c).  The hierarchical algorithms
  * (VINE_ALGO_LEVELS) read a level map from vine_args.levels; to simulate them
  * on what the network really groups, the map comes from the same topology
@@ -94,14 +144,35 @@ int vine__sim_run(vine_router *r, const int *rank_host, const vine_algo *algo, c
  * nest whatever a topology file says.  A grouping that separates no ranks
  * (all ranks in one group, or the same partition as the grouping below it:
  * one rank per host makes the node level go, one host per switch the switch
- * level) is dropped.  Tori, meshes and hypercubes make every router with its
- * host a group of its own, so only the node level can remain there.
+ * level) is dropped.  Meshes make every router with its host a group of
+ * its own, so only the node level can remain there.
+ *
+ * Tori (issue 23; topo.h: a grid with shape_wrap, the torus generator, the
+ * fugaku preset, a hypercube of d <= 16) give instead the map of the job's
+ * torus (coll/torus.h), when the ranks' hosts are a box of the torus (the
+ * product of one set of coordinates per dimension: the whole torus, a
+ * sub-torus, any slice) with the same number c of ranks on each: the
+ * dimensions in which the box has more than one coordinate, A x B x ...,
+ * and with c > 1 the host's ranks as one more dimension, the fastest (so
+ * level 0 stays the node): A x B x ... x c.  Its levels, finest first: the
+ * node (c > 1), then groups of hosts agreeing on every coordinate but the
+ * last 1, 2, ... dimensions of the box (torus lines, planes ...; kind
+ * VINE_SIM_LV_TORUS + the dimensions a group spans).  With block placement
+ * on a whole torus AxBxC (no dimension of 1) this is "torus:AxBxC", with
+ * ppn=c "torus:AxBxCxc".  Coordinates follow torus.h (a group's position
+ * among its parent's groups, in order of their lowest ranks), which is the
+ * network's order when ranks fill hosts in host order (block,
+ * random-groups).  A box of one dimension (a ring) with one rank per host
+ * is flat (torus.h: one dimension of p).  Other placements (hosts not a
+ * box, uneven ranks per host, more than VINE_LEVELS_MAX levels) get the
+ * node, switch and group levels as above.
  */
 enum vine_sim_lkind {
     VINE_SIM_LV_NODE = 0,
     VINE_SIM_LV_SWITCH = 1,
     VINE_SIM_LV_GROUP = 2,
-    VINE_SIM_LV_COUNT = 3
+    VINE_SIM_LV_COUNT = 3,
+    VINE_SIM_LV_TORUS = 16 /* + k: torus groups spanning k dimensions, 1 .. */
 };
 
 /*
@@ -116,7 +187,8 @@ enum vine_sim_lkind {
 int vine__sim_levels(const vine_topo *t, const int *rank_host, int p, vine_levels *m, int *kind,
                      char *err, size_t errlen);
 
-/* "node", "switch", "group" for a vine_sim_lkind; "level" for anything else. */
+/* "node", "switch", "group", "torus line", "torus plane", "torus 3D" ... for a
+ * vine_sim_lkind; "level" for anything else. */
 const char *vine__sim_level_name(int kind);
 
 /*

@@ -44,6 +44,8 @@ struct vine_router {
     double *arc_lat;   /* per arc */
     double *arc_ibw;   /* per arc: 1 / bandwidth */
     uint8_t *arc_lvl;  /* per arc: the link's level */
+    int ports;         /* per host (topo.h), >= 1 */
+    int *arc_port;     /* ports > 1: per core arc, its port at its tail (sim.h); else NULL */
 
     /* Distance rows: per core vertex, the metric's distance to the row's vertex. */
     int metric;    /* enum vine_route_metric */

@@ -9,6 +9,10 @@
  * own key and every coarser one, so the levels nest even where a file puts a
  * switch's hosts in different groups.  One sort of the ranks by the tuples,
  * coarsest key first, makes each level's groups runs of the sorted order.
+ *
+ * On a torus whose hosts the ranks fill as a box, the map is instead the
+ * job's torus (sim.h, torus_levels): a level per torus dimension but the
+ * first, keyed by the coordinates of the slower dimensions.
  */
 #include "sim.h"
 
@@ -33,6 +37,12 @@ static int rank_key_cmp(const void *x, const void *y)
 const char *vine__sim_level_name(int kind)
 {
     static const char *names[VINE_SIM_LV_COUNT] = {"node", "switch", "group"};
+    static const char *tnames[VINE_TOPO_MAXDIM] = {
+        "torus line", "torus plane", "torus 3D",  "torus 4D",  "torus 5D",  "torus 6D",
+        "torus 7D",   "torus 8D",    "torus 9D",  "torus 10D", "torus 11D", "torus 12D",
+        "torus 13D",  "torus 14D",   "torus 15D", "torus 16D"};
+    if (kind > VINE_SIM_LV_TORUS && kind <= VINE_SIM_LV_TORUS + VINE_TOPO_MAXDIM)
+        return tnames[kind - VINE_SIM_LV_TORUS - 1];
     return kind >= 0 && kind < VINE_SIM_LV_COUNT ? names[kind] : "level";
 }
 
@@ -131,6 +141,106 @@ static int groupings(const vine_topo *t, const int *rank_host, int p, int *ids, 
     return rc;
 }
 
+/* ---- tori (sim.h, issue 23) ------------------------------------------------ */
+
+/*
+ * The box the ranks' hosts fill: c ranks on every host used, *nkept
+ * dimensions with more than one coordinate used, kept[] in the topology's
+ * order.  Returns 1 when the hosts are a box with even ranks, else 0.
+ */
+static int torus_box(const vine_topo *t, const int *rank_host, int p, int *cnt, char *seen, int *c,
+                     int *kept, int *nkept)
+{
+    int nd = t->shape_nd, off[VINE_TOPO_MAXDIM + 1], n[VINE_TOPO_MAXDIM] = {0}, used = 0;
+    off[0] = 0;
+    for (int d = 0; d < nd; d++)
+        off[d + 1] = off[d] + t->shape[d];
+    for (int r = 0; r < p; r++) {
+        if (rank_host[r] < 0 || rank_host[r] >= t->nhosts)
+            return 0; /* the general path says why */
+        cnt[rank_host[r]]++;
+    }
+    *c = cnt[rank_host[0]];
+    for (int h = 0; h < t->nhosts; h++) {
+        if (!cnt[h])
+            continue;
+        if (cnt[h] != *c)
+            return 0;
+        int x[VINE_TOPO_MAXDIM];
+        vine__topo_grid_coords(t, h, x);
+        for (int d = 0; d < nd; d++) {
+            n[d] += !seen[off[d] + x[d]];
+            seen[off[d] + x[d]] = 1;
+        }
+        used++;
+    }
+    long long box = 1;
+    *nkept = 0;
+    for (int d = 0; d < nd; d++) {
+        box *= n[d];
+        if (n[d] > 1)
+            kept[(*nkept)++] = d;
+    }
+    return box == used;
+}
+
+/*
+ * The torus map of sim.h into *m (finished) and kind; VINE_ERR_UNSUPPORTED
+ * (nothing in err) when it does not apply, VINE_ERR_NO_MEM.
+ */
+static int torus_levels(const vine_topo *t, const int *rank_host, int p, vine_levels *m, int *kind,
+                        char *err, size_t errlen)
+{
+    if (t->shape_nd < 1 || !t->shape_wrap || t->nhosts < 1)
+        return VINE_ERR_UNSUPPORTED;
+    size_t cells = 0;
+    for (int d = 0; d < t->shape_nd; d++)
+        cells += (size_t)t->shape[d];
+    int *cnt = calloc((size_t)t->nhosts, sizeof *cnt);
+    char *seen = calloc(cells, 1);
+    int c = 0, kept[VINE_TOPO_MAXDIM], nk = 0, nlev = 0, stride[VINE_TOPO_MAXDIM], l = 0;
+    int rc = VINE_ERR_NO_MEM;
+    if (!cnt || !seen)
+        goto out;
+    rc = VINE_ERR_UNSUPPORTED;
+    if (!torus_box(t, rank_host, p, cnt, seen, &c, kept, &nk))
+        goto out;
+    nlev = (nk > 1 ? nk - 1 : 0) + (c > 1);
+    if (nlev < 1 || nlev > VINE_LEVELS_MAX)
+        goto out;
+    if ((rc = vine__levels_alloc(m, p, nlev)) != VINE_OK)
+        goto out;
+    stride[t->shape_nd - 1] = 1;
+    for (int d = t->shape_nd - 2; d >= 0; d--)
+        stride[d] = stride[d + 1] * t->shape[d + 1];
+    if (c > 1) {
+        for (int r = 0; r < p; r++)
+            m->group[r] = rank_host[r];
+        if (kind)
+            kind[l] = VINE_SIM_LV_NODE;
+        l++;
+    }
+    /* A level spanning the box's last nk - i dimensions: hosts agreeing on the first i. */
+    for (int i = nk - 1; i >= 1; i--, l++) {
+        for (int r = 0; r < p; r++) {
+            int x[VINE_TOPO_MAXDIM], key = 0;
+            vine__topo_grid_coords(t, rank_host[r], x);
+            for (int j = 0; j < i; j++)
+                key += x[kept[j]] * stride[kept[j]];
+            m->group[(size_t)l * p + r] = key;
+        }
+        if (kind)
+            kind[l] = VINE_SIM_LV_TORUS + (nk - i);
+    }
+    rc = vine__levels_finish(m, err, errlen);
+    if (rc != VINE_OK)
+        vine__levels_free(m);
+out:
+    free(cnt);
+    free(seen);
+    return rc;
+}
+
 int vine__sim_levels(const vine_topo *t, const int *rank_host, int p, vine_levels *m, int *kind,
                      char *err, size_t errlen)
 {
@@ -145,11 +255,16 @@ int vine__sim_levels(const vine_topo *t, const int *rank_host, int p, vine_level
         snprintf(err, errlen, "no ranks or no placement");
         return VINE_ERR_UNSUPPORTED;
     }
+    int rc = torus_levels(t, rank_host, p, m, kind, err, errlen);
+    if (rc != VINE_ERR_UNSUPPORTED)
+        return rc;
+    memset(m, 0, sizeof *m);
+    err[0] = '\0';
     int count[VINE_SIM_LV_COUNT];
     int *ids = malloc((size_t)VINE_SIM_LV_COUNT * (size_t)p * sizeof *ids);
     if (!ids)
         return VINE_ERR_NO_MEM;
-    int rc = groupings(t, rank_host, p, ids, count, err, errlen);
+    rc = groupings(t, rank_host, p, ids, count, err, errlen);
     if (rc == VINE_OK)
         rc = vine__levels_alloc(m, p, VINE_SIM_LV_COUNT);
     int n = rc == VINE_OK ? keep_levels(ids, count, p, m, kind) : 0;

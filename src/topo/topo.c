@@ -12,6 +12,7 @@ void vine__topo_init(vine_topo *t)
     memset(t, 0, sizeof *t);
     t->node_bw = VINE_TOPO_NODE_BW;
     t->node_lat = VINE_TOPO_NODE_LAT;
+    t->ports = 1;
 }
 
 void vine__topo_free(vine_topo *t)

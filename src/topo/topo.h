@@ -39,6 +39,12 @@ enum vine_level {
 
 enum vine_vkind { VINE_V_HOST = 0, VINE_V_SWITCH = 1 };
 
+/* The most ports per host (vine_topo.ports). */
+#define VINE_TOPO_MAXPORTS 64
+
+/* The most dimensions of a torus or mesh. */
+#define VINE_TOPO_MAXDIM 16
+
 typedef struct vine_link {
     int a, b;   /* vertices */
     double bw;  /* bytes per second, each direction */
@@ -63,6 +69,22 @@ typedef struct vine_topo {
     int *adj_start;
     int *adj_arc;
     double node_bw, node_lat; /* two ranks on one host */
+    /*
+     * Ports per host, >= 1 (vine__topo_init sets 1; a generator's ports=
+     * option more): a host's NIC link (its one link to a switch) is that
+     * many ports of the link's bandwidth / ports each, and the simulator
+     * sends a message's bytes through the port of its route's first link
+     * (src/sim/sim.h, docs/sim.md).
+     */
+    int ports;
+    /*
+     * The grid of the torus, mesh and hypercube generators: host i sits at
+     * the row-major coordinates of i in shape[0 .. shape_nd-1] (the last
+     * dimension fastest); shape_wrap is 1 for a torus and a hypercube (a
+     * torus of 2s), 0 for a mesh.  shape_nd = 0 for every other topology.
+     */
+    int shape_nd, shape_wrap;
+    int shape[VINE_TOPO_MAXDIM];
     /* growth capacities (private to topo.c) */
     int vcap, lcap, hcap;
 } vine_topo;
@@ -93,6 +115,15 @@ static inline int vine__topo_arc_tail(const vine_topo *t, int arc)
     return (arc & 1) ? l->b : l->a;
 }
 
+/* Host h's coordinates c[0 .. shape_nd-1] on the grid of t (row-major, the last fastest). */
+static inline void vine__topo_grid_coords(const vine_topo *t, int h, int *c)
+{
+    for (int k = t->shape_nd - 1; k >= 0; k--) {
+        c[k] = h % t->shape[k];
+        h /= t->shape[k];
+    }
+}
+
 /* The vertex's name: its own, or "h<host>" / "s<vertex>" (buf holds >= 32 bytes). */
 const char *vine__topo_vname(const vine_topo *t, int v, char *buf, size_t len);
 /* Finds a host by name; -1 when none has it. */
@@ -121,7 +152,8 @@ int vine__topo_find_host(const vine_topo *t, const char *name);
  *   edges:FILE   slurm:FILE   ibnet:FILE   simgrid:FILE   (topo_read*.c)
  * Common options after the generator's own: bw=, lat= (every link),
  * hbw=/lbw=/gbw= and hlat=/llat=/glat= (one level), nbw=/nlat= (two ranks
- * on one host); docs/topology.md lists them.  Ranks per host are
+ * on one host), ports= (ports per host: torus, mesh, hypercube and the
+ * fugaku preset only); docs/topology.md lists them.  Ranks per host are
  * placement's business, not the topology's.  On failure returns
  * VINE_ERR_UNSUPPORTED (bad spec or malformed file) with a one-line message in
  * err naming the file and line where there is one, or VINE_ERR_NO_MEM; *t is

@@ -19,6 +19,7 @@ void vine__topo_linkparams_default(vine_topo_linkparams *lp)
     lp->host_lat = lp->local_lat = lp->global_lat = VINE_TOPO_LAT;
     lp->node_bw = VINE_TOPO_NODE_BW;
     lp->node_lat = VINE_TOPO_NODE_LAT;
+    lp->ports = 1;
 }
 
 /* t->name from a format, cut to fit. */
@@ -91,6 +92,7 @@ static int finish(vine_topo *t, const vine_topo_linkparams *lp)
 {
     t->node_bw = lp->node_bw;
     t->node_lat = lp->node_lat;
+    t->ports = lp->ports > 1 ? lp->ports : 1;
     return vine__topo_finish(t);
 }
 
@@ -346,6 +348,15 @@ int vine__topo_gen_fattree(vine_topo *t, int levels, const int *down, const int 
     return finish(t, lp);
 }
 
+/* Records the grid of the hosts (topo.h: vine_topo.shape). */
+static void set_shape(vine_topo *t, int nd, const int *dims, int wrap)
+{
+    t->shape_nd = nd;
+    t->shape_wrap = wrap;
+    for (int k = 0; k < nd; k++)
+        t->shape[k] = dims[k];
+}
+
 /* Routers 0 .. n-1, then hosts n .. 2n-1, host i on router i, group i. */
 static int points(vine_topo *t, int64_t n, const vine_topo_linkparams *lp)
 {
@@ -411,6 +422,7 @@ int vine__topo_gen_torus(vine_topo *t, int nd, const int *dims, int wrap,
     for (int k = 0; k < nd; k++) /* at most 16 entries of 9 digits: fits */
         len += (size_t)snprintf(nm + len, sizeof nm - len, "%s%d", k ? "x" : "", dims[k]);
     set_name(t, "%s %s", what, nm);
+    set_shape(t, nd, dims, wrap);
     return finish(t, lp);
 }
 
@@ -436,5 +448,11 @@ int vine__topo_gen_hypercube(vine_topo *t, int d, const vine_topo_linkparams *lp
                 return rc;
         }
     set_name(t, "hypercube d=%d", d);
+    if (d <= VINE_TOPO_MAXDIM) {
+        int twos[VINE_TOPO_MAXDIM];
+        for (int k = 0; k < d; k++)
+            twos[k] = 2;
+        set_shape(t, d, twos, 1);
+    }
     return finish(t, lp);
 }

@@ -25,14 +25,16 @@
 #define VINE_TOPO_GEN_MAX (1 << 24)
 
 /* Bandwidth (bytes per second, each direction) and latency (seconds per
- * traversal) per link level, and the intra-node pair for two ranks on one host. */
+ * traversal) per link level, the intra-node pair for two ranks on one host,
+ * and the ports of every host (topo.h: vine_topo.ports). */
 typedef struct vine_topo_linkparams {
     double host_bw, local_bw, global_bw;
     double host_lat, local_lat, global_lat;
     double node_bw, node_lat;
+    int ports;
 } vine_topo_linkparams;
 
-/* Every link VINE_TOPO_BW / VINE_TOPO_LAT, intra-node VINE_TOPO_NODE_BW / _LAT. */
+/* Every link VINE_TOPO_BW / VINE_TOPO_LAT, intra-node VINE_TOPO_NODE_BW / _LAT, one port. */
 void vine__topo_linkparams_default(vine_topo_linkparams *lp);
 
 /*
@@ -82,19 +84,20 @@ int vine__topo_gen_fattree(vine_topo *t, int levels, const int *down, const int 
                            const vine_topo_linkparams *lp, char *err, size_t errlen);
 
 /*
- * Torus (wrap = 1) or mesh (wrap = 0) of nd dimensions (1 .. VINE_TOPO_MAXDIM)
- * of sizes dims[] >= 1, one router per point with one host (HOST); router
- * links are GLOBAL and each router with its host is a group of its own (a
- * torus has no tighter unit; every hop between hosts crosses the network).
- * Points in row-major order (the last dimension fastest).  A torus dimension
- * of size 2 has one link between its two points, not two.
+ * Torus (wrap = 1) or mesh (wrap = 0) of nd dimensions (1 .. VINE_TOPO_MAXDIM,
+ * topo.h) of sizes dims[] >= 1, one router per point with one host (HOST);
+ * router links are GLOBAL and each router with its host is a group of its
+ * own (a torus has no tighter unit; every hop between hosts crosses the
+ * network).  Points in row-major order (the last dimension fastest), which
+ * vine_topo.shape records.  A torus dimension of size 2 has one link between
+ * its two points, not two.
  */
-#define VINE_TOPO_MAXDIM 16
 int vine__topo_gen_torus(vine_topo *t, int nd, const int *dims, int wrap,
                          const vine_topo_linkparams *lp, char *err, size_t errlen);
 
 /* Hypercube of 2^d routers (1 <= d <= 24), one host each; levels and
- * groups as for the torus.  Router i links to i ^ 2^k. */
+ * groups as for the torus.  Router i links to i ^ 2^k.  Up to d = 16 its
+ * shape is the torus 2x2x...x2 (bit d-1-k of i is coordinate k). */
 int vine__topo_gen_hypercube(vine_topo *t, int d, const vine_topo_linkparams *lp, char *err,
                              size_t errlen);
 

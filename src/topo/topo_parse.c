@@ -178,7 +178,8 @@ static int parse_double(ctx *c, opt *o, double lo, double hi, double *out)
 }
 
 /* The link options: bw/lat set every level, hbw/lbw/gbw and hlat/llat/glat
- * one level each (they win over bw/lat), nbw/nlat two ranks on one host. */
+ * one level each (they win over bw/lat), nbw/nlat two ranks on one host;
+ * ports the ports per host (check_ports). */
 static int link_opts(ctx *c, vine_topo_linkparams *lp)
 {
     static const struct {
@@ -205,10 +206,23 @@ static int link_opts(ctx *c, vine_topo_linkparams *lp)
         else
             *fields[keys[i].level < 0 ? 0 : keys[i].level][keys[i].lat] = v;
     }
-    return VINE_OK;
+    return get_int(c, "ports", 0, 1, VINE_TOPO_MAXPORTS, &lp->ports);
 }
 
-static const char link_keys[] = "bw, lat, hbw, hlat, lbw, llat, gbw, glat, nbw, nlat";
+static const char link_keys[] = "bw, lat, hbw, hlat, lbw, llat, gbw, glat, nbw, nlat, ports";
+
+/*
+ * Several ports per host are a direct network's (topo.h: a torus, mesh or
+ * hypercube, whose routers hold one host each and whose shape names the
+ * ports' directions); elsewhere ports= is refused.
+ */
+static int check_ports(ctx *c, const vine_topo *t, int rc)
+{
+    if (rc == VINE_OK && t->ports > 1 && t->shape_nd == 0)
+        return fail(c, "ports=%d: several ports per host need a torus, mesh or hypercube",
+                    t->ports);
+    return rc;
+}
 
 static int check_used(ctx *c, const char *gen, const char *keys)
 {
@@ -351,7 +365,7 @@ static int dispatch(ctx *c, const char *head, size_t hlen, const char *rest, vin
             rc = check_used(c, name, "");
         if (rc != VINE_OK)
             return rc;
-        rc = gen_done(c, pr->build(t, &lp, m, sizeof m), m);
+        rc = check_ports(c, t, gen_done(c, pr->build(t, &lp, m, sizeof m), m));
         if (rc == VINE_OK)
             snprintf(t->name, sizeof t->name, "%s", pr->name);
         return rc;
@@ -364,13 +378,15 @@ static int dispatch(ctx *c, const char *head, size_t hlen, const char *rest, vin
         if (rc != VINE_OK)
             return rc;
         if (name[0] == 'd')
-            return name[9] ? parse_dragonflyplus(c, t, &lp, m, sizeof m)
-                           : parse_dragonfly(c, t, &lp, m, sizeof m);
-        if (name[0] == 'f')
-            return parse_fattree(c, t, &lp, m, sizeof m);
-        if (name[0] == 'h')
-            return parse_hypercube(c, t, &lp, m, sizeof m);
-        return parse_torus(c, t, &lp, name[0] == 't', m, sizeof m);
+            rc = name[9] ? parse_dragonflyplus(c, t, &lp, m, sizeof m)
+                         : parse_dragonfly(c, t, &lp, m, sizeof m);
+        else if (name[0] == 'f')
+            rc = parse_fattree(c, t, &lp, m, sizeof m);
+        else if (name[0] == 'h')
+            rc = parse_hypercube(c, t, &lp, m, sizeof m);
+        else
+            rc = parse_torus(c, t, &lp, name[0] == 't', m, sizeof m);
+        return check_ports(c, t, rc);
     }
     c->gen = NULL;
     return fail(c,

@@ -65,16 +65,19 @@ static int mn5_build(vine_topo *t, const vine_topo_linkparams *lp, char *err, si
 
 /*
  * fugaku: Fugaku, Tofu Interconnect D.  Paper: a 6D torus of which a job
- * gets a 3D slice; six TNIs of 54.4 Gb/s (6.8 GB/s) per node; jobs up to
- * 8x8x8 in 3D.  Assumed: a 16x16x16 torus (4096 nodes, room for 100,000
- * ranks at 25 per node; A64FX has 48 cores), each torus link one Tofu-D link
- * of 6.8 GB/s, host link the six TNIs together, 40.8 GB/s.
+ * gets a 3D slice; six TNIs of 54.4 Gb/s (6.8 GB/s) per node (section 5.4);
+ * jobs up to 8x8x8 in 3D.  Assumed: a 16x16x16 torus (4096 nodes, room for
+ * 100,000 ranks at 25 per node; A64FX has 48 cores), each torus link one
+ * Tofu-D link of 6.8 GB/s, host link the six TNIs together, 40.8 GB/s, as
+ * six ports of 6.8 GB/s: one per direction of the 3D torus (+x, -x, +y,
+ * ...), so that messages to different neighbours share no port.
  */
 static void fugaku_links(vine_topo_linkparams *lp)
 {
     vine__topo_linkparams_default(lp);
     lp->host_bw = 6 * 6.8e9;
     lp->local_bw = lp->global_bw = 6.8e9;
+    lp->ports = 6;
 }
 static int fugaku_build(vine_topo *t, const vine_topo_linkparams *lp, char *err, size_t errlen)
 {
@@ -90,7 +93,7 @@ static const vine_topo_preset presets[] = {
      leonardo_links, leonardo_build},
     {"marenostrum5", "fattree:down=20/8/8,up=20/4,glevel=1,bw=100e9: 1280 nodes in 8 subtrees",
      1280, 8, mn5_links, mn5_build},
-    {"fugaku", "torus:16x16x16,bw=6.8e9,hbw=40.8e9: 4096 nodes", 4096, 4096, fugaku_links,
+    {"fugaku", "torus:16x16x16,bw=6.8e9,hbw=40.8e9,ports=6: 4096 nodes", 4096, 4096, fugaku_links,
      fugaku_build},
 };
 

@@ -86,10 +86,15 @@ options)
         --algo hier --size 1KiB --levels block:4
     [ "$rc" = 0 ] && grep -q '^levels: level 0 (4 groups)$' out.txt &&
         grep -Eq ' bcast +hier +1KiB +[0-9]' out.txt || fail "--levels block:4: $(cat out.txt)"
-    # A torus with one rank per host has no level: skip rows, exit 0.
-    run "$vine" sim traffic --topo torus:4x4 --ranks 16 --coll gather --algo leader --size 1KiB
+    # A mesh with one rank per host has no level: skip rows, exit 0.
+    run "$vine" sim traffic --topo mesh:4x4 --ranks 16 --coll gather --algo leader --size 1KiB
     [ "$rc" = 0 ] && grep -q '^levels: none (flat' out.txt &&
-        grep -Eq ' gather +leader +1KiB +skip: ' out.txt || fail "torus: $(cat out.txt err.txt)"
+        grep -Eq ' gather +leader +1KiB +skip: ' out.txt || fail "mesh: $(cat out.txt err.txt)"
+    # A torus gives the job's torus: its lines are a level, and the torus line says the shape.
+    run "$vine" sim traffic --topo torus:4x4 --ranks 16 --coll gather --algo leader --size 1KiB
+    [ "$rc" = 0 ] && grep -q '^levels: torus line (4 groups) (from the topology)$' out.txt &&
+        grep -q '^torus: 4x4 ' out.txt &&
+        grep -Eq ' gather +leader +1KiB +[0-9]' out.txt || fail "torus: $(cat out.txt err.txt)"
     # A bad map stops the tool with exit 2 and the reason.
     run "$vine" sim traffic --topo "$DF" --ranks 16 --coll bcast --size 1KiB --levels bogus:3
     [ "$rc" = 2 ] && grep -q -- '--levels bogus:3 with 16 ranks: ' err.txt ||

@@ -4,8 +4,12 @@
  *
  *   - hand-made topologies against hand-written groups: a 2-group
  *     Dragonfly with 2 ranks per host on a scrambled placement, a fat tree,
- *     a torus, a switch whose hosts sit in different groups, hosts in no
- *     group; the levels that separate no ranks are dropped;
+ *     a switch whose hosts sit in different groups, hosts in no group; the
+ *     levels that separate no ranks are dropped;
+ *   - tori: the job's torus (whole, with 2 ranks per host, a dimension of
+ *     1, a slice, a sub-torus across the wrap, round-robin) against
+ *     levels descriptions and torus.h's shape; no box, uneven ranks per
+ *     host and a mesh fall back to the general levels;
  *   - hierarchical against flat algorithms on the hand-made Dragonfly, with
  *     the cross-group bytes worked out by hand;
  *   - on the lumi, leonardo and marenostrum5 presets with random
@@ -19,6 +23,7 @@
  */
 #include "check.h"
 #include "coll/coll.h"
+#include "coll/torus.h"
 #include "sim/sim.h"
 #include "topo/topo.h"
 
@@ -174,28 +179,132 @@ static void test_fattree_map(void)
     vine__topo_free(&t);
 }
 
-/* A torus makes every router with its host a group: only the node level can remain. */
-static void test_torus_map(void)
+/* Two finished maps hold the same groups at every level. */
+static int same_map(const vine_levels *a, const vine_levels *b)
+{
+    if (a->p != b->p || a->nlevels != b->nlevels)
+        return 0;
+    for (int l = 0; l < a->nlevels; l++)
+        for (int r = 0; r < a->p; r++)
+            if (vine__levels_group(a, l, r) != vine__levels_group(b, l, r))
+                return 0;
+    return 1;
+}
+
+/* The map of p ranks placed by spec on topology topo equals the levels description want. */
+static void expect_torus(const char *topo, const char *spec, int p, const char *want, int nd,
+                         const int *dims)
 {
     vine_topo t;
-    vine_levels m;
-    int kind[VINE_LEVELS_MAX], rh[8];
+    vine_levels m, w;
+    int kind[VINE_LEVELS_MAX], *rh = malloc((size_t)p * sizeof *rh);
     char err[256] = "";
-    vine__topo_init(&t);
+    int rc = vine__topo_parse(topo, &t, err, sizeof err);
+    CHECK(rc == VINE_OK, "%s: %s", topo, err);
+    if (rc == VINE_OK)
+        rc = vine__place(&t, spec, p, rh, err, sizeof err);
+    CHECK(rc == VINE_OK, "%s %s: %s", topo, spec, err);
+    if (rc == VINE_OK && make(&t, rh, p, &m, kind) == VINE_OK) {
+        CHECK(vine__levels_parse(want, p, &w, err, sizeof err) == VINE_OK, "%s: %s", want, err);
+        CHECK(same_map(&m, &w), "%s %s: not the map %s", topo, spec, want);
+        /* Levels: the node with several ranks per host, then lines, planes ... */
+        int node = strstr(spec, "ppn") != NULL && strstr(spec, "ppn=1") == NULL;
+        for (int l = 0; l < m.nlevels; l++)
+            CHECK(kind[l] == (node && l == 0 ? VINE_SIM_LV_NODE : VINE_SIM_LV_TORUS + l + !node),
+                  "%s %s: level %d is %s", topo, spec, l, vine__sim_level_name(kind[l]));
+        vine_torus tt;
+        CHECK(vine__torus_make(&m, p, &tt, err, sizeof err) == VINE_OK && tt.nd == nd, "%s: nd",
+              topo);
+        for (int d = 0; d < nd && d < tt.nd; d++)
+            CHECK(tt.dims[d] == dims[d], "%s %s: dimension %d is %d, want %d", topo, spec, d,
+                  tt.dims[d], dims[d]);
+        vine__levels_free(&w);
+        vine__levels_free(&m);
+    }
+    if (rc == VINE_OK)
+        vine__topo_free(&t);
+    free(rh);
+}
+
+/*
+ * Tori (sim.h): the job's torus when the hosts are a box with even ranks
+ * per host; otherwise the general levels (a torus router with its host is a
+ * group of its own, so only the node level can remain).
+ */
+static void test_torus_map(void)
+{
+    expect_torus("torus:4x4x4", "block", 64, "torus:4x4x4", 3, (const int[]){4, 4, 4});
+    expect_torus("torus:4x4x4", "block:ppn=2", 128, "torus:4x4x4x2", 4, (const int[]){4, 4, 4, 2});
+    expect_torus("torus:2x3x5", "block", 30, "torus:2x3x5", 3, (const int[]){2, 3, 5});
+    /* A dimension of 1 adds no level: 7x1x3 is the torus 7x3. */
+    expect_torus("torus:7x1x3", "block", 21, "torus:7x3", 2, (const int[]){7, 3});
+    /* A slice of the fugaku preset's 16x16x16: the first 2 planes' 512 hosts. */
+    expect_torus("fugaku", "block", 512, "torus:2x16x16", 3, (const int[]){2, 16, 16});
+    /* Round-robin with 2 ranks per host: the node is ranks r and r + 16. */
+    expect_torus("torus:4x4", "round-robin:ppn=2", 32, "cyclic:16/block:4", 3,
+                 (const int[]){4, 4, 2});
+
+    vine_topo t;
+    vine_levels m;
+    vine_torus tt;
+    int kind[VINE_LEVELS_MAX], rh[16];
+    char err[256] = "";
     int rc = vine__topo_parse("torus:2x2", &t, err, sizeof err);
     CHECK(rc == VINE_OK, "torus: %s", err);
-    for (int r = 0; r < 8 && rc == VINE_OK; r++)
+    for (int r = 0; r < 8; r++)
         rh[r] = r / 2;
     if (rc == VINE_OK && make(&t, rh, 8, &m, kind) == VINE_OK) {
         static const int node[8] = {0, 0, 1, 1, 2, 2, 3, 3};
-        CHECK(m.nlevels == 1, "torus ppn 2: %d levels, want 1", m.nlevels);
+        static const int line[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+        CHECK(m.nlevels == 2, "torus ppn 2: %d levels, want 2", m.nlevels);
         expect_level(&m, kind, 0, VINE_SIM_LV_NODE, node, 8, "torus ppn 2");
+        expect_level(&m, kind, 1, VINE_SIM_LV_TORUS + 1, line, 8, "torus ppn 2");
         vine__levels_free(&m);
     }
-    for (int r = 0; r < 4; r++)
+    /* Hosts 0, 1, 2 are no box (3 of 2x2): one rank each, nothing separates them. */
+    for (int r = 0; r < 3; r++)
         rh[r] = r;
-    if (rc == VINE_OK && make(&t, rh, 4, &m, kind) == VINE_OK) {
-        CHECK(vine__levels_flat(&m), "torus ppn 1: not flat");
+    if (rc == VINE_OK && make(&t, rh, 3, &m, kind) == VINE_OK) {
+        CHECK(vine__levels_flat(&m) && kind[0] == -1, "torus L shape: not flat");
+        vine__levels_free(&m);
+    }
+    /* Uneven ranks per host: the node level alone. */
+    static const int uneven[5] = {0, 0, 1, 2, 3};
+    if (rc == VINE_OK && make(&t, uneven, 5, &m, kind) == VINE_OK) {
+        CHECK(m.nlevels == 1 && kind[0] == VINE_SIM_LV_NODE, "torus uneven: %d levels", m.nlevels);
+        vine__levels_free(&m);
+    }
+    vine__topo_free(&t);
+
+    /* A sub-torus across the wrap of fugaku: x in {14, 15, 0, 1}, y in {2 .. 5}, z = 7. */
+    rc = vine__topo_parse("fugaku", &t, err, sizeof err);
+    CHECK(rc == VINE_OK, "fugaku: %s", err);
+    int p = 0;
+    for (int x = 0; x < 16 && rc == VINE_OK; x++)
+        for (int y = 2; y < 6 && (x < 2 || x > 13); y++)
+            rh[p++] = x * 256 + y * 16 + 7;
+    if (rc == VINE_OK && make(&t, rh, 16, &m, kind) == VINE_OK) {
+        CHECK(m.nlevels == 1 && kind[0] == VINE_SIM_LV_TORUS + 1, "sub-torus: %d levels",
+              m.nlevels);
+        CHECK(vine__torus_make(&m, 16, &tt, err, sizeof err) == VINE_OK && tt.nd == 2 &&
+                  tt.dims[0] == 4 && tt.dims[1] == 4,
+              "sub-torus shape %d: %s", tt.nd, err);
+        /* Lines along y, one per x; coordinates in rank (host) order. */
+        for (int r = 0; r < 16; r++) {
+            int c[VINE_TORUS_MAXD];
+            vine__torus_coords(&tt, r, c);
+            CHECK(c[0] == r / 4 && c[1] == r % 4, "sub-torus rank %d at (%d, %d)", r, c[0], c[1]);
+        }
+        vine__levels_free(&m);
+    }
+    vine__topo_free(&t);
+
+    /* A mesh has no torus map: one rank per host is flat. */
+    rc = vine__topo_parse("mesh:4x4", &t, err, sizeof err);
+    for (int r = 0; r < 16; r++)
+        rh[r] = r;
+    if (rc == VINE_OK && make(&t, rh, 16, &m, kind) == VINE_OK) {
+        CHECK(vine__levels_flat(&m), "mesh ppn 1: not flat");
         vine__levels_free(&m);
     }
     vine__topo_free(&t);
