@@ -211,7 +211,13 @@ enum vine_algo_flags {
      * gatherv and scatterv: every rank needs the root's table of counts
      * (the API layer broadcasts it before the schedule is built).
      */
-    VINE_ALGO_ALLCOUNTS = 1u << 10
+    VINE_ALGO_ALLCOUNTS = 1u << 10,
+    /*
+     * The torus algorithms (torus.h): the ranks are a torus from the level
+     * map (vine_args.levels), or one dimension of p without one; needs a map,
+     * when there is one, whose groups are uniform.  Never remapped.
+     */
+    VINE_ALGO_TORUS = 1u << 11
 };
 
 /* Whether c is one of the v collectives (tables scounts ... rdispls). */
@@ -407,5 +413,17 @@ VINE_BUILDER(scan, recursive_doubling);
 VINE_BUILDER(scan, linear);
 VINE_BUILDER(exscan, recursive_doubling);
 VINE_BUILDER(exscan, linear);
+/* The torus algorithms (VINE_ALGO_TORUS; torus.h, issue 23). */
+VINE_BUILDER(allreduce, swing);
+VINE_BUILDER(reduce_scatter, swing);
+VINE_BUILDER(allgather, swing);
+VINE_BUILDER(allreduce, bucket);
+VINE_BUILDER(reduce_scatter, bucket);
+VINE_BUILDER(allgather, bucket);
+VINE_BUILDER(allreduce, bine_torus);
+VINE_BUILDER(reduce_scatter, bine_torus);
+VINE_BUILDER(allgather, bine_torus);
+VINE_BUILDER(bcast, bine_torus);
+VINE_BUILDER(reduce, bine_torus);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "coll.h"
 #include "ranks.h"
+#include "torus.h"
 
 #include <limits.h>
 #include <string.h>
@@ -252,6 +253,51 @@ const vine_algo vine__algos[] = {
 #undef S
 #undef SHM_R
 
+/* The torus algorithms (torus.h, docs/torus.md): the torus of a uniform level map, or one
+ * dimension of p without a map. */
+#define T VINE_ALGO_TORUS
+#define TORUS_R "uniform level map or none"
+    {VINE_COLL_ALLREDUCE, "swing", C | T, "commutative op, " TORUS_R,
+     "Swing butterfly through the torus dimensions in turn, contiguous blocks, fold per dimension",
+     vine__allreduce_swing_build},
+    {VINE_COLL_REDUCE_SCATTER, "swing", C | T, "commutative op, " TORUS_R,
+     "Swing butterfly through the torus dimensions in turn, blocks by position in scratch",
+     vine__reduce_scatter_swing_build},
+    RSB(swing, C | T, "commutative op, " TORUS_R,
+        "Swing butterfly through the torus dimensions in turn, blocks by position in scratch"),
+    {VINE_COLL_ALLGATHER, "swing", T, TORUS_R,
+     "Swing butterfly through the torus dimensions in turn, blocks by position in scratch",
+     vine__allgather_swing_build},
+    {VINE_COLL_ALLREDUCE, "bucket", C | T, "commutative op, " TORUS_R,
+     "multidimensional ring: ring reduce-scatter per torus dimension, allgathers back",
+     vine__allreduce_bucket_build},
+    {VINE_COLL_REDUCE_SCATTER, "bucket", C | T, "commutative op, " TORUS_R,
+     "multidimensional ring: ring reduce-scatter per torus dimension in turn",
+     vine__reduce_scatter_bucket_build},
+    RSB(bucket, C | T, "commutative op, " TORUS_R,
+        "multidimensional ring: ring reduce-scatter per torus dimension in turn"),
+    {VINE_COLL_ALLGATHER, "bucket", T, TORUS_R,
+     "multidimensional ring: ring allgather per torus dimension, the last first",
+     vine__allgather_bucket_build},
+    {VINE_COLL_ALLREDUCE, "bine_torus", C | T, "commutative op, " TORUS_R,
+     "Bine reduce-scatter per torus dimension in turn, Bine allgathers back",
+     vine__allreduce_bine_torus_build},
+    {VINE_COLL_REDUCE_SCATTER, "bine_torus", C | T, "commutative op, " TORUS_R,
+     "Bine block butterfly per torus dimension in turn, blocks in rank order",
+     vine__reduce_scatter_bine_torus_build},
+    RSB(bine_torus, C | T, "commutative op, " TORUS_R,
+        "Bine block butterfly per torus dimension in turn, blocks in rank order"),
+    {VINE_COLL_ALLGATHER, "bine_torus", T, TORUS_R,
+     "Bine block butterfly per torus dimension, the last first", vine__allgather_bine_torus_build},
+    {VINE_COLL_BCAST, "bine_torus", T, TORUS_R,
+     "Bine tree along each torus dimension in turn from the root's line",
+     vine__bcast_bine_torus_build},
+    {VINE_COLL_REDUCE, "bine_torus", C | T, "commutative op, " TORUS_R,
+     "mirrored Bine tree along each torus dimension, the last first, to the root",
+     vine__reduce_bine_torus_build},
+#undef TORUS_R
+#undef T
+
     /* The MPI library's own collective of each (docs/selection.md). */
     MPI_ALGO(VINE_COLL_BCAST),
     MPI_ALGO(VINE_COLL_REDUCE),
@@ -393,6 +439,9 @@ int vine__algo_admits(const vine_algo *algo, const vine_args *a)
     const vine_levels *lv = (algo->flags & VINE_ALGO_LEVELS_ANY) ? vine__args_levels(a) : a->levels;
     if ((algo->flags & VINE_ALGO_LEVELS) &&
         (!vine__levels_ready(lv, a->p) || vine__levels_flat(lv)))
+        return VINE_ERR_UNSUPPORTED;
+    if ((algo->flags & VINE_ALGO_TORUS) && vine__levels_ready(a->levels, a->p) &&
+        !vine__torus_applies(a->levels, a->p))
         return VINE_ERR_UNSUPPORTED;
     return VINE_OK;
 }

@@ -34,9 +34,9 @@ static int coll_remappable(const vine_args *a)
 
 int vine__remap_applies(const vine_algo *algo, const vine_args *a)
 {
-    return a->remap && !(algo->flags & (VINE_ALGO_LEVELS | VINE_ALGO_SHM)) && coll_remappable(a) &&
-           vine__levels_ready(a->levels, a->p) && !vine__levels_flat(a->levels) &&
-           a->levels->reordered;
+    return a->remap && !(algo->flags & (VINE_ALGO_LEVELS | VINE_ALGO_SHM | VINE_ALGO_TORUS)) &&
+           coll_remappable(a) && vine__levels_ready(a->levels, a->p) &&
+           !vine__levels_flat(a->levels) && a->levels->reordered;
 }
 
 int vine__remap_build(const vine_algo *algo, const vine_args *a, vine_sched *s)

@@ -18,6 +18,8 @@
 
 #include "../coll/bine.h"
 #include "../coll/phase_node.h"
+#include "../coll/phase_swing.h"
+#include "../coll/torus.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -1133,6 +1135,220 @@ static double leader_shm(const ctx *x, const vine_args *a, double u)
     return t;
 }
 
+/* ---- the torus algorithms ------------------------------------------------ */
+
+/*
+ * The torus algorithms (phase_torus.h) run one stage per dimension of the
+ * torus of the map (torus.h; one dimension of p without a map), every line
+ * of a stage at once.  A stage is priced on rank 0's line: the class
+ * between the line's first rank and the rank a step reaches (a ring: the
+ * farthest rank of the line).  Only dimensions of size > 1 cost anything.
+ */
+typedef struct tor {
+    vine_torus t;
+    int *line; /* rank 0's line along the current dimension */
+} tor;
+
+/* The torus of x's map into *o; 0 when the map makes none (no formula) or out of memory. */
+static int tor_init(const ctx *x, tor *o)
+{
+    o->line = NULL;
+    if (vine__torus_make(x->m, x->p, &o->t, NULL, 0) != VINE_OK)
+        return 0;
+    int maxd = 1;
+    for (int d = 0; d < o->t.nd; d++)
+        maxd = o->t.dims[d] > maxd ? o->t.dims[d] : maxd;
+    o->line = malloc((size_t)maxd * sizeof *o->line);
+    return o->line != NULL;
+}
+
+/* The class between rank 0 and the rank at coordinate j (mod dims[d]) of its line along d. */
+static int tor_class(const ctx *x, tor *o, int d, long j)
+{
+    vine__torus_line(&o->t, 0, d, o->line);
+    return vine__cost_class(x->m, o->line[0], o->line[mod(j, o->t.dims[d])]);
+}
+
+/* The farthest class on rank 0's line along d: what a ring along d crosses. */
+static int tor_ring_class(const ctx *x, tor *o, int d)
+{
+    int cls = 0;
+    for (int j = 1; j < o->t.dims[d]; j++) {
+        int c = tor_class(x, o, d, j);
+        cls = c > cls ? c : cls;
+    }
+    return cls;
+}
+
+/*
+ * The reduce-scatter (rs) or allgather of one stage along d on n bytes, the
+ * range of the stage: a ring (D - 1 steps of n/D) or the Bine butterfly
+ * block by block (step k moves n/2^(k+1) to the partner at rho(k), the
+ * allgather the mirror; an odd D folds its last rank, a step of n each way).
+ */
+static double tor_stage(const ctx *x, tor *o, int d, double n, int bine, int rs)
+{
+    int dim = o->t.dims[d];
+    double red = rs ? x->c->gamma : 0, t = 0;
+    if (!bine)
+        return (dim - 1) * step(x, tor_ring_class(x, o, d), n / dim, x->p) +
+               n * (dim - 1) / dim * red;
+    for (int k = 0; (1L << k) < dim; k++) {
+        double b = n / (double)(2L << k);
+        t += step(x, tor_class(x, o, d, vine__bine_rho(k)), b, x->p) + b * red;
+    }
+    if (dim % 2)
+        t += step(x, tor_class(x, o, d, 1), n, x->p) + n * red;
+    return t;
+}
+
+/* allreduce bucket (bine 0) and bine_torus (1): the stages down, then back up. */
+static double torus_allreduce(const ctx *x, double u, int bine)
+{
+    tor o;
+    if (!tor_init(x, &o)) {
+        free(o.line);
+        return -1;
+    }
+    double t = 0, n = u;
+    for (int d = 0; d < o.t.nd; d++) {
+        t += tor_stage(x, &o, d, n, bine, 1) + tor_stage(x, &o, d, n, bine, 0);
+        n /= o.t.dims[d];
+    }
+    free(o.line);
+    return t;
+}
+
+/* allgather bucket and bine_torus: the last dimension first, runs of u times the lines so far. */
+static double torus_allgather(const ctx *x, double u, int bine)
+{
+    tor o;
+    if (!tor_init(x, &o)) {
+        free(o.line);
+        return -1;
+    }
+    double t = 0, run = u;
+    for (int d = o.t.nd - 1; d >= 0; d--) {
+        run *= o.t.dims[d];
+        t += tor_stage(x, &o, d, run, bine, 0);
+    }
+    free(o.line);
+    return t;
+}
+
+/*
+ * bcast (red 0) and reduce (red = the bytes reduced a step) bine_torus: a
+ * Bine tree of the whole vector on every line of a stage, dimension 0 first
+ * (the reduce mirrors it, the same sum); stage d runs D_0 ... D_{d-1} lines
+ * at once, step k of a line ceil((D - 2^k) / 2^(k+1)) messages.
+ */
+static double torus_tree(const ctx *x, double u, double red)
+{
+    tor o;
+    if (!tor_init(x, &o)) {
+        free(o.line);
+        return -1;
+    }
+    double t = 0, lines = 1;
+    for (int d = 0; d < o.t.nd; d++) {
+        int dim = o.t.dims[d];
+        for (int k = 0; (1L << k) < dim; k++) {
+            double size = (double)(1L << k);
+            double senders = lines * ceil((dim - size) / (2 * size));
+            long lo = k % 2 ? -(1L << k) : 1L << k;
+            t += step(x, tor_class(x, &o, d, lo), u, senders) + red * x->c->gamma;
+        }
+        lines *= dim;
+    }
+    free(o.line);
+    return t;
+}
+
+static double ar_bucket(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return torus_allreduce(x, u, 0);
+}
+
+static double ar_bine_torus(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return torus_allreduce(x, u, 1);
+}
+
+static double ag_bucket(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return torus_allgather(x, u, 0);
+}
+
+static double ag_bine_torus(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return torus_allgather(x, u, 1);
+}
+
+static double bcast_bine_torus(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return torus_tree(x, u, 0);
+}
+
+static double reduce_bine_torus(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return torus_tree(x, u, u);
+}
+
+/*
+ * allreduce (allreduce 1, u the vector) and allgather (0, u a rank's block)
+ * swing (phase_swing.h), priced on rank 0, participant 0: the fold of every
+ * dimension that needs one (a message to the neighbour along it, the whole
+ * vector each way for the allreduce, a participant's share in and all back
+ * out for the allgather), then the butterfly's steps, step s along dim[s]
+ * to the participant at rho(sub[s]) there, moving the vector's
+ * 1/2^(s+1) (the reduce-scatter reduces it, the allreduce's allgather
+ * mirrors it), every participant at once.
+ */
+static double swing_cost(const ctx *x, double u, int allreduce)
+{
+    vine_swing w;
+    if (vine__swing_shape(&w, x->m, x->p) != VINE_OK)
+        return -1;
+    int c[VINE_TORUS_MAXD] = {0}, r0 = vine__torus_rank(&w.t, c);
+    double n = allreduce ? u : u * x->p, t = 0;
+    for (int d = 0; d < w.nd; d++) {
+        if (!w.e[d])
+            continue;
+        c[d] = 1;
+        int cls = vine__cost_class(x->m, r0, vine__torus_rank(&w.t, c));
+        c[d] = 0;
+        t += allreduce ? 2 * step(x, cls, n, x->p) + n * x->c->gamma
+                       : step(x, cls, n / w.np, x->p) + step(x, cls, n, x->p);
+    }
+    for (int s = 0; s < w.n; s++) {
+        int d = w.dim[s];
+        c[d] = vine__swing_unfold(&w, d, mod(vine__bine_rho(w.sub[s]), w.q[d]));
+        int cls = vine__cost_class(x->m, r0, vine__torus_rank(&w.t, c));
+        c[d] = 0;
+        double b = n / (double)(2L << s);
+        t += step(x, cls, b, w.np) + (allreduce ? step(x, cls, b, w.np) + b * x->c->gamma : 0);
+    }
+    return t;
+}
+
+static double ar_swing(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return swing_cost(x, u, 1);
+}
+
+static double ag_swing(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return swing_cost(x, u, 0);
+}
+
 /* ---- the table of formulas ------------------------------------------------ */
 
 /* A formula: seconds for a, with unit the bytes of count elements; < 0: none. */
@@ -1373,6 +1589,15 @@ static const struct formula {
     {VINE_COLL_ALLGATHER, "bruck", ag_bruck},
     {VINE_COLL_ALLGATHER, "ring", ag_ring},
     {VINE_COLL_ALLGATHER, "hier", h_allgather},
+    /* The torus algorithms (phase_torus.h): one stage per dimension of the map's torus. */
+    {VINE_COLL_ALLREDUCE, "bucket", ar_bucket},
+    {VINE_COLL_ALLREDUCE, "bine_torus", ar_bine_torus},
+    {VINE_COLL_ALLGATHER, "bucket", ag_bucket},
+    {VINE_COLL_ALLGATHER, "bine_torus", ag_bine_torus},
+    {VINE_COLL_ALLREDUCE, "swing", ar_swing},
+    {VINE_COLL_ALLGATHER, "swing", ag_swing},
+    {VINE_COLL_BCAST, "bine_torus", bcast_bine_torus},
+    {VINE_COLL_REDUCE, "bine_torus", reduce_bine_torus},
     /* The shm level (cost_shm.c); the hierarchical ones price their node phase with it. */
     {VINE_COLL_BCAST, "shm", shm_any},
     {VINE_COLL_REDUCE, "shm", shm_any},

@@ -240,23 +240,44 @@ static int run_mpi_algo(vine_coll coll)
            coll == VINE_COLL_ALLGATHER || coll == VINE_COLL_BARRIER;
 }
 
+/*
+ * Whether name is on VINE_TEST_ALGOS, a comma-separated list of the
+ * algorithms ("auto" included) a run is limited to; every one when unset.
+ * The torus tests (torus.cmake) run the torus algorithms alone with it.
+ */
+static int listed(const char *name)
+{
+    const char *l = getenv("VINE_TEST_ALGOS");
+    size_t n = strlen(name);
+    if (!l || !*l)
+        return 1;
+    for (const char *p = l; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Whether the test runs algorithm name of coll. */
+static int runs(vine_coll coll, const char *name)
+{
+    return listed(name) && (strcmp(name, "mpi") != 0 || run_mpi_algo(coll));
+}
+
 int mt_nalgos(vine_coll coll)
 {
-    int n = 1 + vine_algorithm_count(coll);
+    int n = listed("auto");
     for (int i = 0; i < vine_algorithm_count(coll); i++)
-        n -= strcmp(vine_algorithm_name(coll, i), "mpi") == 0 && !run_mpi_algo(coll);
+        n += runs(coll, vine_algorithm_name(coll, i));
     return n;
 }
 
 const char *mt_algo_at(vine_coll coll, int i)
 {
-    if (i == 0)
+    if (listed("auto") && i-- == 0)
         return "auto";
     for (int k = 0; k < vine_algorithm_count(coll); k++) {
         const char *name = vine_algorithm_name(coll, k);
-        if (strcmp(name, "mpi") == 0 && !run_mpi_algo(coll))
-            continue;
-        if (--i == 0)
+        if (runs(coll, name) && i-- == 0)
             return name;
     }
     return NULL;

@@ -76,7 +76,10 @@ const mt_op *mt_op_sum(void);
 /* The non-commutative matrix product over mt_type_mat(). */
 const mt_op *mt_op_matmul(void);
 
-/* Algorithms of coll: index 0 is "auto", then the registry's in order. */
+/*
+ * Algorithms of coll: index 0 is "auto", then the registry's in order; only
+ * those named in VINE_TEST_ALGOS (a comma-separated list) when it is set.
+ */
 int mt_nalgos(vine_coll coll);
 const char *mt_algo_at(vine_coll coll, int i);
 /* Forces algo (NULL for "auto"); a failure is fatal to the test program. */

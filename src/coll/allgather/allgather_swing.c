@@ -1,0 +1,113 @@
+/*
+ * Allgather by Swing (De Sensi, Bonato, Saam and Hoefler, NSDI 2024,
+ * section 3: the allgather half of the Swing allreduce), on the torus of the
+ * level map (one dimension of p without a map; phase_swing.h).
+ *
+ * The reduce-scatter's steps backwards: step s (from lg p - 1 down to 0)
+ * runs along dimension s mod nd while every dimension has steps left, to
+ * the participant whose coordinate there is c + rho(j) (even c) or
+ * c - rho(j) (odd c), j the dimension's own step count.  At step s a
+ * participant sends the blocks it holds (the ranks that share its top s + 1
+ * position bits, phase_swing.h) and receives its peer's, so its set doubles
+ * at every step.  In rank order those sets are scattered; the published
+ * implementation sends each as one message with an MPI datatype.  Here the
+ * blocks gather in scratch in Swing position order, where every set is one
+ * range, so each step is one message, and are copied into rank order in
+ * RECV at the end.  A dimension whose size D is no power of two folds onto
+ * D' = 2^floor(lg D) first, one dimension after another (vine's fold along
+ * the dimension: of the coordinates below 2 (D - D') the odd one sends the
+ * blocks it holds to its even neighbour and sits out; at the end it
+ * receives every block it lacks), not the Swing paper's own scheme for
+ * non-powers of two.
+ *
+ * Restrictions: a level map, when there is one, whose groups are uniform
+ * (torus.h).  Any count, in place.  Cost for a power of two in every
+ * dimension: lg p alpha + ((p-1)/p) n beta, n = p count (recursive
+ * doubling's), plus a local copy of n; each folded dimension adds 2 alpha +
+ * n beta on the ranks that fold.  Scratch: n elements.
+ */
+#include "../coll.h"
+#include "../phase_swing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Fold-in along every dimension; returns 1 when the rank handed its blocks over. */
+static int fold_in(const vine_swing *w, const vine_swing_lay *l, vine_sched *s, int rank,
+                   unsigned char *mask)
+{
+    for (int d = 0; d < w->nd; d++) {
+        int sits, partner = vine__swing_fold_partner(w, rank, d, &sits);
+        if (partner < 0)
+            continue;
+        vine__swing_mark_stands(w, sits ? rank : partner, d, 0, mask);
+        vine__swing_lay_msgs(s, l, w->p, mask, !sits, partner, VINE_BUF_TMP, 0);
+        vine__sched_fence(s);
+        if (sits)
+            return 1;
+    }
+    return 0;
+}
+
+/* Fold-out in reverse: a folded rank receives every block but those it stood for. */
+static void fold_out(const vine_swing *w, const vine_swing_lay *l, vine_sched *s, int rank,
+                     unsigned char *mask)
+{
+    for (int d = w->nd - 1; d >= 0; d--) {
+        int sits, partner = vine__swing_fold_partner(w, rank, d, &sits);
+        if (partner < 0)
+            continue;
+        vine__swing_mark_stands(w, sits ? rank : partner, d, 1, mask);
+        vine__swing_lay_msgs(s, l, w->p, mask, sits, partner, VINE_BUF_TMP, 0);
+        vine__sched_fence(s);
+    }
+}
+
+int vine__allgather_swing_build(const vine_args *a, vine_sched *s)
+{
+    size_t c = a->count, own = (size_t)a->rank * c;
+    int in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
+    size_t in_off = a->inplace ? own : 0;
+    if (a->p == 1) {
+        if (!a->inplace)
+            vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, c);
+        return vine__sched_finish(s);
+    }
+    vine_swing w;
+    vine_swing_lay l;
+    int rc = vine__swing_init(&w, a);
+    if (rc != VINE_OK)
+        return rc;
+    unsigned char *mask = malloc((size_t)a->p);
+    rc = mask ? vine__swing_lay_init(&l, &w, NULL, c) : VINE_ERR_NO_MEM;
+    if (rc != VINE_OK) {
+        free(mask);
+        vine__swing_free(&w);
+        return rc;
+    }
+    /* The blocks gather in TMP[0, p c) in the layout. */
+    vine__sched_need_tmp(s, (size_t)a->p * c);
+    vine__sched_copy(s, in_buf, in_off, VINE_BUF_TMP, l.at[a->rank], c);
+    vine__sched_fence(s);
+    vine_bfly b;
+    memset(&b, 0, sizeof b);
+    b.s = s;
+    b.cur_buf = b.w_buf = VINE_BUF_TMP;
+    int me = vine__swing_me(&w, a->rank);
+    if (!fold_in(&w, &l, s, a->rank, mask))
+        vine__swing_allgather(&w, &b, l.off, me);
+    fold_out(&w, &l, s, a->rank, mask);
+    /* Into rank order, neighbours in one copy; in place, the own block is there already. */
+    for (int x = 0, y; x < a->p; x = y) {
+        int skip = a->inplace ? a->rank : -1;
+        for (y = x + 1; y < a->p && y != skip && x != skip && l.at[y] == l.at[y - 1] + c;)
+            y++;
+        if (x != skip)
+            vine__sched_copy(s, VINE_BUF_TMP, l.at[x], VINE_BUF_RECV, (size_t)x * c,
+                             (size_t)(y - x) * c);
+    }
+    vine__swing_lay_free(&l);
+    free(mask);
+    vine__swing_free(&w);
+    return vine__sched_finish(s);
+}

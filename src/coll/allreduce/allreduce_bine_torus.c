@@ -1,0 +1,29 @@
+/*
+ * Bine allreduce on a torus (De Sensi et al., Bine trees, section 5.4,
+ * papers/bine-trees.txt): the ranks are points of the torus (torus.h) and
+ * the Bine butterfly runs along each dimension in turn, on the dimension's
+ * coordinates: a Bine reduce-scatter (reduce_scatter bine_block) along
+ * dimension 0 on the whole vector cut into dims[0] parts, then along
+ * dimension 1 on the part kept, ...; then Bine allgathers (allgatherv
+ * bine_block) in the reverse order (phase_torus.h).  Partners at Bine
+ * distances 1, 1, 3, 5, 11 ... along one dimension stay close in the torus.
+ * The vector is cut evenly into p blocks in torus order.  Without a torus
+ * it is the Bine reduce-scatter + allgather on p ranks.  The multiport form
+ * (the vector in 2D parts, one per direction) is not this algorithm.
+ *
+ * Restrictions: commutative op; the level map, if any, must make a torus.
+ * Cost, n = count, dimensions D_d of size > 1, n_d = n / (D_0 ... D_{d-1}):
+ * per dimension 2 ceil(lg D_d) rounds (2 more for odd D_d, whose last rank
+ * folds), about 3 D_d / 4 messages of alpha per phase, 2 n_d (D_d - 1)/D_d
+ * beta + n_d (D_d - 1)/D_d gamma (n_d more beta at the folded ranks of odd
+ * D_d); in all 2 n (p - 1)/p beta for a torus of even dimensions.  Scratch:
+ * n + n/D_0 + n/(D_0 D_1) elements.
+ */
+#include "../coll.h"
+#include "../phase_torus.h"
+
+int vine__allreduce_bine_torus_build(const vine_args *a, vine_sched *s)
+{
+    return vine__torus_allreduce(a, s, vine__reduce_scatter_bine_block_build,
+                                 vine__allgatherv_bine_block_build);
+}

@@ -1,0 +1,88 @@
+# Verifier tier, issue 23: the torus algorithms bucket and bine_torus
+# (src/coll/phase_torus.h) on torus level maps (`--levels torus:AxBxC`,
+# src/coll/torus.h), on uniform maps whose ranks are scattered (not in torus
+# order), and refused (skipped) on a map that makes no torus and for a
+# non-commutative op.  Each run must report exactly the expected numbers of
+# passed and skipped cases, so a map the tool failed to make cannot pass.
+# Without a map both run as their one-dimensional forms in the sweeps of
+# verify.cmake.
+if(VINE_SMPI)
+  return()
+endif()
+
+set(vine_torus_colls allreduce reduce_scatter reduce_scatter_block allgather bcast reduce)
+
+# vine_torus_verify(name passed skipped args...): verify.torus.<name> runs
+# `vine verify args...` and must print "<passed> passed, 0 failed, <skipped>
+# skipped".  bcast and reduce have bine_torus only: named alone, bucket
+# would be an unknown algorithm there.
+function(vine_torus_verify name passed skipped)
+  add_test(NAME verify.torus.${name} COMMAND $<TARGET_FILE:vine_cli> verify ${ARGN})
+  set_tests_properties(verify.torus.${name} PROPERTIES LABELS verify TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "(^|\n)${passed} passed, 0 failed, ${skipped} skipped")
+endfunction()
+
+# The cases of one collective on p ranks with the default counts (0, 1,
+# p-1, p, p+1, 1000, 4099, the distinct ones) and roots (every root for
+# p <= 16, else 0, 1, p/2, p-1): two algorithms in two forms (in place or
+# not) for allreduce, the reduce-scatters and allgather; bine_torus alone
+# for bcast (no in-place form) and reduce (two forms).
+function(vine_torus_cases coll p out)
+  math(EXPR pm1 "${p} - 1")
+  math(EXPR pp1 "${p} + 1")
+  set(counts 0 1 ${pm1} ${p} ${pp1} 1000 4099)
+  list(REMOVE_DUPLICATES counts)
+  list(LENGTH counts k)
+  if(p LESS_EQUAL 16)
+    set(nroots ${p})
+  else()
+    math(EXPR half "${p} / 2")
+    set(roots 0 1 ${half} ${pm1})
+    list(REMOVE_DUPLICATES roots)
+    list(LENGTH roots nroots)
+  endif()
+  if(coll STREQUAL "bcast")
+    math(EXPR n "${k} * ${nroots}")
+  elseif(coll STREQUAL "reduce")
+    math(EXPR n "2 * ${k} * ${nroots}")
+  else()
+    math(EXPR n "4 * ${k}")
+  endif()
+  set(${out} ${n} PARENT_SCOPE)
+endfunction()
+
+# The shapes of issue 23, each collective apart (8x8x8 takes about a second
+# a collective in a debug build), plus 2x2x3 and 4x4 for every root of a
+# non-trivial torus of at most 16 ranks.
+foreach(shape 1x1x1 2x2x2 2x2x3 4x4 2x3x5 4x4x4x2 7x1x3 16x16 8x8x8)
+  string(REPLACE "x" "*" prod ${shape})
+  math(EXPR p "${prod}")
+  foreach(coll ${vine_torus_colls})
+    vine_torus_cases(${coll} ${p} n)
+    set(algos bucket,bine_torus)
+    if(coll STREQUAL "bcast" OR coll STREQUAL "reduce")
+      set(algos bine_torus)
+    endif()
+    vine_torus_verify(${shape}.${coll} ${n} 0 --coll ${coll} --algo ${algos} --ranks ${p}
+      --levels torus:${shape})
+  endforeach()
+endforeach()
+
+# Uniform maps whose ranks are not in torus order, so the reduce-scatters
+# copy the blocks into torus order first and the allgathers out of it at
+# the end: rank r on node r mod 4 (4 x 2, 4 x 3, 4 x 4), two levels of
+# cyclic groups (2 x 2 x 2, 2 x 2 x 4), and nodes of 4 drawn by hand.
+string(REPLACE ";" "," vine_torus_all "${vine_torus_colls}")
+set(vine_torus_both --coll ${vine_torus_all} --algo bucket,bine_torus)
+vine_torus_verify(cyclic4 1092 0 ${vine_torus_both} --ranks 8,12,16 --levels cyclic:4)
+vine_torus_verify(cyclic22 728 0 ${vine_torus_both} --ranks 8,16 --levels cyclic:2/cyclic:2)
+vine_torus_verify(ids 364 0 ${vine_torus_both} --ranks 12
+  --levels ids:2,0,1,1,0,2,0,2,1,1,2,0)
+
+# A map that makes no torus (nodes of 1, 3, 5 and 7 ranks) is refused at
+# every size from 3 to 16: every case skips.  A non-commutative op skips
+# the reductions on 2 x 3 x 5 (140 cases) and leaves allgather and bcast
+# (56).
+vine_torus_verify(nonuniform 0 4361 ${vine_torus_both} --ranks 3-16 --levels sizes:1,3,5,7)
+vine_torus_verify(noncommutative 56 140 ${vine_torus_both} --ranks 30 --levels torus:2x3x5
+  --noncommutative)
