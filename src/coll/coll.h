@@ -421,6 +421,7 @@ VINE_BUILDER(allreduce, bucket);
 VINE_BUILDER(reduce_scatter, bucket);
 VINE_BUILDER(allgather, bucket);
 VINE_BUILDER(allreduce, bine_torus);
+VINE_BUILDER(allreduce, bine_torus_multiport);
 VINE_BUILDER(reduce_scatter, bine_torus);
 VINE_BUILDER(allgather, bine_torus);
 VINE_BUILDER(bcast, bine_torus);

@@ -95,3 +95,62 @@ int vine__sub_run(vine_sched *s, vine_build_fn build, const vine_args *sub, cons
     vine__sched_free(&t);
     return rc;
 }
+
+/* Appends op unchanged (the parts of vine__sub_zip are built for s's ranks and buffers). */
+static void zip_op(vine_sched *s, const vine_op *op)
+{
+    switch (op->kind) {
+    case VINE_OP_SEND:
+        if (op->count)
+            vine__sched_send(s, op->peer, op->buf, op->off, op->count);
+        else
+            vine__sched_sync_send(s, op->peer);
+        break;
+    case VINE_OP_RECV:
+        if (op->count)
+            vine__sched_recv(s, op->peer, op->buf, op->off, op->count);
+        else
+            vine__sched_sync_recv(s, op->peer);
+        break;
+    case VINE_OP_COPY:
+        vine__sched_copy(s, op->buf, op->off, op->dbuf, op->doff, op->count);
+        break;
+    case VINE_OP_REDUCE:
+        vine__sched_reduce(s, op->buf, op->off, op->dbuf, op->doff, op->count, op->order);
+        break;
+    default: /* shared memory: not in parts */
+        s->err = VINE_ERR_INTERNAL;
+        break;
+    }
+}
+
+int vine__sub_zip(vine_sched *s, const vine_sched *parts, int n)
+{
+    size_t rounds = 0, tmp = 0;
+    for (int k = 0; k < n; k++) {
+        if (parts[k].err)
+            return parts[k].err;
+        if (parts[k].shm || parts[k].p != s->p || parts[k].rank != s->rank)
+            return VINE_ERR_INTERNAL;
+        rounds = parts[k].nrounds > rounds ? parts[k].nrounds : rounds;
+        tmp = parts[k].tmp_count > tmp ? parts[k].tmp_count : tmp;
+    }
+    vine__sched_fence(s);
+    if (tmp)
+        vine__sched_need_tmp(s, tmp);
+    for (size_t r = 0; r < rounds; r++) {
+        /* The round's messages of every part, then their local operations. */
+        for (int local = 0; local < 2; local++)
+            for (int k = 0; k < n; k++) {
+                if (r >= parts[k].nrounds)
+                    continue;
+                size_t b, e;
+                vine__sched_round(&parts[k], r, &b, &e);
+                for (size_t i = b; i < e; i++)
+                    if (vine__op_local(parts[k].ops[i].kind) == local)
+                        zip_op(s, &parts[k].ops[i]);
+            }
+        vine__sched_fence(s);
+    }
+    return s->err;
+}

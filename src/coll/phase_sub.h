@@ -37,4 +37,18 @@
 int vine__sub_run(vine_sched *s, vine_build_fn build, const vine_args *sub, const int *ranks,
                   const vine_bufpos at[VINE_BUF_COUNT]);
 
+/*
+ * Runs n schedules side by side (the multiport algorithms): round k of s
+ * holds round k of every part, the messages of all parts posted together,
+ * then their local operations, part after part.  The parts are built for
+ * s's p and rank over disjoint ranges of the buffers (TMP included), with no
+ * shared memory.  Messages of two parts between the same two ranks match in
+ * posting order (one tag), so the caller must make the parts round-aligned:
+ * every message's send and receive in the same round index at both ends and
+ * the same number of rounds on every rank, which holds when no rank has an
+ * empty round (vine__sched_fence drops them).  Returns VINE_OK, a part's
+ * error, or VINE_ERR_INTERNAL for a part that breaks the rules above.
+ */
+int vine__sub_zip(vine_sched *s, const vine_sched *parts, int n);
+
 #endif

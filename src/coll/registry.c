@@ -282,6 +282,11 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_ALLREDUCE, "bine_torus", C | T, "commutative op, " TORUS_R,
      "Bine reduce-scatter per torus dimension in turn, Bine allgathers back",
      vine__allreduce_bine_torus_build},
+    {VINE_COLL_ALLREDUCE, "bine_torus_multiport", C | T, "commutative op, " TORUS_R,
+     "bine_torus on 2D parts of the vector side by side, each from another dimension and "
+     "direction (one port each); bine_torus when a dimension is not a power of two or a part "
+     "has fewer than p elements",
+     vine__allreduce_bine_torus_multiport_build},
     {VINE_COLL_REDUCE_SCATTER, "bine_torus", C | T, "commutative op, " TORUS_R,
      "Bine block butterfly per torus dimension in turn, blocks in rank order",
      vine__reduce_scatter_bine_torus_build},

@@ -1,5 +1,5 @@
-# MPI test tier (label mpi), issue 23: the torus algorithms bucket and
-# bine_torus against the MPI library's own collectives on pretend tori, the
+# MPI test tier (label mpi), issue 23: the torus algorithms bucket,
+# bine_torus and bine_torus_multiport (allreduce) against the MPI library's own collectives on pretend tori, the
 # per-collective harnesses (every type, op, count and root, in place)
 # limited to them by VINE_TEST_ALGOS: mpi.torus.<shape>.<coll>.np<n>.  Pretend
 # hosts (VINE_TOPOLOGY_FAKE_HOSTS) placed on switches by VINE_TOPOLOGY give
@@ -17,7 +17,7 @@ if(VINE_SMPI)
 endif()
 
 set(vine_torus_mpi_colls bcast reduce allreduce allgather reduce_scatter reduce_scatter_block)
-set(vine_torus_mpi_algos VINE_TEST_ALGOS=bucket,bine_torus)
+set(vine_torus_mpi_algos VINE_TEST_ALGOS=bucket,bine_torus,bine_torus_multiport)
 
 # vine_torus_mpi(name np env...) registers mpi.torus.<name>.<coll>.np<np>.
 function(vine_torus_mpi name np)

@@ -68,6 +68,22 @@ foreach(shape 1x1x1 2x2x2 2x2x3 4x4 2x3x5 4x4x4x2 7x1x3 16x16 8x8x8)
   endforeach()
 endforeach()
 
+# allreduce bine_torus_multiport on the same shapes, in place and not: the
+# 2D parts run side by side where every dimension is a power of two and a
+# part holds at least p elements (1000 and 4099 on 2 x 2 x 2, 4099 on 4 x 4 x
+# 4 x 2, 8 x 8 x 8 and 16 x 16), as bine_torus elsewhere (2 x 3 x 5, 7 x 1 x
+# 3, small counts); and on a map out of torus order.
+foreach(shape 1x1x1 2x2x2 2x2x3 4x4 2x3x5 4x4x4x2 7x1x3 16x16 8x8x8)
+  string(REPLACE "x" "*" prod ${shape})
+  math(EXPR p "${prod}")
+  vine_torus_cases(allreduce ${p} n)
+  math(EXPR n "${n} / 2")
+  vine_torus_verify(multiport.${shape} ${n} 0 --coll allreduce --algo bine_torus_multiport
+    --ranks ${p} --levels torus:${shape})
+endforeach()
+vine_torus_verify(multiport.cyclic4 20 0 --coll allreduce --algo bine_torus_multiport
+  --ranks 12,16 --levels cyclic:4 --count 0,1,100,1000,4099)
+
 # Uniform maps whose ranks are not in torus order, so the reduce-scatters
 # copy the blocks into torus order first and the allgathers out of it at
 # the end: rank r on node r mod 4 (4 x 2, 4 x 3, 4 x 4), two levels of
@@ -81,8 +97,8 @@ vine_torus_verify(ids 364 0 ${vine_torus_both} --ranks 12
 
 # A map that makes no torus (nodes of 1, 3, 5 and 7 ranks) is refused at
 # every size from 3 to 16: every case skips.  A non-commutative op skips
-# the reductions on 2 x 3 x 5 (140 cases) and leaves allgather and bcast
-# (56).
+# the reductions on 2 x 3 x 5 (140 cases, 154 with multiport) and leaves
+# allgather and bcast (56).
 vine_torus_verify(nonuniform 0 4361 ${vine_torus_both} --ranks 3-16 --levels sizes:1,3,5,7)
-vine_torus_verify(noncommutative 56 140 ${vine_torus_both} --ranks 30 --levels torus:2x3x5
-  --noncommutative)
+vine_torus_verify(noncommutative 56 154 ${vine_torus_both},bine_torus_multiport --ranks 30
+  --levels torus:2x3x5 --noncommutative)
