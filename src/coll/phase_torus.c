@@ -6,6 +6,8 @@
  */
 #include "phase_torus.h"
 
+#include "bine.h"
+#include "phase_bine.h"
 #include "phase_sub.h"
 #include "ranks.h"
 
@@ -13,14 +15,16 @@
 #include <string.h>
 
 /* The view's positions: the active dimensions from the first-th on, lines shifted by shift. */
-static void set_positions(vine_tview *v, int first, int shift)
+static void set_positions(vine_tview *v, int first, int shift, int nu)
 {
     v->shift = shift;
+    v->nu = nu;
     for (int k = 0; k < v->nact; k++) {
         int d = v->act[(first + k) % v->nact], n = v->t.dims[d];
         v->vd[k] = d;
         v->vdim[k] = n;
-        v->vc[k] = (v->c[d] - shift + n) % n;
+        v->lc[k] = (v->c[d] - shift + n) % n;
+        v->vc[k] = nu && vine__is_pow2(n) ? (int)vine__bine_nu(v->lc[k], n) : v->lc[k];
     }
     long stride = 1;
     v->self = 0;
@@ -31,7 +35,7 @@ static void set_positions(vine_tview *v, int first, int shift)
     }
 }
 
-int vine__tview_init_part(vine_tview *v, const vine_args *a, int first, int shift)
+int vine__tview_init_part(vine_tview *v, const vine_args *a, int first, int shift, int nu)
 {
     memset(v, 0, sizeof *v);
     const vine_levels *m = vine__levels_ready(a->levels, a->p) ? a->levels : NULL;
@@ -45,7 +49,7 @@ int vine__tview_init_part(vine_tview *v, const vine_args *a, int first, int shif
         if (v->t.dims[d] > 1)
             v->act[v->nact++] = d;
     }
-    set_positions(v, v->nact ? first % v->nact : 0, shift);
+    set_positions(v, v->nact ? first % v->nact : 0, shift, nu);
     v->at = v->t.m ? vine__levels_block(v->t.m) : NULL;
     v->identity = !v->t.m || !v->t.m->reordered;
     v->line = malloc((size_t)maxd * sizeof *v->line);
@@ -61,7 +65,7 @@ int vine__tview_init_part(vine_tview *v, const vine_args *a, int first, int shif
 
 int vine__tview_init(vine_tview *v, const vine_args *a)
 {
-    return vine__tview_init_part(v, a, 0, 0);
+    return vine__tview_init_part(v, a, 0, 0, 0);
 }
 
 void vine__tview_free(vine_tview *v)
@@ -116,7 +120,7 @@ static vine_args line_args(const vine_args *a, const vine_tview *v, vine_coll co
     vine_args b = *a;
     b.coll = coll;
     b.p = v->vdim[k];
-    b.rank = v->vc[k];
+    b.rank = v->lc[k];
     b.root = 0;
     b.counts = b.displs = NULL;
     b.scounts = b.sdispls = b.rcounts = b.rdispls = NULL;
@@ -212,6 +216,42 @@ int vine__torus_ag(vine_sched *s, const vine_args *a, const vine_tview *v, vine_
     return rc;
 }
 
+int vine__torus_rs_nu(const vine_args *a, vine_sched *s)
+{
+    if (!vine__is_pow2(a->p))
+        return vine__reduce_scatter_bine_block_build(a, s);
+    size_t total = a->displs[a->p];
+    int j = (int)vine__bine_nu(a->rank, a->p);
+    vine_bfly b;
+    /* The partial vector in TMP[0, total), receive scratch after it. */
+    vine__bfly_init(&b, s, a->p, a->rank, 0, VINE_BFLY_FOLD_NONE, total,
+                    a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0, VINE_BUF_TMP, 0, total);
+    b.pos = a->displs;
+    vine__sched_need_tmp(s, total);
+    vine__bfly_reduce_scatter(&b);
+    vine__sched_fence(s);
+    vine__sched_copy(s, b.cur_buf, b.cur_off + a->displs[j], VINE_BUF_RECV, 0, a->counts[j]);
+    return vine__sched_finish(s);
+}
+
+int vine__torus_ag_nu(const vine_args *a, vine_sched *s)
+{
+    if (!vine__is_pow2(a->p))
+        return vine__allgatherv_bine_block_build(a, s);
+    size_t total = a->rdispls[a->p];
+    int j = (int)vine__bine_nu(a->rank, a->p);
+    vine_bfly b;
+    vine__bfly_init(&b, s, a->p, a->rank, 0, VINE_BFLY_FOLD_NONE, total, VINE_BUF_RECV, 0,
+                    VINE_BUF_RECV, 0, 0);
+    b.pos = a->rdispls;
+    if (!a->inplace) {
+        vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, a->rdispls[j], a->rcounts[j]);
+        vine__sched_fence(s);
+    }
+    vine__bfly_allgather(&b);
+    return vine__sched_finish(s);
+}
+
 int vine__torus_allreduce_view(const vine_args *a, vine_sched *s, const vine_tview *v,
                                vine_build_fn rs, vine_build_fn ag, vine_bufpos in, vine_bufpos w,
                                size_t tmp_off)
@@ -237,6 +277,19 @@ int vine__torus_allreduce(const vine_args *a, vine_sched *s, vine_build_fn rs, v
         return rc;
     vine_bufpos in = {a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0};
     rc = vine__torus_allreduce_view(a, s, &v, rs, ag, in, (vine_bufpos){VINE_BUF_RECV, 0}, 0);
+    vine__tview_free(&v);
+    return rc == VINE_OK ? vine__sched_finish(s) : rc;
+}
+
+int vine__torus_allreduce_bine(const vine_args *a, vine_sched *s)
+{
+    vine_tview v;
+    int rc = vine__tview_init_part(&v, a, 0, 0, 1);
+    if (rc != VINE_OK)
+        return rc;
+    vine_bufpos in = {a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0};
+    rc = vine__torus_allreduce_view(a, s, &v, vine__torus_rs_nu, vine__torus_ag_nu, in,
+                                    (vine_bufpos){VINE_BUF_RECV, 0}, 0);
     vine__tview_free(&v);
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
 }

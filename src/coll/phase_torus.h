@@ -41,7 +41,11 @@
  * the multiport algorithms (vine__tview_init_part) starts at another
  * dimension and may shift every line by one coordinate (virtual coordinate
  * j is coordinate (j + shift) mod D), which turns each Bine step's
- * direction around.
+ * direction around.  The block a rank keeps at a stage is the one of its
+ * line coordinate lc, or, in a view made for the Bine allreduce
+ * (vine__torus_allreduce_bine), block nu(lc) on lines whose size is a power
+ * of two: there the butterfly's messages are contiguous ranges
+ * (phase_bine.h), where in line order they are scattered blocks.
  */
 typedef struct vine_tview {
     vine_torus t;
@@ -50,9 +54,11 @@ typedef struct vine_tview {
     int act[VINE_TORUS_MAXD];      /* ... in order */
     int vd[VINE_TORUS_MAXD];       /* position k's dimension */
     int vdim[VINE_TORUS_MAXD];     /* its size */
-    int vc[VINE_TORUS_MAXD];       /* the rank's virtual coordinate there */
+    int lc[VINE_TORUS_MAXD];       /* the rank's coordinate on its line there (shifted) */
+    int vc[VINE_TORUS_MAXD];       /* the index of the block it keeps there: lc, or nu(lc) */
     long vstride[VINE_TORUS_MAXD]; /* torus index stride of position k */
     int shift;                     /* 0, or 1: lines shifted by one coordinate */
+    int nu;                        /* blocks in Bine's nu order on lines of 2^k (allreduce) */
     long self;                     /* the rank's torus index */
     int *line, *line2;             /* scratch: the ranks of one line (malloc'd) */
     size_t *cnt, *dsp;             /* scratch: one stage's table (malloc'd) */
@@ -84,7 +90,7 @@ int vine__tview_init(vine_tview *v, const vine_args *a);
  * 1).  Its torus order is its own; only the frames that leave the block
  * order free (allreduce) take such a view.
  */
-int vine__tview_init_part(vine_tview *v, const vine_args *a, int first, int shift);
+int vine__tview_init_part(vine_tview *v, const vine_args *a, int first, int shift, int nu);
 void vine__tview_free(vine_tview *v);
 
 /*
@@ -118,7 +124,15 @@ int vine__torus_allreduce(const vine_args *a, vine_sched *s, vine_build_fn rs, v
  * The allreduce of the frame on view v without finishing s: a->count
  * elements at `in` (SEND or, in place, RECV), the result at `w` (RECV),
  * scratch from TMP[tmp_off] on.  The multiport algorithms run one per part.
+ * vine__torus_rs_nu and vine__torus_ag_nu are the line builders of a view
+ * made with nu: the Bine butterflies of phase_bine.h on a line of 2^k, where
+ * the rank keeps block nu(rank), else reduce_scatter and allgatherv
+ * bine_block.
  */
+/* allreduce bine_torus: the frame's allreduce on a view with nu, with those builders. */
+int vine__torus_allreduce_bine(const vine_args *a, vine_sched *s);
+int vine__torus_rs_nu(const vine_args *a, vine_sched *s);
+int vine__torus_ag_nu(const vine_args *a, vine_sched *s);
 int vine__torus_allreduce_view(const vine_args *a, vine_sched *s, const vine_tview *v,
                                vine_build_fn rs, vine_build_fn ag, vine_bufpos in, vine_bufpos w,
                                size_t tmp_off);

@@ -2,10 +2,12 @@
  * Bine allreduce on a torus (De Sensi et al., Bine trees, section 5.4,
  * papers/bine-trees.txt): the ranks are points of the torus (torus.h) and
  * the Bine butterfly runs along each dimension in turn, on the dimension's
- * coordinates: a Bine reduce-scatter (reduce_scatter bine_block) along
- * dimension 0 on the whole vector cut into dims[0] parts, then along
- * dimension 1 on the part kept, ...; then Bine allgathers (allgatherv
- * bine_block) in the reverse order (phase_torus.h).  Partners at Bine
+ * coordinates: a Bine reduce-scatter along dimension 0 on the whole vector
+ * cut into dims[0] parts, then along dimension 1 on the part kept, ...;
+ * then Bine allgathers in the reverse order (phase_torus.h).  On a line of
+ * 2^k ranks the butterflies are those of allreduce bine_large (phase_bine.h:
+ * the rank keeps part nu(coordinate), every message one contiguous range);
+ * on other lines reduce_scatter and allgatherv bine_block.  Partners at Bine
  * distances 1, 1, 3, 5, 11 ... along one dimension stay close in the torus.
  * The vector is cut evenly into p blocks in torus order.  Without a torus
  * it is the Bine reduce-scatter + allgather on p ranks.  The multiport form
@@ -24,6 +26,5 @@
 
 int vine__allreduce_bine_torus_build(const vine_args *a, vine_sched *s)
 {
-    return vine__torus_allreduce(a, s, vine__reduce_scatter_bine_block_build,
-                                 vine__allgatherv_bine_block_build);
+    return vine__torus_allreduce_bine(a, s);
 }

@@ -61,14 +61,13 @@ int vine__allreduce_bine_torus_multiport_build(const vine_args *a, vine_sched *s
     int in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
     size_t tmp = 0;
     for (int k = 0; k < nparts && rc == VINE_OK; k++) {
-        rc = vine__tview_init_part(&v, a, k / 2, k % 2);
+        rc = vine__tview_init_part(&v, a, k / 2, k % 2, 1);
         if (rc != VINE_OK)
             break;
         size_t off = vine__block_off(a->count, nparts, k);
         vine_args part = *a;
         part.count = vine__block_off(a->count, nparts, k + 1) - off;
-        rc = vine__torus_allreduce_view(&part, &parts[k], &v, vine__reduce_scatter_bine_block_build,
-                                        vine__allgatherv_bine_block_build,
+        rc = vine__torus_allreduce_view(&part, &parts[k], &v, vine__torus_rs_nu, vine__torus_ag_nu,
                                         (vine_bufpos){in_buf, off},
                                         (vine_bufpos){VINE_BUF_RECV, off}, tmp);
         if (rc == VINE_OK)
