@@ -227,13 +227,14 @@ int vine__levels_finish(vine_levels *m, char *err, size_t errlen)
         return VINE_ERR_UNSUPPORTED;
     }
     /* An old index goes first, so that a map that fails here is not ready. */
-    int *group = m->group, p = m->p, nlevels = m->nlevels, node = m->node;
+    int *group = m->group, p = m->p, nlevels = m->nlevels, node = m->node, torus = m->torus;
     free(m->idx);
     memset(m, 0, sizeof *m);
     m->group = group;
     m->p = p;
     m->nlevels = nlevels;
     m->node = node;
+    m->torus = torus;
     for (int l = 0; l < m->nlevels; l++)
         for (int r = 0; r < p; r++)
             if (m->group[(size_t)l * p + r] < 0) {
@@ -274,6 +275,7 @@ int vine__levels_split_node(vine_levels *m, vine_levels *node_map)
     if (rc == VINE_OK) {
         memcpy(node_map->group, m->group + (size_t)m->node * p,
                (size_t)n * (size_t)p * sizeof *m->group);
+        node_map->torus = m->torus;
         rc = vine__levels_finish(node_map, NULL, 0);
     }
     if (rc != VINE_OK) {
@@ -485,6 +487,7 @@ typedef struct maker {
     const char *spec;
     char *err;
     size_t errlen;
+    int torus; /* a torus: item made levels */
 } maker;
 
 /* Adds a level whose unit u joins group ug[u]; renumbers it. */
@@ -508,8 +511,8 @@ static int add_level(maker *k)
 }
 
 enum kind { K_BLOCK, K_CYCLIC, K_SIZES, K_RANDOM, K_IDS, K_TORUS, K_COUNT };
-static const char *const kind_names[K_COUNT] = {"block", "cyclic", "sizes", "random", "ids",
-                                                "torus"};
+static const char *const kind_names[K_COUNT] = {"block",  "cyclic", "sizes",
+                                                "random", "ids",    "torus"};
 
 static int malformed(const maker *k, const char *item, const char *end)
 {
@@ -553,6 +556,7 @@ static int gen_levels(maker *k, int kd, const unsigned long long *v, int nv, uin
             return VINE_ERR_UNSUPPORTED;
         }
         int rc = VINE_OK;
+        k->torus = 1;
         for (int i = nv - 1; i >= (nv == 1 ? 0 : 1) && rc == VINE_OK; i--) {
             for (int u = 0; u < k->n; u++)
                 k->ug[u] = u / (int)v[i];
@@ -645,7 +649,7 @@ int vine__levels_parse(const char *spec, int p, vine_levels *m, char *err, size_
         vine__errmsg(err, errlen, "levels: %s", spec ? "no ranks" : "no description");
         return VINE_ERR_UNSUPPORTED;
     }
-    maker k = {p, 0, p, -1, NULL, NULL, NULL, spec, err, errlen};
+    maker k = {p, 0, p, -1, NULL, NULL, NULL, spec, err, errlen, 0};
     k.lv = malloc((size_t)VINE_LEVELS_MAX * (size_t)p * sizeof *k.lv);
     k.cur = malloc((size_t)p * sizeof *k.cur);
     k.ug = malloc((size_t)p * sizeof *k.ug);
@@ -659,6 +663,7 @@ int vine__levels_parse(const char *spec, int p, vine_levels *m, char *err, size_
     if (rc == VINE_OK) {
         memcpy(m->group, k.lv, (size_t)k.nl * (size_t)p * sizeof *k.lv);
         m->node = k.node > 0 ? k.node : 0;
+        m->torus = k.torus;
         rc = vine__levels_finish(m, err, errlen);
     }
     if (rc != VINE_OK)

@@ -46,6 +46,13 @@ typedef struct vine_levels {
     int p;       /* ranks */
     int nlevels; /* 1 .. VINE_LEVELS_MAX */
     int node;    /* the node level, 0 .. nlevels-1; 0 unless levels lie inside it */
+    /*
+     * 1 when the map describes a torus network (the description torus:, vine
+     * sim's map of a torus job): auto then prices the torus algorithms too
+     * (select.c).  Any uniform map makes a torus for them (torus.h); this
+     * says that the network is one.
+     */
+    int torus;
     int ngroups[VINE_LEVELS_MAX]; /* groups per level */
     int *group;                   /* nlevels * p entries, see above */
     /*
@@ -127,7 +134,8 @@ int vine__levels_split_node(vine_levels *m, vine_levels *node_map);
  *                                       as there are units)
  *          | "torus:" D ("x" D)*        a torus D0 x D1 x ... of exactly the units in
  *                                       row-major order (torus.h): "block:Dn-1,...,D1"
- *                                       (one dimension D0: one level of all together)
+ *                                       (one dimension D0: one level of all together),
+ *                                       and the map's torus flag
  *
  * The units of the first level are the ranks, those of every next level the
  * groups of the level before it, in id (lowest-rank) order, so the levels nest

@@ -419,21 +419,37 @@ static const char *const *candidates(vine_coll coll)
     }
 }
 
+/*
+ * The torus algorithms, candidates too on a map that describes a torus
+ * network (vine_levels.torus), after the others.  On other maps the model,
+ * which knows neither hops nor ports, would price them as if the levels were
+ * a torus.  The multiport algorithm has no formula (cost.c): not priced.
+ */
+static const char *const torus_candidates[] = {"bucket", "bine_torus", "swing", NULL};
+
+/* Adds candidate name of a->coll to *why, priced when admitted (skipped when not registered). */
+static void price_one(const vine_args *a, size_t type_size, vine_select_why *why, const char *name)
+{
+    const vine_algo *algo = vine__algo_find(a->coll, name);
+    if (!algo)
+        return;
+    int k = why->n++;
+    why->cand[k].algo = algo;
+    why->cand[k].admitted = vine__algo_admits(algo, a) == VINE_OK;
+    why->cand[k].priced =
+        why->cand[k].admitted &&
+        vine__cost_algo(vine__select_get_cost(), algo, a, type_size, &why->cand[k].cost) == VINE_OK;
+}
+
 /* Lists and prices the registered candidates of a->coll into *why. */
 static void price(const vine_args *a, size_t type_size, vine_select_why *why)
 {
-    const char *const *names = candidates(a->coll);
-    for (int i = 0; names && names[i] && why->n < VINE_SELECT_CANDIDATES_MAX; i++) {
-        const vine_algo *algo = vine__algo_find(a->coll, names[i]);
-        if (!algo)
-            continue;
-        int k = why->n++;
-        why->cand[k].algo = algo;
-        why->cand[k].admitted = vine__algo_admits(algo, a) == VINE_OK;
-        why->cand[k].priced =
-            why->cand[k].admitted && vine__cost_algo(vine__select_get_cost(), algo, a, type_size,
-                                                     &why->cand[k].cost) == VINE_OK;
-    }
+    const char *const *lists[2] = {candidates(a->coll), NULL};
+    if (lists[0] && vine__levels_ready(a->levels, a->p) && a->levels->torus)
+        lists[1] = torus_candidates;
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; lists[l] && lists[l][i] && why->n < VINE_SELECT_CANDIDATES_MAX; i++)
+            price_one(a, type_size, why, lists[l][i]);
 }
 
 /* The cheapest admitted, priced candidate of *why (the first on a tie), or NULL. */

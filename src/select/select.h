@@ -107,7 +107,7 @@ const vine_cost *vine__select_get_cost(void);
  */
 const vine_cost *vine__select_shm_model(void);
 
-#define VINE_SELECT_CANDIDATES_MAX 12
+#define VINE_SELECT_CANDIDATES_MAX 16
 
 /* Why auto chose what it chose: every candidate the model looked at. */
 typedef struct vine_select_why {

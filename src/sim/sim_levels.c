@@ -256,6 +256,8 @@ int vine__sim_levels(const vine_topo *t, const int *rank_host, int p, vine_level
         return VINE_ERR_UNSUPPORTED;
     }
     int rc = torus_levels(t, rank_host, p, m, kind, err, errlen);
+    if (rc == VINE_OK)
+        m->torus = 1;
     if (rc != VINE_ERR_UNSUPPORTED)
         return rc;
     memset(m, 0, sizeof *m);

@@ -5,6 +5,7 @@
  */
 #include "../../src/coll/torus.h"
 #include "../../src/sched/sched.h"
+#include "../../src/select/select.h"
 #include "check.h"
 
 #include <stdio.h>
@@ -104,6 +105,28 @@ int main(void)
           "torus:2x0x3");
     CHECK(vine__levels_parse("torus:2,3", 6, &m, err, sizeof err) == VINE_ERR_UNSUPPORTED,
           "torus:2,3");
+
+    /* The torus flag: set by torus:, not by an equal block map; auto prices the torus
+     * algorithms only with it. */
+    static const char *const specs[2] = {"block:16", "torus:16x16"};
+    for (int i = 0; i < 2; i++) {
+        CHECK(vine__levels_parse(specs[i], 256, &m, err, sizeof err) == VINE_OK, "%s", err);
+        CHECK(m.torus == i, "%s: torus flag %d", specs[i], m.torus);
+        vine_args a;
+        memset(&a, 0, sizeof a);
+        a.coll = VINE_COLL_ALLGATHER;
+        a.p = 256;
+        a.count = 1024;
+        a.commutative = 1;
+        a.levels = &m;
+        vine_select_why why;
+        (void)vine__select_explain(&a, 4, &why);
+        int swing = 0;
+        for (int c = 0; c < why.n; c++)
+            swing += strcmp(why.cand[c].algo->name, "swing") == 0 && why.cand[c].priced;
+        CHECK(swing == i, "%s: swing priced %d times", specs[i], swing);
+        vine__levels_free(&m);
+    }
 
     printf("unit.torus: %ld checks, %ld failed\n", checks, failures);
     return failures > 0;
