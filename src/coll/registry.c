@@ -283,9 +283,7 @@ const vine_algo vine__algos[] = {
      "Bine reduce-scatter per torus dimension in turn, Bine allgathers back",
      vine__allreduce_bine_torus_build},
     {VINE_COLL_ALLREDUCE, "bine_torus_multiport", C | T, "commutative op, " TORUS_R,
-     "bine_torus on 2D parts of the vector side by side, each from another dimension and "
-     "direction (one port each); bine_torus when a dimension is not a power of two or a part "
-     "has fewer than p elements",
+     "bine_torus on 2D parts side by side, one per dimension and direction (port)",
      vine__allreduce_bine_torus_multiport_build},
     {VINE_COLL_REDUCE_SCATTER, "bine_torus", C | T, "commutative op, " TORUS_R,
      "Bine block butterfly per torus dimension in turn, blocks in rank order",
