@@ -242,15 +242,22 @@ static int run_mpi_algo(vine_coll coll)
 
 /*
  * Whether name is on VINE_TEST_ALGOS, a comma-separated list of the
- * algorithms ("auto" included) a run is limited to; every one when unset.
- * The torus tests (torus.cmake) run the torus algorithms alone with it.
+ * algorithms ("auto" included) a run is limited to; when it is unset, every
+ * one but the torus algorithms (issue 23), which run in mpi.torus.* with
+ * that list: on the maps of the other tests they would add a quarter to
+ * allreduce's time and nothing that those tests cover.
  */
 static int listed(const char *name)
 {
+    static const char *const torus[] = {"bucket", "bine_torus", "bine_torus_multiport", "swing"};
     const char *l = getenv("VINE_TEST_ALGOS");
     size_t n = strlen(name);
-    if (!l || !*l)
+    if (!l || !*l) {
+        for (size_t i = 0; i < sizeof torus / sizeof *torus; i++)
+            if (strcmp(name, torus[i]) == 0)
+                return 0;
         return 1;
+    }
     for (const char *p = l; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
         if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
             return 1;

@@ -78,7 +78,8 @@ const mt_op *mt_op_matmul(void);
 
 /*
  * Algorithms of coll: index 0 is "auto", then the registry's in order; only
- * those named in VINE_TEST_ALGOS (a comma-separated list) when it is set.
+ * those named in VINE_TEST_ALGOS (a comma-separated list) when it is set,
+ * else all but the torus algorithms (mpitest.c).
  */
 int mt_nalgos(vine_coll coll);
 const char *mt_algo_at(vine_coll coll, int i);
