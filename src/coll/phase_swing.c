@@ -279,3 +279,16 @@ void vine__swing_lay_msgs(vine_sched *s, const vine_swing_lay *l, int p, const u
             vine__sched_send(s, peer, buf, base + from, len);
     }
 }
+
+void vine__swing_fold_out(const vine_swing *w, const vine_swing_lay *l, vine_sched *s, int rank,
+                          int invert, unsigned char *mask)
+{
+    for (int d = w->nd - 1; d >= 0; d--) {
+        int sits, partner = vine__swing_fold_partner(w, rank, d, &sits);
+        if (partner < 0)
+            continue;
+        vine__swing_mark_stands(w, sits ? rank : partner, d, invert, mask);
+        vine__swing_lay_msgs(s, l, w->p, mask, sits, partner, VINE_BUF_TMP, 0);
+        vine__sched_fence(s);
+    }
+}

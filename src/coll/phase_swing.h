@@ -151,4 +151,13 @@ void vine__swing_mark_stands(const vine_swing *w, int r, int d, int invert, unsi
 void vine__swing_lay_msgs(vine_sched *s, const vine_swing_lay *l, int p, const unsigned char *mask,
                           int recv, int peer, int buf, size_t base);
 
+/*
+ * The fold-out of the reduce-scatter (invert 0: the blocks of the ranks a
+ * folded rank stood for go back to it) and of the allgather (invert 1:
+ * every block but those), dimension by dimension in reverse, the blocks in
+ * TMP at their layout offsets.  mask: p entries of scratch.
+ */
+void vine__swing_fold_out(const vine_swing *w, const vine_swing_lay *l, vine_sched *s, int rank,
+                          int invert, unsigned char *mask);
+
 #endif

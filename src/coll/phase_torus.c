@@ -269,10 +269,12 @@ int vine__torus_allreduce_view(const vine_args *a, vine_sched *s, const vine_tvi
     return rc;
 }
 
-int vine__torus_allreduce(const vine_args *a, vine_sched *s, vine_build_fn rs, vine_build_fn ag)
+/* The frame's allreduce on the plain view (nu 0) or the Bine allreduce's (nu 1); finishes s. */
+static int allreduce_plain(const vine_args *a, vine_sched *s, int nu, vine_build_fn rs,
+                           vine_build_fn ag)
 {
     vine_tview v;
-    int rc = vine__tview_init(&v, a);
+    int rc = vine__tview_init_part(&v, a, 0, 0, nu);
     if (rc != VINE_OK)
         return rc;
     vine_bufpos in = {a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0};
@@ -281,17 +283,14 @@ int vine__torus_allreduce(const vine_args *a, vine_sched *s, vine_build_fn rs, v
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
 }
 
+int vine__torus_allreduce(const vine_args *a, vine_sched *s, vine_build_fn rs, vine_build_fn ag)
+{
+    return allreduce_plain(a, s, 0, rs, ag);
+}
+
 int vine__torus_allreduce_bine(const vine_args *a, vine_sched *s)
 {
-    vine_tview v;
-    int rc = vine__tview_init_part(&v, a, 0, 0, 1);
-    if (rc != VINE_OK)
-        return rc;
-    vine_bufpos in = {a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND, 0};
-    rc = vine__torus_allreduce_view(a, s, &v, vine__torus_rs_nu, vine__torus_ag_nu, in,
-                                    (vine_bufpos){VINE_BUF_RECV, 0}, 0);
-    vine__tview_free(&v);
-    return rc == VINE_OK ? vine__sched_finish(s) : rc;
+    return allreduce_plain(a, s, 1, vine__torus_rs_nu, vine__torus_ag_nu);
 }
 
 int vine__torus_reduce_scatter(const vine_args *a, vine_sched *s, vine_build_fn rs)

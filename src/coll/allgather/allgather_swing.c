@@ -49,20 +49,6 @@ static int fold_in(const vine_swing *w, const vine_swing_lay *l, vine_sched *s, 
     return 0;
 }
 
-/* Fold-out in reverse: a folded rank receives every block but those it stood for. */
-static void fold_out(const vine_swing *w, const vine_swing_lay *l, vine_sched *s, int rank,
-                     unsigned char *mask)
-{
-    for (int d = w->nd - 1; d >= 0; d--) {
-        int sits, partner = vine__swing_fold_partner(w, rank, d, &sits);
-        if (partner < 0)
-            continue;
-        vine__swing_mark_stands(w, sits ? rank : partner, d, 1, mask);
-        vine__swing_lay_msgs(s, l, w->p, mask, sits, partner, VINE_BUF_TMP, 0);
-        vine__sched_fence(s);
-    }
-}
-
 int vine__allgather_swing_build(const vine_args *a, vine_sched *s)
 {
     size_t c = a->count, own = (size_t)a->rank * c;
@@ -96,7 +82,7 @@ int vine__allgather_swing_build(const vine_args *a, vine_sched *s)
     int me = vine__swing_me(&w, a->rank);
     if (!fold_in(&w, &l, s, a->rank, mask))
         vine__swing_allgather(&w, &b, l.off, me);
-    fold_out(&w, &l, s, a->rank, mask);
+    vine__swing_fold_out(&w, &l, s, a->rank, 1, mask);
     /* Into rank order, neighbours in one copy; in place, the own block is there already. */
     for (int x = 0, y; x < a->p; x = y) {
         int skip = a->inplace ? a->rank : -1;

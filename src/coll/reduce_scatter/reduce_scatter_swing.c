@@ -57,20 +57,6 @@ static int fold_in(const vine_swing *w, vine_bfly *b, const vine_args *a)
     return 0;
 }
 
-/* Fold-out in reverse: the blocks of the ranks a folded rank stood for go back to it (in w). */
-static void fold_out(const vine_swing *w, const vine_swing_lay *l, vine_sched *s, int rank,
-                     unsigned char *mask)
-{
-    for (int d = w->nd - 1; d >= 0; d--) {
-        int sits, partner = vine__swing_fold_partner(w, rank, d, &sits);
-        if (partner < 0)
-            continue;
-        vine__swing_mark_stands(w, sits ? rank : partner, d, 0, mask);
-        vine__swing_lay_msgs(s, l, w->p, mask, sits, partner, VINE_BUF_TMP, 0);
-        vine__sched_fence(s);
-    }
-}
-
 /* The input, in rank order at in_buf, copied into the layout in TMP (neighbours in one copy). */
 static void permute_in(vine_sched *s, const vine_swing_lay *l, const vine_args *a, int in_buf)
 {
@@ -115,7 +101,7 @@ int vine__reduce_scatter_swing_build(const vine_args *a, vine_sched *s)
     int me = vine__swing_me(&w, a->rank);
     if (!fold_in(&w, &b, a))
         vine__swing_reduce_scatter(&w, &b, l.off, me);
-    fold_out(&w, &l, s, a->rank, mask);
+    vine__swing_fold_out(&w, &l, s, a->rank, 0, mask);
     vine__sched_copy(s, VINE_BUF_TMP, l.at[a->rank], VINE_BUF_RECV, 0, mine);
     vine__swing_lay_free(&l);
     free(mask);
