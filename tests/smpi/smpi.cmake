@@ -30,7 +30,12 @@ if(VINE_SMPI)
   # smpi_collectives_64.<part>.
   set(vine_smpi_part_a allgather,reduce_scatter_block,reduce)
   set(vine_smpi_part_b allreduce,bcast,alltoall,gather,scatter,barrier)
+  # Each part has its own temporary directory (smpirun takes it from TMPDIR;
+  # its -tmpdir option is broken in SimGrid 3.32): SMPI copies the
+  # privatized library there under a fixed name, and two runs started
+  # together in one directory remove each other's copy.
   foreach(part a b)
+    file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_${part})
     add_test(NAME smpi_collectives_64.${part}
       COMMAND ${VINE_SMPIRUN} -np ${VINE_SMPI_RANKS}
         -platform ${CMAKE_CURRENT_LIST_DIR}/cluster64.xml
@@ -39,7 +44,7 @@ if(VINE_SMPI)
         --log=root.thres:warning --log=xbt_cfg.thres:warning --log=smpi_config.thres:warning
         $<TARGET_FILE:test_smpi>)
     set_tests_properties(smpi_collectives_64.${part} PROPERTIES LABELS smpi TIMEOUT 1200
-      ENVIRONMENT "VINE_BBS_GRAPH=grid:8x8;VINE_TOPOLOGY_FAKE_HOSTS=block:4;VINE_TOPOLOGY=block:4;VINE_TEST_COLLS=${vine_smpi_part_${part}}")
+      ENVIRONMENT "TMPDIR=${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_${part};VINE_BBS_GRAPH=grid:8x8;VINE_TOPOLOGY_FAKE_HOSTS=block:4;VINE_TOPOLOGY=block:4;VINE_TEST_COLLS=${vine_smpi_part_${part}}")
   endforeach()
 endif()
 
