@@ -14,9 +14,11 @@ if(VINE_SMPI)
     add_dependencies(test_smpi twoswitch_exp)
   endif()
 
+  # Its own TMPDIR for smpirun's copy of the privatized library (smpi.cmake).
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_twoswitch)
   add_test(NAME smpi_twoswitch_quick
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/twoswitch_smoke.sh ${vine_twoswitch_dir}/run.sh
       ${CMAKE_CURRENT_BINARY_DIR}/twoswitch)
   set_tests_properties(smpi_twoswitch_quick PROPERTIES LABELS smpi TIMEOUT 300
-    ENVIRONMENT "VINE_LIB=$<TARGET_SONAME_FILE:vine>;DRIVER=$<TARGET_FILE:twoswitch_exp>")
+    ENVIRONMENT "TMPDIR=${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_twoswitch;VINE_LIB=$<TARGET_SONAME_FILE:vine>;DRIVER=$<TARGET_FILE:twoswitch_exp>")
 endif()
