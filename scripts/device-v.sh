@@ -5,12 +5,18 @@
 # $OUT as it goes and is skipped when less of BUDGET seconds is left than it
 # is expected to take:
 #
-#   build    cmake Release build of vine-bench (quick when BUILD is built)
+#   build    cmake Release build of vine-bench and vine-tune (quick when BUILD
+#            is built)
 #   machine  nproc, the MPI library, the bindings
+#   tune     (only when TUNE_BUDGET is set) vine-tune --coll
+#            allgatherv,scan,exscan --ranks NP --budget TUNE_BUDGET: the
+#            collectives of the seven that vine-tune can measure; the stages
+#            after it run with VINE_TUNING_FILE set to the file it wrote
 #   small    uniform blocks 8 B to 256 KiB per rank (every 8x), all seven
 #   large    uniform blocks of 2 MiB and 16 MiB per rank, all seven
 #   skew     one rank's blocks 10x the others', blocks of 4 to 131,072 ints
-#            (16 B to 512 KiB, every 8x), the five v collectives
+#            (16 B to 512 KiB, every 8x), the five v collectives (SKEW_COLLS
+#            names fewer)
 #   skew_large  the same with blocks of 1,048,576 ints (4 MiB), 10 iterations
 #   zipf     Zipf-distributed blocks (s = 1.2) as skew's sizes, the five v
 #            collectives
@@ -21,8 +27,8 @@
 #
 # Variables: OUT (default results/v-DATE-TIME), STAGES (default "small skew
 # zipf large skew_large"), NP (default: every core), BUDGET (seconds, default 300), BUILD
-# (default build-nb), QUICK=1 (tiny sizes, to try the script on a small
-# machine).
+# (default build-nb), TUNE_BUDGET (seconds; unset: no tune stage), SKEW_COLLS,
+# QUICK=1 (tiny sizes, to try the script on a small machine).
 # $bind is split into words on purpose.
 # shellcheck disable=SC2086
 set -eu
@@ -40,13 +46,13 @@ OUT=$(cd "$OUT" && pwd)
 if [ "$QUICK" = 1 ]; then
     export OMPI_MCA_rmaps_base_oversubscribe=1
     bind="--bind-to none"
-    small=8B,4KiB large=64KiB dist=2,16 dist_big=64 it=10 it_big=3
+    small=8B,4KiB large=64KiB dist=2,16 dist_big=64 it=10 it_big=3 max=16KiB
 else
     export OMPI_MCA_rmaps_base_oversubscribe=0
     bind="--bind-to core"
     small=8B,64B,512B,4KiB,32KiB,256KiB large=2MiB,16MiB dist=4,32,256,2048,16384,131072
     dist_big=1048576
-    it=100 it_big=10
+    it=100 it_big=10 max=16MiB
 fi
 BENCH=$BUILD/bin/vine-bench
 
@@ -55,7 +61,12 @@ BENCH=$BUILD/bin/vine-bench
 build() {
     cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF -DVINE_WERROR=OFF ||
         return
-    cmake --build "$BUILD" -j "$cores" --target vine-bench
+    cmake --build "$BUILD" -j "$cores" --target vine-bench vine-tune
+}
+
+tune() {
+    mpirun_np "$NP" $bind "$BUILD/bin/vine-tune" --coll allgatherv,scan,exscan --ranks "$NP" \
+        --max-size "$max" --budget "$TUNE_BUDGET" --out "$OUT/tuning-v.json"
 }
 
 machine() {
@@ -78,7 +89,7 @@ dists() { # distribution name, its parameter after the count, the counts
     done
 }
 
-vcolls=allgatherv,alltoallv,alltoallw,gatherv,scatterv
+vcolls=${SKEW_COLLS:-allgatherv,alltoallv,alltoallw,gatherv,scatterv}
 echo "device-v.sh: results in $OUT, budget $BUDGET s"
 stage build 90 build
 if [ ! -x "$BENCH" ]; then
@@ -86,6 +97,14 @@ if [ ! -x "$BENCH" ]; then
     exit 1
 fi
 stage machine 10 machine
+if [ -n "${TUNE_BUDGET:-}" ]; then
+    stage tune $((TUNE_BUDGET + 10)) tune
+    if [ -s "$OUT/tuning-v.json" ]; then
+        export VINE_TUNING_FILE="$OUT/tuning-v.json"
+    else
+        echo "tune: no tuning file; the stages run without one" | tee -a "$OUT/stages.txt"
+    fi
+fi
 for st in ${STAGES:-small skew zipf large skew_large}; do
     case $st in
     small) stage small 30 vb small --coll v --size "$small" --iters "$it" ;;

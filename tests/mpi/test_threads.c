@@ -289,8 +289,9 @@ int main(int argc, char **argv)
     MPI_Allreduce(mine, all, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (rank_ == 0)
         printf("%s: threads: %d ranks x %d threads x %d iterations, %ld checks, %ld failures "
-               "(%.1f s)\n",
-               all[1] ? "FAIL" : "PASS", size_, nthreads, iters, all[0], all[1], secs);
+               "(%.3f s, %.0f checks/s)\n",
+               all[1] ? "FAIL" : "PASS", size_, nthreads, iters, all[0], all[1], secs,
+               secs > 0 ? all[0] / secs : 0.0);
     MPI_Finalize();
     return all[1] ? 1 : 0;
 }

@@ -1,0 +1,175 @@
+#!/bin/sh
+# What issues 19, 20, 22 and 23 still lack, in one run on a 16-core machine.
+# PARTS names the parts to run, in order (default "nb threads v torus", the
+# run of 2026-11-27); each is skipped when less of BUDGET seconds is left
+# than it takes:
+#
+#   nb       scripts/device-nb.sh, stage old: the blocking 8-byte allreduce
+#            (vine-bench overhead) of OLD (a source tree before issue 22) and
+#            of this tree, alternately, in four pairs (issue 22)
+#   threads  the threaded test (tests/mpi/test_threads.c, MPI_THREAD_MULTIPLE,
+#            each thread on its own communicator) as ranks x threads = 2x1,
+#            2x8, 4x4, 8x2 and 16x1 (2x1 and 2x8 on 8 cores per rank, the
+#            others on as many cores as threads), and 2x8 through the
+#            preloaded libvine-mpi.so: checks per second (issue 22)
+#   v        scripts/device-v.sh, stages tune small large skew, with
+#            vine-tune's file for allgatherv and the scans; skew for gatherv
+#            and scatterv only (issue 20)
+#   torus    the torus algorithms against the flat Bine, on 16 ranks as one
+#            dimension and on a pretend 4 x 4 torus (four pretend hosts of
+#            four ranks), every cell checked (issue 23)
+#   mt       vine-bench overhead at MPI_THREAD_MULTIPLE (VINE_PROGRESS_THREAD=1
+#            makes vine-bench ask for it) and at the default level,
+#            alternately, twice each: what the thread-safe path costs a single
+#            thread (issue 22)
+#   vrep     alltoallv, alltoallw, gatherv and scatterv, mpi, auto and linear,
+#            8 B to 32 KiB with 2000 iterations, three runs; alltoallv and
+#            alltoallw at 2 and 16 MiB with 30 iterations, twice (issue 20)
+#   zipf     scripts/device-v.sh, stage zipf (issue 20)
+#   nbhalf   scripts/device-nb.sh, stage thread_half: 8 ranks, a free core for
+#            each progress thread (issue 19)
+#
+# Results: $OUT/nb/nb.tgz, $OUT/v/v.tgz and $OUT/open.tgz (the rest).
+#
+#   sh scripts/device-deps.sh                                       # here
+#   git archive ef61c18 | (mkdir -p build-old-src && tar -x -C build-old-src)
+#   OUT=$OUT BUDGET=530 sh scripts/device-open.sh   # there; carry build-devdeps
+#                                                   # and build-old-src
+#
+# Variables: OUT (default results/open-DATE-TIME), PARTS, OLD (default
+# build-old-src), BUILD (default build-nb), NP (default: every core), BUDGET
+# (seconds, default 520), QUICK=1 (tiny sizes, to try the script on a small
+# machine).
+# $bind is split into words on purpose.
+# shellcheck disable=SC2086
+set -eu
+cd "$(dirname "$0")/.."
+t0=$(date +%s)
+. scripts/device-env.sh
+export BUILD=${BUILD:-build-nb}
+OUT=${OUT:-results/open-$(date +%Y%m%d-%H%M%S)}
+OLD=${OLD:-build-old-src}
+PARTS=${PARTS:-nb threads v torus}
+cores=$(nproc)
+NP=${NP:-$cores}
+BUDGET=${BUDGET:-520}
+QUICK=${QUICK:-0}
+mkdir -p "$OUT/open"
+ROOT=$(cd "$OUT" && pwd)
+OUT=$ROOT/open
+if [ "$QUICK" = 1 ]; then
+    export OMPI_MCA_rmaps_base_oversubscribe=1
+    bind="--bind-to none"
+    tsizes=8B,1KiB tbig=4KiB tit=10 tit_big=3 titers=2 tune=10
+    vsizes=8B,4KiB vbig=16KiB vit=20 vit_big=3 oargs="--batches 3 --iters 100"
+else
+    export OMPI_MCA_rmaps_base_oversubscribe=0
+    bind="--bind-to core"
+    tsizes=8B,1KiB,64KiB,1MiB tbig=16MiB tit=100 tit_big=5 titers=24 tune=60
+    vsizes=8B,64B,512B,4KiB,32KiB vbig=2MiB,16MiB vit=2000 vit_big=30 oargs=
+fi
+left() { echo $((BUDGET - ($(date +%s) - t0))); }
+at_most() { # the budget left, at most $1 seconds
+    l=$(left)
+    echo $((l < $1 ? l : $1))
+}
+. scripts/device-stages.sh
+BENCH=$BUILD/bin/vine-bench
+
+threads() {
+    built && cmake --build "$BUILD" -j "$cores" --target vine vine-mpi || return
+    lib=$(cd "$BUILD/lib" && pwd)
+    mpicc -O2 -Iinclude tests/mpi/test_threads.c -o "$BUILD/threads_test" -L"$lib" -lvine \
+        -lpthread -Wl,-rpath,"$lib" || return
+    mpicc -O2 -DTEST_THREADS_MPI tests/mpi/test_threads.c -o "$BUILD/threads_test_mpi" \
+        -lpthread -ldl || return
+    for c in 2x1x8 2x8x8 4x4x4 8x2x2 16x1x1; do # ranks x threads x cores per rank
+        r=${c%%x*} t=${c#*x} pe=${c##*x}
+        t=${t%x*} map="--map-by ppr:$r:node:pe=$pe"
+        [ "$QUICK" = 1 ] && r=$((r > 4 ? 4 : r)) map=
+        echo "== $r ranks x $t threads"
+        VINE_TEST_THREADS=$t VINE_TEST_THREADS_ITERS=$titers \
+            mpirun_np "$r" ${map:-$bind} "$BUILD/threads_test" || return
+    done
+    echo "== 2 ranks x 8 threads, preloaded"
+    [ "$QUICK" = 1 ] || map="--map-by ppr:2:node:pe=8"
+    mpirun_np 2 ${map:-$bind} -x VINE_TEST_THREADS=8 \
+        -x VINE_TEST_THREADS_ITERS=$titers -x LD_PRELOAD="$lib/libvine-mpi.so" \
+        "$BUILD/threads_test_mpi"
+}
+
+torus_runs() { # json name, then mpirun options
+    json=$1
+    shift
+    set -- "$@" "$BENCH" coll --check \
+        --coll allreduce,reduce_scatter_block,allgather,bcast,reduce \
+        --algo bine_large,bine_block,bine_permute,bine,bucket,swing,bine_torus,bine_torus_multiport,mpi
+    mpirun_np "$NP" $bind "$@" --size "$tsizes" --iters "$tit" --json "$OUT/$json.json" || return
+    mpirun_np "$NP" $bind "$@" --size "$tbig" --iters "$tit_big" --json "$OUT/$json-big.json"
+}
+
+torus() {
+    torus_runs torus-flat || return
+    torus_runs torus-4x4 -x VINE_TOPOLOGY_FAKE_HOSTS=block:4
+}
+
+mt() {
+    for i in 1 2; do
+        echo "== default thread level"
+        mpirun_np "$NP" $bind "$BENCH" overhead $oargs || return
+        echo "== MPI_THREAD_MULTIPLE"
+        mpirun_np "$NP" $bind -x VINE_PROGRESS_THREAD=1 "$BENCH" overhead $oargs || return
+    done
+}
+
+vrep() {
+    for i in 1 2 3; do
+        mpirun_np "$NP" $bind "$BENCH" coll --check --coll alltoallv,alltoallw,gatherv,scatterv \
+            --algo mpi,auto,linear --size "$vsizes" --iters "$vit" --json "$OUT/vrep-$i.json" ||
+            return
+    done
+    for i in 1 2; do
+        mpirun_np "$NP" $bind "$BENCH" coll --check --coll alltoallv,alltoallw \
+            --algo mpi,auto,pairwise --size "$vbig" --iters "$vit_big" \
+            --json "$OUT/vrep-big-$i.json" || return
+    done
+}
+
+built() {
+    [ -x "$BENCH" ] && return
+    cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF -DVINE_WERROR=OFF &&
+        cmake --build "$BUILD" -j "$cores" --target vine-bench
+}
+
+for part in $PARTS; do
+    case $part in
+    nb) # before and after issue 22 (it builds this tree and OLD's, half the cores each)
+        mkdir -p "$ROOT/nb"
+        OUT=$ROOT/nb OLD=$OLD NP=$NP STAGES=old BUDGET=$(at_most 170) \
+            sh scripts/device-nb.sh || echo "device-open.sh: device-nb.sh failed" ;;
+    nbhalf)
+        mkdir -p "$ROOT/nb"
+        OUT=$ROOT/nb NP=$NP STAGES=thread_half BUDGET=$(at_most 200) \
+            sh scripts/device-nb.sh || echo "device-open.sh: device-nb.sh failed" ;;
+    v | zipf)
+        mkdir -p "$ROOT/v"
+        if [ "$part" = v ]; then
+            set -- STAGES="small large skew" SKEW_COLLS=gatherv,scatterv TUNE_BUDGET=$tune
+        else
+            set -- STAGES=zipf
+        fi
+        if [ "$(left)" -gt 120 ]; then
+            env "$@" OUT="$ROOT/v" NP="$NP" BUDGET=$(($(left) - 30)) sh scripts/device-v.sh ||
+                echo "device-open.sh: device-v.sh failed" | tee -a "$OUT/stages.txt"
+        else
+            echo "$part: skipped, $(left) s of the budget left" | tee -a "$OUT/stages.txt"
+        fi ;;
+    threads) stage threads 40 threads ;;
+    torus) stage build 90 built && stage torus 60 torus ;;
+    mt) stage build 90 built && stage mt 70 mt ;;
+    vrep) stage build 90 built && stage vrep 90 vrep ;;
+    *) echo "device-open.sh: unknown part $part" | tee -a "$OUT/stages.txt" ;;
+    esac
+done
+echo "device-open.sh: done in $(($(date +%s) - t0)) s"
+(cd "$OUT" && tar czf "$ROOT/open.tgz" . && cd .. && rm -rf "$OUT")
