@@ -47,8 +47,11 @@ _Static_assert(VINE_HOSTGROUPS_MAX + 1 <= VINE_LEVELS_MAX,
  */
 enum { H_NODE, H_FAKE, H_OK, H_LEN, H_WANT, H_STATE, H_DOM, H_INTS = H_DOM + VINE_INNER_KINDS };
 
-/* What rank 0 broadcasts before the message and the groups: nlevels counts nsub. */
-enum { R_STATUS, R_NLEVELS, R_NSUB, R_INTS };
+/*
+ * What rank 0 broadcasts before the message and the groups: nlevels counts
+ * nsub; torus 1 when VINE_TOPOLOGY described a torus (the map's torus flag).
+ */
+enum { R_STATUS, R_NLEVELS, R_NSUB, R_TORUS, R_INTS };
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
@@ -201,6 +204,7 @@ typedef struct lv_plan {
     const int *hdr;     /* H_INTS per rank */
     const char **host;  /* per rank, into the gathered names */
     const char *spec;   /* VINE_TOPOLOGY, NULL when unset */
+    int torus;          /* spec is a torus: (hostgroups.h) */
     int nup;            /* levels above the node, before dropping */
     int *raw;           /* (1 + nup) * p ids; level 0 the node */
     const char **gname; /* nup * p: rank r's group name at level l >= 1 */
@@ -457,6 +461,7 @@ static int plan(lv_plan *pl, int **groups, int *nlevels, int *nsub)
             goto out;
         }
         pl->nup = vine__hostgroups_nlevels(hg);
+        pl->torus = strcmp(vine__hostgroups_kind(hg), "torus") == 0;
         pl->gname = malloc((size_t)pl->nup * (size_t)p * sizeof *pl->gname);
         paths = calloc((size_t)p, sizeof *paths);
         if (!pl->gname || !paths) {
@@ -553,6 +558,7 @@ static int gather_and_plan(MPI_Comm comm, int p, int rank, const int *mine, cons
     const char *spec = getenv("VINE_TOPOLOGY");
     lv_plan pl = {.p = p, .hdr = hdr, .host = hosts, .spec = spec && *spec ? spec : NULL};
     res[R_STATUS] = plan(&pl, groups, &res[R_NLEVELS], &res[R_NSUB]);
+    res[R_TORUS] = pl.torus;
     free(hosts);
     memcpy(msg, pl.msg, LV_MSG_MAX);
 out:
@@ -606,6 +612,7 @@ static int receive(MPI_Comm comm, int p, int rank, lv_said *said, const int *gro
         return rc;
     char err[LV_MSG_MAX];
     full->node = said->res[R_NSUB];
+    full->torus = said->res[R_TORUS];
     st = vine__levels_finish(full, err, sizeof err);
     if (st == VINE_OK)
         st = vine__levels_split_node(full, out);
@@ -644,7 +651,7 @@ int vine__levels_discover_all(MPI_Comm comm, vine_levels *out, vine_levels *full
     }
     int mine[H_INTS];
     char host[LV_HOST_MAX];
-    lv_said said = {.res = {MPI_SUCCESS, 1, 0}, .msg = ""};
+    lv_said said = {.res = {MPI_SUCCESS, 1, 0, 0}, .msg = ""};
     int *groups = NULL;
     if ((rc = local_info(comm, rank, mine, host, sizeof host)) == MPI_SUCCESS &&
         (rc = gather_and_plan(comm, p, rank, mine, host, said.res, &groups, said.msg)) ==

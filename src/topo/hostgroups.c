@@ -18,9 +18,9 @@
 #include <string.h>
 #include <strings.h>
 
-enum hg_kind { HG_MAP, HG_SLURM, HG_IBNET, HG_REGEX, HG_BLOCK };
+enum hg_kind { HG_MAP, HG_SLURM, HG_IBNET, HG_REGEX, HG_BLOCK, HG_TORUS };
 
-static const char *const kind_name[] = {"map", "slurm", "ibnet", "regex", "block"};
+static const char *const kind_name[] = {"map", "slurm", "ibnet", "regex", "block", "torus"};
 
 /* The default rule of block: the last number in the host name. */
 #define HG_BLOCK_DEFAULT_RE "([0-9]+)[^0-9]*$"
@@ -44,7 +44,8 @@ struct vine_hostgroups {
     /* Rules. */
     regex_t re;
     int has_re;
-    uint64_t div[VINE_HOSTGROUPS_MAX]; /* block: N1, N1 N2, ... */
+    uint64_t div[VINE_HOSTGROUPS_MAX]; /* block: N1, N1 N2, ...; torus: Dk-1, Dk-1 Dk-2, ... */
+    uint64_t nodes;                    /* torus: D0 ... Dk-1, the node numbers below it */
 };
 
 /* Takes ownership of s (freed with hg); NULL s means out of memory. */
@@ -521,38 +522,87 @@ static int open_regex(vine_hostgroups *hg, const char *ere, char *err, size_t er
     return VINE_OK;
 }
 
-/* "block:" N ("," N)* [":" ERE], s just past "block:". */
-static int open_block(vine_hostgroups *hg, const char *s, char *err, size_t errlen)
+/* The rule after a number list (s at ':' or the end): one capture group, the node number. */
+static int compile_number(vine_hostgroups *hg, const char *s, char *err, size_t errlen)
 {
-    uint64_t prod = 1;
-    for (;;) {
-        const char *start = s;
-        uint64_t n = 0;
-        int nd = 0;
-        while (*s >= '0' && *s <= '9' && nd <= HG_NUM_DIGITS) {
-            n = n * 10 + (uint64_t)(*s++ - '0');
-            nd++;
-        }
-        if (nd == 0 || nd > HG_NUM_DIGITS || n == 0 || (*s && *s != ',' && *s != ':'))
-            return vine__errmsg(err, errlen,
-                                "%s: expected block sizes N[,N...] >= 1, found \"%.20s\"", hg->spec,
-                                start);
-        if (hg->nlevels == VINE_HOSTGROUPS_MAX)
-            return vine__errmsg(err, errlen, "%s: too many levels", hg->spec);
-        if (n > (UINT64_C(1) << 62) / prod)
-            return vine__errmsg(err, errlen, "%s: block sizes too large", hg->spec);
-        prod *= n;
-        hg->div[hg->nlevels++] = prod;
-        if (*s != ',')
-            break;
-        s++;
-    }
     int rc = compile(hg, *s == ':' ? s + 1 : HG_BLOCK_DEFAULT_RE, err, errlen);
     if (rc == VINE_OK && hg->re.re_nsub != 1)
         rc = vine__errmsg(err, errlen,
                           "%s: the expression needs exactly one capture group (the node number)",
                           hg->spec);
     return rc;
+}
+
+/*
+ * Reads N (sep N)* >= 1 at *sp into v[0 .. *n - 1], at most max numbers whose
+ * product stays below 2^62, and leaves *sp just past them (at ':' or the
+ * end).  Returns 0, or 1 for a malformed number (*sp at it), 2 for too many,
+ * 3 for too large.
+ */
+static int read_numbers(const char **sp, char sep, uint64_t *v, int max, int *n)
+{
+    const char *s = *sp;
+    uint64_t prod = 1;
+    for (*n = 0;; s++) {
+        uint64_t x = 0;
+        int nd = 0;
+        *sp = s;
+        while (*s >= '0' && *s <= '9' && nd <= HG_NUM_DIGITS) {
+            x = x * 10 + (uint64_t)(*s++ - '0');
+            nd++;
+        }
+        if (nd == 0 || nd > HG_NUM_DIGITS || x == 0 || (*s && *s != sep && *s != ':'))
+            return 1;
+        if (*n == max)
+            return 2;
+        if (x > (UINT64_C(1) << 62) / prod)
+            return 3;
+        prod *= x;
+        v[(*n)++] = x;
+        if (*s != sep)
+            break;
+    }
+    *sp = s;
+    return 0;
+}
+
+/* "block:" N ("," N)* [":" ERE], s just past "block:". */
+static int open_block(vine_hostgroups *hg, const char *s, char *err, size_t errlen)
+{
+    uint64_t v[VINE_HOSTGROUPS_MAX], prod = 1;
+    int n, bad = read_numbers(&s, ',', v, VINE_HOSTGROUPS_MAX, &n);
+    if (bad == 1)
+        return vine__errmsg(err, errlen, "%s: expected block sizes N[,N...] >= 1, found \"%.20s\"",
+                            hg->spec, s);
+    if (bad)
+        return vine__errmsg(err, errlen, "%s: %s", hg->spec,
+                            bad == 2 ? "too many levels" : "block sizes too large");
+    for (int i = 0; i < n; i++)
+        hg->div[hg->nlevels++] = prod *= v[i];
+    return compile_number(hg, s, err, errlen);
+}
+
+/*
+ * "torus:" D ("x" D)* [":" ERE], s just past "torus:": node n has the
+ * coordinates of n in row-major order (the last dimension fastest), so its
+ * groups are those of "block:Dk-1,...,D1" (its line of the last dimension,
+ * then its plane ...), or one group of all for one dimension; node numbers
+ * must lie below D0 ... Dk-1.
+ */
+static int open_torus(vine_hostgroups *hg, const char *s, char *err, size_t errlen)
+{
+    uint64_t d[VINE_HOSTGROUPS_MAX + 1], prod = 1;
+    int n, bad = read_numbers(&s, 'x', d, VINE_HOSTGROUPS_MAX + 1, &n);
+    if (bad == 1)
+        return vine__errmsg(err, errlen, "%s: expected dimensions D[xD...] >= 1, found \"%.20s\"",
+                            hg->spec, s);
+    if (bad)
+        return vine__errmsg(err, errlen, "%s: %s", hg->spec,
+                            bad == 2 ? "too many dimensions" : "dimensions too large");
+    for (int i = n - 1; i >= (n == 1 ? 0 : 1); i--)
+        hg->div[hg->nlevels++] = prod *= d[i];
+    hg->nodes = n == 1 ? prod : prod * d[0];
+    return compile_number(hg, s, err, errlen);
 }
 
 /* ---- opening ------------------------------------------------------------- */
@@ -570,6 +620,10 @@ static int open_spec(vine_hostgroups *hg, const char *spec, char *err, size_t er
     if (strncmp(spec, "block:", 6) == 0) {
         hg->kind = HG_BLOCK;
         return open_block(hg, spec + 6, err, errlen);
+    }
+    if (strncmp(spec, "torus:", 6) == 0) {
+        hg->kind = HG_TORUS;
+        return open_torus(hg, spec + 6, err, errlen);
     }
     const char *path = spec;
     int kind = -1;
@@ -757,6 +811,11 @@ static int lookup_block(const vine_hostgroups *hg, const char *host, const char 
     if (!ok)
         return vine__errmsg(err, errlen, "%s: host %.200s: the captured part is not a node number",
                             hg->spec, host);
+    if (hg->kind == HG_TORUS && num >= hg->nodes)
+        return vine__errmsg(err, errlen,
+                            "%s: host %.200s: node number %llu lies outside the torus of %llu "
+                            "nodes",
+                            hg->spec, host, (unsigned long long)num, (unsigned long long)hg->nodes);
     size_t pos = 0;
     for (int l = 0; l < hg->nlevels; l++) {
         char d[24];
@@ -771,14 +830,14 @@ static int lookup_block(const vine_hostgroups *hg, const char *host, const char 
 int vine__hostgroups_lookup(const vine_hostgroups *hg, const char *host, char *buf, size_t buflen,
                             const char **names, char *err, size_t errlen)
 {
-    if (hg->kind != HG_REGEX && hg->kind != HG_BLOCK)
+    if (hg->kind != HG_REGEX && hg->kind != HG_BLOCK && hg->kind != HG_TORUS)
         return lookup_file(hg, host, buf, buflen, names, err, errlen);
     regmatch_t m[VINE_HOSTGROUPS_MAX + 1];
     char shrt[256];
     const char *s;
     if (!match(hg, host, shrt, sizeof shrt, &s, m))
         return vine__errmsg(err, errlen, "%s: host %.200s does not match", hg->spec, host);
-    if (hg->kind == HG_BLOCK)
+    if (hg->kind == HG_BLOCK || hg->kind == HG_TORUS)
         return lookup_block(hg, host, s, m, buf, buflen, names, err, errlen);
     if (!lookup_regex(hg, s, m, buf, buflen, names))
         return too_long(hg, host, err, errlen);

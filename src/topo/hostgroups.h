@@ -14,6 +14,8 @@
  *         | "regex:" ERE           hostname rule: each capture group a level
  *         | "block:" N ("," N)* [":" ERE]
  *                                  node numbers in blocks of N form a group
+ *         | "torus:" D ("x" D)* [":" ERE]
+ *                                  the nodes form a torus D0 x D1 x ...
  *
  * The map: one host per line, "HOST GROUP1 [GROUP2 ...]", white space
  * between fields, '#' to the end of the line a comment, blank lines skipped.
@@ -42,6 +44,12 @@
  * n / (N1 * ... * Nj).  "block:16" puts nid0000 .. nid0015 in group 0;
  * "block:16,4" adds a level of 64 nodes.
  *
+ * torus: node number n (as for block) lies at the row-major coordinates of
+ * n, so its groups are those of "block:Dk-1,...,D1" (its line of the last
+ * dimension, then its plane ...), one group of all for a single dimension;
+ * a number of D0 x ... x Dk-1 or more is an error.  The caller marks the
+ * level map as a torus network (levels_mpi.c).
+ *
  * Host names are matched as given and, failing that, cut at their first '.'
  * (a fully qualified name finds its short one).  At most VINE_HOSTGROUPS_MAX
  * levels.  Errors come back as VINE_ERR_UNSUPPORTED with one line in err,
@@ -68,7 +76,7 @@ void vine__hostgroups_free(vine_hostgroups *hg);
 /* The levels every lookup gives, 1 .. VINE_HOSTGROUPS_MAX. */
 int vine__hostgroups_nlevels(const vine_hostgroups *hg);
 
-/* "map", "slurm", "ibnet", "regex" or "block": what spec turned out to be. */
+/* "map", "slurm", "ibnet", "regex", "block" or "torus": what spec turned out to be. */
 const char *vine__hostgroups_kind(const vine_hostgroups *hg);
 
 /*

@@ -50,6 +50,12 @@ vine_levels_mpi_test(slurm 11 VINE_TOPOLOGY=slurm:${vine_levels_data}/mpi-slurm.
   VINE_TOPOLOGY_FAKE_HOSTS=sizes:1,2 VINE_TEST_LEVELS=expect:2,4,24)
 vine_levels_mpi_test(rule 12 VINE_TOPOLOGY=block:2,3 VINE_TOPOLOGY_FAKE_HOSTS=block:1
   VINE_TEST_LEVELS=expect:2,6)
+# A torus of the nodes by their numbers (issue 23): lines of 2 nodes in a 3 x 2
+# torus; the map carries the torus flag (test_levels.c checks it on every map).
+vine_levels_mpi_test(torus 6 VINE_TOPOLOGY=torus:3x2 VINE_TOPOLOGY_FAKE_HOSTS=block:1
+  VINE_TEST_LEVELS=expect:2)
+vine_levels_mpi_test(torus.block2 8 VINE_TOPOLOGY=torus:2x2 VINE_TOPOLOGY_FAKE_HOSTS=block:2
+  VINE_TEST_LEVELS=expect:2)
 # No VINE_TOPOLOGY: the nodes only, pretend or real.
 vine_levels_mpi_test(flat.fake 8 VINE_TOPOLOGY_FAKE_HOSTS=block:3 VINE_TEST_LEVELS=flat)
 vine_levels_mpi_test(flat 4 VINE_TEST_LEVELS=flat)
@@ -67,5 +73,7 @@ vine_levels_mpi_test(error.malformed 8 VINE_TOPOLOGY=map:${vine_levels_data}/map
   "VINE_TEST_LEVELS=error:map-bad-count.map:3: 1 groups, but line 2 names 2")
 vine_levels_mpi_test(error.slurm 8 VINE_TOPOLOGY=${vine_levels_data}/slurm-bad.conf
   "VINE_TEST_LEVELS=error:slurm-bad.conf:3: unknown key Nodez=")
+vine_levels_mpi_test(error.torus 8 VINE_TOPOLOGY=torus:2x3 VINE_TOPOLOGY_FAKE_HOSTS=block:1
+  "VINE_TEST_LEVELS=error:torus:2x3: host h6: node number 6 lies outside the torus of 6 nodes")
 vine_levels_mpi_test(error.fake_list 8 ${vine_levels_map} VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h1
   "VINE_TEST_LEVELS=error:rank 2: VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h1: no name for the process of world rank 2")

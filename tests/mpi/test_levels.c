@@ -136,6 +136,10 @@ static void check_map(MPI_Comm comm, const char *what, const int *div, int ndiv,
                 same &= m.group[(size_t)l * p + r] == want[(size_t)l * p + r];
             EXPECT(same, "%s: level %d groups differ", what, l);
         }
+        /* Only VINE_TOPOLOGY=torus:... marks the map as a torus network (levels.h). */
+        const char *t = getenv("VINE_TOPOLOGY");
+        int torus = t && strncmp(t, "torus:", 6) == 0;
+        EXPECT(m.torus == torus, "%s: torus flag %d, expected %d", what, m.torus, torus);
         const char *said =
             flat ? "no topology information above the nodes" : "levels from VINE_TOPOLOGY=";
         EXPECT(strstr(msg, said) != NULL, "%s: message \"%s\" lacks \"%s\"", what, msg, said);

@@ -35,4 +35,8 @@ if(NOT VINE_SANITIZE AND NOT vine_mpi_flavor STREQUAL "mpich")
 endif()
 vine_torus_mpi(2x3 6 VINE_TOPOLOGY_FAKE_HOSTS=block:3 VINE_TEST_HIER=1)
 vine_torus_mpi(flat 5)
+# A running job's torus from VINE_TOPOLOGY=torus: (3 pretend nodes of 2 ranks in
+# a ring of 3: a 2 x 3 torus with the map's torus flag), allreduce only.
+vine_mpi_test(torus.env.allreduce PROGRAM allreduce NPS 6 ENV ${vine_torus_mpi_algos}
+  VINE_TOPOLOGY_FAKE_HOSTS=block:2 VINE_TOPOLOGY=torus:3 VINE_TEST_HIER=1)
 vine_torus_mpi(cyclic 6 VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h1,h2,h0,h1,h2 VINE_TEST_HIER=1)

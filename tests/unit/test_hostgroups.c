@@ -224,9 +224,11 @@ static void test_regex(void)
 }
 
 /* Every number 0..999 against the divisions done here. */
-static void block_matches(const vine_hostgroups *hg, const char *fmt, const int *div, int ndiv)
+/* Hosts fmt % n, n below nodes: group n / (div[0] ... div[l]) at level l. */
+static void numbers_match(const vine_hostgroups *hg, const char *fmt, const int *div, int ndiv,
+                          int nodes)
 {
-    for (int n = 0; n < 1000; n++) {
+    for (int n = 0; n < nodes; n++) {
         char host[64], want[128] = "";
         snprintf(host, sizeof host, fmt, n);
         for (int l = 0, d = 1; l < ndiv; l++) {
@@ -235,6 +237,11 @@ static void block_matches(const vine_hostgroups *hg, const char *fmt, const int 
         }
         path_is(hg, host, want);
     }
+}
+
+static void block_matches(const vine_hostgroups *hg, const char *fmt, const int *div, int ndiv)
+{
+    numbers_match(hg, fmt, div, ndiv, 1000);
 }
 
 static void test_block(void)
@@ -344,6 +351,44 @@ static void test_fuzz(void)
     remove(path);
 }
 
+/*
+ * torus: a node's groups are its line of the last dimension, then its plane
+ * ..., its number's row-major coordinates; numbers beyond the torus fail.
+ */
+static void test_torus(void)
+{
+    /* 2 x 3 x 4: node n is (n / 12, n / 4 % 3, n % 4); lines of 4, planes of 12. */
+    vine_hostgroups *hg = open_ok("torus:2x3x4", "torus", 2);
+    if (hg) {
+        numbers_match(hg, "nid%04d", (const int[]){4, 3}, 2, 24);
+        path_is(hg, "nid0023", "5 1");
+        lookup_fails(
+            hg, "nid0024", 1024,
+            "torus:2x3x4: host nid0024: node number 24 lies outside the torus of 24 nodes");
+        vine__hostgroups_free(hg);
+    }
+    /* One dimension: one group of all. A dimension of 1 repeats the level below it. */
+    hg = open_ok("torus:8", "torus", 1);
+    if (hg) {
+        path_is(hg, "h7", "0");
+        lookup_fails(hg, "h8", 1024, "lies outside the torus of 8 nodes");
+        vine__hostgroups_free(hg);
+    }
+    hg = open_ok("torus:4x1x2:^r([0-9]+)n", "torus", 2);
+    if (hg) {
+        path_is(hg, "r5n3", "2 2");
+        lookup_fails(hg, "n5", 1024, "does not match");
+        vine__hostgroups_free(hg);
+    }
+    open_fails("torus:", "expected dimensions");
+    open_fails("torus:4x", "expected dimensions");
+    open_fails("torus:4x0", "expected dimensions");
+    open_fails("torus:4,4", "expected dimensions");
+    open_fails("torus:1x1x1x1x1x1x1x1x1", "too many dimensions");
+    open_fails("torus:4294967296x4294967296", "too large");
+    open_fails("torus:4:^n[0-9]+$", "exactly one capture group");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -362,6 +407,7 @@ int main(int argc, char **argv)
     test_ibnet();
     test_regex();
     test_block();
+    test_torus();
     test_fuzz();
     rmdir(tmp_dir);
     printf("hostgroups: %ld checks, %ld failed\n", checks, failures);
