@@ -2,9 +2,10 @@
 # bine_torus, bine_torus_multiport (allreduce) and swing against the MPI library's own collectives on pretend tori, the
 # per-collective harnesses (every type, op, count and root, in place)
 # limited to them by VINE_TEST_ALGOS: mpi.torus.<shape>.<coll>.np<n>.  Pretend
-# hosts (VINE_TOPOLOGY_FAKE_HOSTS) placed on switches by VINE_TOPOLOGY give
-# a uniform level map, which src/coll/torus.h reads as a torus: 8 ranks,
-# hosts of 2 on switches of 2 hosts, are 2 x 2 x 2; 6 ranks on hosts of 3
+# hosts (VINE_TOPOLOGY_FAKE_HOSTS) placed by VINE_TOPOLOGY give a uniform
+# level map, which src/coll/torus.h reads as a torus: 8 ranks, hosts of 2 as
+# a 2 x 2 torus of hosts (torus:2x2, which also marks the map as a torus
+# network, so the multiport allreduce splits its vector), are 2 x 2 x 2; 6 ranks on hosts of 3
 # are 2 x 3; 6 ranks dealt round-robin over 3 hosts are 3 x 2 out of torus
 # order (the reduce-scatters and allgathers reorder their blocks).
 # VINE_TEST_HIER makes the harness abort unless vine finds those levels, and
@@ -31,12 +32,13 @@ endfunction()
 # Eight ranks on two cores are slow under MPICH (its idle ranks poll) and
 # ASan: the 2 x 2 x 2 case runs in the plain Open MPI build only.
 if(NOT VINE_SANITIZE AND NOT vine_mpi_flavor STREQUAL "mpich")
-  vine_torus_mpi(2x2x2 8 VINE_TOPOLOGY_FAKE_HOSTS=block:2 VINE_TOPOLOGY=block:2 VINE_TEST_HIER=2)
+  vine_torus_mpi(2x2x2 8 VINE_TOPOLOGY_FAKE_HOSTS=block:2 VINE_TOPOLOGY=torus:2x2 VINE_TEST_HIER=2)
 endif()
 vine_torus_mpi(2x3 6 VINE_TOPOLOGY_FAKE_HOSTS=block:3 VINE_TEST_HIER=1)
 vine_torus_mpi(flat 5)
-# A running job's torus from VINE_TOPOLOGY=torus: (3 pretend nodes of 2 ranks in
-# a ring of 3: a 2 x 3 torus with the map's torus flag), allreduce only.
-vine_mpi_test(torus.env.allreduce PROGRAM allreduce NPS 6 ENV ${vine_torus_mpi_algos}
-  VINE_TOPOLOGY_FAKE_HOSTS=block:2 VINE_TOPOLOGY=torus:3 VINE_TEST_HIER=1)
+# A running job's torus from VINE_TOPOLOGY=torus: (2 pretend nodes of 2 ranks in
+# a ring of 2: a 2 x 2 torus with the map's torus flag, on which the multiport
+# allreduce runs its parts side by side), allreduce only, in every build.
+vine_mpi_test(torus.env.allreduce PROGRAM allreduce NPS 4 ENV ${vine_torus_mpi_algos}
+  VINE_TOPOLOGY_FAKE_HOSTS=block:2 VINE_TOPOLOGY=torus:2 VINE_TEST_HIER=1)
 vine_torus_mpi(cyclic 6 VINE_TOPOLOGY_FAKE_HOSTS=list:h0,h1,h2,h0,h1,h2 VINE_TEST_HIER=1)

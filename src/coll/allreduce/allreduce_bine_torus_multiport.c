@@ -12,11 +12,15 @@
  * directions, one port each (a dimension of 2 has a single neighbour, whom
  * both of its parts use).
  *
- * The parts run side by side only where that is safe with one tag (phase_sub.h:
- * every part round-aligned): every dimension a power of two, so that no
- * rank folds, and at least p elements in every part, so that no block is
- * empty and every rank has a message in every step.  Otherwise the vector
- * is one part, which is allreduce bine_torus.
+ * The parts are worth their 2D times more messages only where the ports
+ * exist: on a level map marked as a torus network (levels.h: VINE_TOPOLOGY=
+ * torus:..., --levels torus:..., vine sim's map of a torus job).  On any
+ * other map, and without one, the vector is one part.  The parts also run
+ * side by side only where that is safe with one tag (phase_sub.h: every
+ * part round-aligned): every dimension a power of two, so that no rank
+ * folds, and at least p elements in every part, so that no block is empty
+ * and every rank has a message in every step.  One part is allreduce
+ * bine_torus.
  *
  * Restrictions: commutative op; the level map, if any, must make a torus.
  * Cost, n = count, parts of n/2D: the rounds of bine_torus (2 sum lg D_d),
@@ -33,12 +37,14 @@
 #include <stdlib.h>
 
 /* Whether the 2D parts may run side by side (see above). */
-static int side_by_side(const vine_tview *v, size_t count, int nparts, int p)
+static int side_by_side(const vine_args *a, const vine_tview *v, int nparts)
 {
+    if (!a->levels || !a->levels->torus)
+        return 0;
     for (int k = 0; k < v->nact; k++)
         if (!vine__is_pow2(v->vdim[k]))
             return 0;
-    return count / (size_t)nparts >= (size_t)p;
+    return a->count / (size_t)nparts >= (size_t)a->p;
 }
 
 int vine__allreduce_bine_torus_multiport_build(const vine_args *a, vine_sched *s)
@@ -47,7 +53,7 @@ int vine__allreduce_bine_torus_multiport_build(const vine_args *a, vine_sched *s
     int rc = vine__tview_init(&v, a);
     if (rc != VINE_OK)
         return rc;
-    int nparts = 2 * v.nact, zip = nparts > 0 && side_by_side(&v, a->count, nparts, a->p);
+    int nparts = 2 * v.nact, zip = nparts > 0 && side_by_side(a, &v, nparts);
     vine__tview_free(&v);
     if (!zip)
         return vine__allreduce_bine_torus_build(a, s);
