@@ -69,10 +69,14 @@ foreach(shape 1x1x1 2x2x2 2x2x3 4x4 2x3x5 4x4x4x2 7x1x3 16x16 8x8x8)
 endforeach()
 
 # allreduce bine_torus_multiport on the same shapes, in place and not: the
-# 2D parts run side by side where every dimension is a power of two and a
+# parts run side by side where every dimension is a power of two and a
 # part holds at least p elements (1000 and 4099 on 2 x 2 x 2, 4099 on 4 x 4 x
 # 4 x 2, 8 x 8 x 8 and 16 x 16), as bine_torus elsewhere (2 x 3 x 5, 7 x 1 x
-# 3, small counts); and on a map out of torus order.
+# 3, small counts); 2D parts where the dimensions are equal, two on 4 x 4 x 4
+# x 2; the 2D parts on a torus of unequal dimensions from 2^18 elements a part
+# (2 x 4 at 2^20 elements and one more; 2^20 - 1 takes two parts); on a torus
+# map out of torus order (cyclic:4/torus:4, 4 x 4: 2D parts), and on a map
+# that is no torus network (cyclic:4: one part).
 foreach(shape 1x1x1 2x2x2 2x2x3 4x4 2x3x5 4x4x4x2 7x1x3 16x16 8x8x8)
   string(REPLACE "x" "*" prod ${shape})
   math(EXPR p "${prod}")
@@ -83,6 +87,10 @@ foreach(shape 1x1x1 2x2x2 2x2x3 4x4 2x3x5 4x4x4x2 7x1x3 16x16 8x8x8)
 endforeach()
 vine_torus_verify(multiport.cyclic4 20 0 --coll allreduce --algo bine_torus_multiport
   --ranks 12,16 --levels cyclic:4 --count 0,1,100,1000,4099)
+vine_torus_verify(multiport.cyclic4_torus 20 0 --coll allreduce --algo bine_torus_multiport
+  --ranks 12,16 --levels cyclic:4/torus:4 --count 0,1,100,1000,4099)
+vine_torus_verify(multiport.2x4_large 6 0 --coll allreduce --algo bine_torus_multiport
+  --ranks 8 --levels torus:2x4 --count 1048575,1048576,1048577)
 
 # Uniform maps whose ranks are not in torus order, so the reduce-scatters
 # copy the blocks into torus order first and the allgathers out of it at

@@ -12,7 +12,19 @@
  * directions, one port each (a dimension of 2 has a single neighbour, whom
  * both of its parts use).
  *
- * The parts are worth their 2D times more messages only where the ports
+ * The parts run in lockstep (one round of the merged schedule holds round k
+ * of every part), so a round lasts as long as its slowest part.  Where the
+ * dimensions differ in length, the parts that start on a long dimension take
+ * its long Bine steps in rounds where the others take short ones, and the
+ * rounds' maxima add up (on 32 x 256 in vine sim, 750 us at 128 KiB against
+ * 470 for two parts; docs/torus.md).  So on such a torus the vector is cut
+ * into two parts only, (0, 0) and (0, 1): the same dimensions at the same
+ * time in both directions, two ports of 2D; the 2D parts are taken when each
+ * holds at least VINE_MULTIPORT_2D_MIN elements, where the ports' bandwidth
+ * outweighs the lockstep's latency (the crossover in vine sim on 32 x 256
+ * with Fugaku's parameters lies at 4 MiB of int, parts of 1 MiB).
+ *
+ * The parts are worth their extra messages only where the ports
  * exist: on a level map marked as a torus network (levels.h: VINE_TOPOLOGY=
  * torus:..., --levels torus:..., vine sim's map of a torus job).  On any
  * other map, and without one, the vector is one part.  The parts also run
@@ -36,6 +48,19 @@
 
 #include <stdlib.h>
 
+/* Elements per part from which a torus of unequal dimensions is cut into 2D parts. */
+#define VINE_MULTIPORT_2D_MIN ((size_t)1 << 18)
+
+/* The number of parts: 2D where the dimensions are equal or the parts large, else 2. */
+static int nparts_for(const vine_tview *v, size_t count)
+{
+    int equal = 1;
+    for (int k = 1; k < v->nact; k++)
+        equal &= v->vdim[k] == v->vdim[0];
+    size_t all = 2 * (size_t)v->nact;
+    return equal || count / all >= VINE_MULTIPORT_2D_MIN ? (int)all : 2;
+}
+
 /* Whether the 2D parts may run side by side (see above). */
 static int side_by_side(const vine_args *a, const vine_tview *v, int nparts)
 {
@@ -53,7 +78,8 @@ int vine__allreduce_bine_torus_multiport_build(const vine_args *a, vine_sched *s
     int rc = vine__tview_init(&v, a);
     if (rc != VINE_OK)
         return rc;
-    int nparts = 2 * v.nact, zip = nparts > 0 && side_by_side(a, &v, nparts);
+    int nparts = v.nact > 0 ? nparts_for(&v, a->count) : 0;
+    int zip = nparts > 0 && side_by_side(a, &v, nparts);
     vine__tview_free(&v);
     if (!zip)
         return vine__allreduce_bine_torus_build(a, s);
@@ -67,7 +93,8 @@ int vine__allreduce_bine_torus_multiport_build(const vine_args *a, vine_sched *s
     int in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
     size_t tmp = 0;
     for (int k = 0; k < nparts && rc == VINE_OK; k++) {
-        rc = vine__tview_init_part(&v, a, k / 2, k % 2, 1);
+        /* Part k: starts on dimension k / 2 (the first only, with two parts), shift k % 2. */
+        rc = vine__tview_init_part(&v, a, nparts == 2 ? 0 : k / 2, k % 2, 1);
         if (rc != VINE_OK)
             break;
         size_t off = vine__block_off(a->count, nparts, k);
