@@ -28,6 +28,10 @@
 #   zipf     scripts/device-v.sh, stage zipf (issue 20)
 #   nbhalf   scripts/device-nb.sh, stage thread_half: 8 ranks, a free core for
 #            each progress thread (issue 19)
+#   small    the small reductions (allreduce, reduce_scatter,
+#            reduce_scatter_block, reduce, bcast at 8 B to 4 KiB), mpi, shm and
+#            auto, 3000 iterations, of OLD's tree and of this one alternately,
+#            twice each (issues 17 and 18: the small-data protocol)
 #
 # Results: $OUT/nb/nb.tgz, $OUT/v/v.tgz and $OUT/open.tgz (the rest).
 #
@@ -61,12 +65,12 @@ if [ "$QUICK" = 1 ]; then
     export OMPI_MCA_rmaps_base_oversubscribe=1
     bind="--bind-to none"
     tsizes=8B,1KiB tbig=4KiB tit=10 tit_big=3 titers=2 tune=10
-    vsizes=8B,4KiB vbig=16KiB vit=20 vit_big=3 oargs="--batches 3 --iters 100"
+    vsizes=8B,4KiB vbig=16KiB vit=20 vit_big=3 oargs="--batches 3 --iters 100" sit=20
 else
     export OMPI_MCA_rmaps_base_oversubscribe=0
     bind="--bind-to core"
     tsizes=8B,1KiB,64KiB,1MiB tbig=16MiB tit=100 tit_big=5 titers=24 tune=60
-    vsizes=8B,64B,512B,4KiB,32KiB vbig=2MiB,16MiB vit=2000 vit_big=30 oargs=
+    vsizes=8B,64B,512B,4KiB,32KiB vbig=2MiB,16MiB vit=2000 vit_big=30 oargs='' sit=3000
 fi
 left() { echo $((BUDGET - ($(date +%s) - t0))); }
 at_most() { # the budget left, at most $1 seconds
@@ -135,6 +139,28 @@ vrep() {
     done
 }
 
+small_runs() { # json name, build dir
+    mpirun_np "$NP" $bind "$2/bin/vine-bench" coll --check \
+        --coll allreduce,reduce_scatter,reduce_scatter_block,reduce,bcast --algo mpi,shm,auto \
+        --size 8B,64B,512B,4KiB --iters "$sit" --json "$OUT/$1.json"
+}
+
+small() {
+    if [ ! -x "$BUILD-old/bin/vine-bench" ]; then
+        [ -d "$OLD" ] || { echo "no OLD tree"; return 1; }
+        cmake -S "$OLD" -B "$BUILD-old" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF \
+            -DVINE_WERROR=OFF && cmake --build "$BUILD-old" -j "$cores" --target vine-bench ||
+            return
+    fi
+    for i in 1 2; do
+        if [ "$i" = 1 ]; then
+            small_runs "small-old-$i" "$BUILD-old" && small_runs "small-new-$i" "$BUILD" || return
+        else
+            small_runs "small-new-$i" "$BUILD" && small_runs "small-old-$i" "$BUILD-old" || return
+        fi
+    done
+}
+
 built() {
     [ -x "$BENCH" ] && return
     cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF -DVINE_WERROR=OFF &&
@@ -168,6 +194,7 @@ for part in $PARTS; do
     torus) stage build 90 built && stage torus 60 torus ;;
     mt) stage build 90 built && stage mt 70 mt ;;
     vrep) stage build 90 built && stage vrep 90 vrep ;;
+    small) stage build 90 built && stage small 80 small ;;
     *) echo "device-open.sh: unknown part $part" | tee -a "$OUT/stages.txt" ;;
     esac
 done
