@@ -101,8 +101,10 @@ static const mt_type *type_named(const char *name)
 
 /* The payloads of 0, 1, 1000 and 100000 bytes in each type, from a few roots;
  * with every_root, one byte from each root too (one packet whatever the
- * segment size, so the segmented sweeps leave it out). */
-static void sweep(const char *what, int every_root)
+ * segment size, so the segmented sweeps leave it out).  With segments of
+ * less than 100 bytes (seg) up to 1000 bytes: 143 packets of 7 bytes already,
+ * where 100000 bytes would be 14286. */
+static void sweep(const char *what, int every_root, long seg)
 {
     static const long bytes[] = {0, 1, 1000, 100000};
     const mt_type *ch = type_named("char"), *in = mt_type_int();
@@ -112,7 +114,7 @@ static void sweep(const char *what, int every_root)
     for (int r = 0; every_root && r < mt_size; r++)
         run_basic(what, ch, 1, r);
     for (size_t k = 0; k < sizeof bytes / sizeof *bytes; k++)
-        for (int ri = 0; ri < 3; ri++) {
+        for (int ri = 0; ri < 3 && (seg <= 0 || seg >= 100 || bytes[k] <= 1000); ri++) {
             int root = roots[ri];
             if (ri > 0 && root == roots[ri - 1])
                 continue;
@@ -140,16 +142,16 @@ int main(int argc, char **argv)
                 graph ? graph : "(unset)", nodes, mt_size);
     mt_select(VINE_COLL_BCAST, "bbs");
     if (getenv("VINE_SEGMENT_SIZE")) {
-        sweep("bbs VINE_SEGMENT_SIZE", 1);
+        sweep("bbs VINE_SEGMENT_SIZE", 1, vine_get_segment_size());
     } else {
         static const long segs[] = {1000, 7};
         char what[64];
-        sweep("bbs", 1);
+        sweep("bbs", 1, 0);
         for (size_t i = 0; !fallback && i < sizeof segs / sizeof *segs; i++) {
             if (vine_set_segment_size(segs[i]) != MPI_SUCCESS)
                 mt_fail("vine_set_segment_size(%ld) failed", segs[i]);
             snprintf(what, sizeof what, "bbs seg=%ldB", segs[i]);
-            sweep(what, 0);
+            sweep(what, 0, segs[i]);
         }
         vine_set_segment_size(0);
     }

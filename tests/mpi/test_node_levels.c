@@ -247,9 +247,12 @@ static void run_case(const algo_case *k, MPI_Comm comm, const char *what, int ok
     int *in = malloc(cap * sizeof *in), *got = malloc(cap * sizeof *got);
     int *ref = malloc(cap * sizeof *ref);
     vine_set_algorithm(k->coll, k->algo);
+    /* Roots 0, 1, p/2 and p-1 (every root up to 4 ranks): the first and second rank of a
+     * group and others in other groups; vine verify sweeps every root. */
+    int roots[4] = {0, 1, p / 2, p - 1}, nroots = rooted ? (p < 4 ? p : 4) : 1;
     for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++)
-        for (int root = 0; root < (rooted ? p : 1); root++) {
-            int n = counts[ci];
+        for (int ri = 0; ri < nroots; ri++) {
+            int n = counts[ci], root = p <= 4 ? ri : roots[ri];
             for (size_t i = 0; i < cap; i++)
                 in[i] = (int)((unsigned)(wrank + 1) * 2654435761u + (unsigned)i * 40503u) % 1000;
             for (size_t i = 0; i < cap; i++)
