@@ -84,3 +84,24 @@ int vine__torus_line(const vine_torus *t, int r, int d, int *out)
     }
     return own;
 }
+
+int vine__torus_multiport_parts(const vine_torus *t, const vine_levels *m, size_t count)
+{
+    int nact = 0, equal = 1, first = 0;
+    if (!m || !m->torus)
+        return 1;
+    for (int d = 0; d < t->nd; d++) {
+        int n = t->dims[d];
+        if (n == 1)
+            continue;
+        if (n & (n - 1))
+            return 1; /* a rank would fold */
+        equal &= nact == 0 || n == first;
+        first = nact++ == 0 ? n : first;
+    }
+    if (nact == 0)
+        return 1;
+    size_t all = 2 * (size_t)nact;
+    int parts = equal || count / all >= VINE_MULTIPORT_2D_MIN ? (int)all : 2;
+    return count / (size_t)parts >= (size_t)t->p ? parts : 1;
+}

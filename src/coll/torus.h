@@ -58,4 +58,15 @@ int vine__torus_rank(const vine_torus *t, const int *c);
  */
 int vine__torus_line(const vine_torus *t, int r, int d, int *out);
 
+/*
+ * The parts of allreduce bine_torus_multiport for count elements on torus t
+ * of the level map m (allreduce_bine_torus_multiport.c says why): 1 (one
+ * part, bine_torus) unless m is marked as a torus network, every dimension
+ * of size > 1 is a power of two and every part holds at least t->p elements;
+ * else 2D for D such dimensions when they are all equal or each of the 2D
+ * parts holds at least VINE_MULTIPORT_2D_MIN elements, and 2 otherwise.
+ */
+#define VINE_MULTIPORT_2D_MIN ((size_t)1 << 18)
+int vine__torus_multiport_parts(const vine_torus *t, const vine_levels *m, size_t count);
+
 #endif

@@ -1146,13 +1146,15 @@ static double leader_shm(const ctx *x, const vine_args *a, double u)
  */
 typedef struct tor {
     vine_torus t;
-    int *line; /* rank 0's line along the current dimension */
+    int *line;    /* rank 0's line along the current dimension */
+    double extra; /* further messages a rank posts in each Bine step (multiport parts) */
 } tor;
 
 /* The torus of x's map into *o; 0 when the map makes none (no formula) or out of memory. */
 static int tor_init(const ctx *x, tor *o)
 {
     o->line = NULL;
+    o->extra = 0;
     if (vine__torus_make(x->m, x->p, &o->t, NULL, 0) != VINE_OK)
         return 0;
     int maxd = 1;
@@ -1195,28 +1197,45 @@ static double tor_stage(const ctx *x, tor *o, int d, double n, int bine, int rs)
                n * (dim - 1) / dim * red;
     for (int k = 0; (1L << k) < dim; k++) {
         double b = n / (double)(2L << k);
-        t += step(x, tor_class(x, o, d, vine__bine_rho(k)), b, x->p) + b * red;
+        int cls = tor_class(x, o, d, vine__bine_rho(k));
+        t += step(x, cls, b, x->p) + b * red + o->extra * lvl(x, cls)->alpha;
     }
     if (dim % 2)
         t += step(x, tor_class(x, o, d, 1), n, x->p) + n * red;
     return t;
 }
 
-/* allreduce bucket (bine 0) and bine_torus (1): the stages down, then back up. */
-static double torus_allreduce(const ctx *x, double u, int bine)
+/*
+ * The allreduce of count elements (u bytes) in parts side by side
+ * (bine_torus_multiport, its parts as vine__torus_multiport_parts gives
+ * them; count 0: one part), each of u / parts bytes on its own ports: a
+ * Bine step costs what one part's costs, plus alpha for each of the parts -
+ * 1 further messages the rank posts.  The parts' lockstep (a round waits for
+ * its slowest part) is not priced: every part is priced on bine_torus's
+ * dimension order.
+ */
+static double torus_allreduce_parts(const ctx *x, double u, int bine, size_t count)
 {
     tor o;
     if (!tor_init(x, &o)) {
         free(o.line);
         return -1;
     }
-    double t = 0, n = u;
+    int parts = count ? vine__torus_multiport_parts(&o.t, x->m, count) : 1;
+    double t = 0, n = u / parts;
+    o.extra = parts - 1;
     for (int d = 0; d < o.t.nd; d++) {
         t += tor_stage(x, &o, d, n, bine, 1) + tor_stage(x, &o, d, n, bine, 0);
         n /= o.t.dims[d];
     }
     free(o.line);
     return t;
+}
+
+/* allreduce bucket (bine 0) and bine_torus (1): the stages down, then back up. */
+static double torus_allreduce(const ctx *x, double u, int bine)
+{
+    return torus_allreduce_parts(x, u, bine, 0);
 }
 
 /* allgather bucket and bine_torus: the last dimension first, runs of u times the lines so far. */
@@ -1274,6 +1293,11 @@ static double ar_bine_torus(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
     return torus_allreduce(x, u, 1);
+}
+
+static double ar_bine_torus_multiport(const ctx *x, const vine_args *a, double u)
+{
+    return torus_allreduce_parts(x, u, 1, a->count);
 }
 
 static double ag_bucket(const ctx *x, const vine_args *a, double u)
@@ -1592,6 +1616,7 @@ static const struct formula {
     /* The torus algorithms (phase_torus.h): one stage per dimension of the map's torus. */
     {VINE_COLL_ALLREDUCE, "bucket", ar_bucket},
     {VINE_COLL_ALLREDUCE, "bine_torus", ar_bine_torus},
+    {VINE_COLL_ALLREDUCE, "bine_torus_multiport", ar_bine_torus_multiport},
     {VINE_COLL_ALLGATHER, "bucket", ag_bucket},
     {VINE_COLL_ALLGATHER, "bine_torus", ag_bine_torus},
     {VINE_COLL_ALLREDUCE, "swing", ar_swing},

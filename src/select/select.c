@@ -423,9 +423,11 @@ static const char *const *candidates(vine_coll coll)
  * The torus algorithms, candidates too on a map that describes a torus
  * network (vine_levels.torus), after the others.  On other maps the model,
  * which knows neither hops nor ports, would price them as if the levels were
- * a torus.  The multiport algorithm has no formula (cost.c): not priced.
+ * a torus.  The multiport allreduce is priced with its parts on their own
+ * ports (cost.c).
  */
-static const char *const torus_candidates[] = {"bucket", "bine_torus", "swing", NULL};
+static const char *const torus_candidates[] = {"bucket", "bine_torus", "swing",
+                                               "bine_torus_multiport", NULL};
 
 /* Adds candidate name of a->coll to *why, priced when admitted (skipped when not registered). */
 static void price_one(const vine_args *a, size_t type_size, vine_select_why *why, const char *name)

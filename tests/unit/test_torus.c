@@ -128,6 +128,60 @@ int main(void)
         vine__levels_free(&m);
     }
 
+    /* The multiport allreduce's parts: 2D on equal dimensions, 2 on unequal ones below
+     * 2^18 elements a part, one without the torus flag, a dimension that is no power of
+     * two, or parts of fewer than p elements. */
+    static const struct {
+        const char *spec;
+        int p;
+        size_t count;
+        int parts;
+    } mp[] = {
+        {"torus:16x16", 256, 1024, 4},
+        {"torus:16x16", 256, 1023, 1},
+        {"block:16", 256, 1 << 20, 1},
+        {"torus:4x8", 32, 64, 2},
+        {"torus:4x8", 32, (size_t)4 << 18, 4},
+        {"torus:4x8", 32, ((size_t)4 << 18) - 4, 2},
+        {"torus:3x4", 12, 1 << 20, 1},
+        {"torus:1x8x1", 8, 16, 2},
+        {"torus:2x2x2", 8, 48, 6},
+    };
+    for (size_t i = 0; i < sizeof mp / sizeof *mp; i++) {
+        vine_torus t;
+        CHECK(vine__levels_parse(mp[i].spec, mp[i].p, &m, err, sizeof err) == VINE_OK, "%s", err);
+        CHECK(vine__torus_make(&m, mp[i].p, &t, err, sizeof err) == VINE_OK, "%s", err);
+        int got = vine__torus_multiport_parts(&t, &m, mp[i].count);
+        CHECK(got == mp[i].parts, "%s count %zu: %d parts, expected %d", mp[i].spec, mp[i].count,
+              got, mp[i].parts);
+        vine__levels_free(&m);
+    }
+    /* Auto prices it on a torus network only, cheaper than bine_torus where it splits. */
+    for (int i = 0; i < 2; i++) {
+        CHECK(vine__levels_parse(specs[i], 256, &m, err, sizeof err) == VINE_OK, "%s", err);
+        vine_args a;
+        memset(&a, 0, sizeof a);
+        a.coll = VINE_COLL_ALLREDUCE;
+        a.p = 256;
+        a.count = 1 << 20;
+        a.commutative = 1;
+        a.levels = &m;
+        vine_select_why why;
+        (void)vine__select_explain(&a, 4, &why);
+        double mport = -1, bt = -1;
+        for (int c = 0; c < why.n; c++) {
+            if (!why.cand[c].priced)
+                continue;
+            if (strcmp(why.cand[c].algo->name, "bine_torus_multiport") == 0)
+                mport = why.cand[c].cost;
+            if (strcmp(why.cand[c].algo->name, "bine_torus") == 0)
+                bt = why.cand[c].cost;
+        }
+        CHECK(i ? mport > 0 && mport < bt : mport < 0, "%s: multiport %g, bine_torus %g", specs[i],
+              mport, bt);
+        vine__levels_free(&m);
+    }
+
     printf("unit.torus: %ld checks, %ld failed\n", checks, failures);
     return failures > 0;
 }

@@ -20,7 +20,7 @@
  * 470 for two parts; docs/torus.md).  So on such a torus the vector is cut
  * into two parts only, (0, 0) and (0, 1): the same dimensions at the same
  * time in both directions, two ports of 2D; the 2D parts are taken when each
- * holds at least VINE_MULTIPORT_2D_MIN elements, where the ports' bandwidth
+ * holds at least VINE_MULTIPORT_2D_MIN elements (torus.h), where the ports' bandwidth
  * outweighs the lockstep's latency (the crossover in vine sim on 32 x 256
  * with Fugaku's parameters lies at 4 MiB of int, parts of 1 MiB).
  *
@@ -32,7 +32,7 @@
  * part round-aligned): every dimension a power of two, so that no rank
  * folds, and at least p elements in every part, so that no block is empty
  * and every rank has a message in every step.  One part is allreduce
- * bine_torus.
+ * bine_torus.  vine__torus_multiport_parts (torus.h) applies these rules.
  *
  * Restrictions: commutative op; the level map, if any, must make a torus.
  * Cost, n = count, parts of n/2D: the rounds of bine_torus (2 sum lg D_d),
@@ -48,40 +48,16 @@
 
 #include <stdlib.h>
 
-/* Elements per part from which a torus of unequal dimensions is cut into 2D parts. */
-#define VINE_MULTIPORT_2D_MIN ((size_t)1 << 18)
-
-/* The number of parts: 2D where the dimensions are equal or the parts large, else 2. */
-static int nparts_for(const vine_tview *v, size_t count)
-{
-    int equal = 1;
-    for (int k = 1; k < v->nact; k++)
-        equal &= v->vdim[k] == v->vdim[0];
-    size_t all = 2 * (size_t)v->nact;
-    return equal || count / all >= VINE_MULTIPORT_2D_MIN ? (int)all : 2;
-}
-
-/* Whether the 2D parts may run side by side (see above). */
-static int side_by_side(const vine_args *a, const vine_tview *v, int nparts)
-{
-    if (!a->levels || !a->levels->torus)
-        return 0;
-    for (int k = 0; k < v->nact; k++)
-        if (!vine__is_pow2(v->vdim[k]))
-            return 0;
-    return a->count / (size_t)nparts >= (size_t)a->p;
-}
-
 int vine__allreduce_bine_torus_multiport_build(const vine_args *a, vine_sched *s)
 {
     vine_tview v;
     int rc = vine__tview_init(&v, a);
     if (rc != VINE_OK)
         return rc;
-    int nparts = v.nact > 0 ? nparts_for(&v, a->count) : 0;
-    int zip = nparts > 0 && side_by_side(a, &v, nparts);
+    const vine_levels *m = vine__levels_ready(a->levels, a->p) ? a->levels : NULL;
+    int nparts = vine__torus_multiport_parts(&v.t, m, a->count);
     vine__tview_free(&v);
-    if (!zip)
+    if (nparts == 1)
         return vine__allreduce_bine_torus_build(a, s);
     vine_sched *parts = calloc((size_t)nparts, sizeof *parts);
     if (!parts)
