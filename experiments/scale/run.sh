@@ -29,6 +29,9 @@
 #          order, e.g. from `vine sim export --topo lumi --simgrid lumi.xml
 #          --hostfile lumi.hosts`; its first NP lines place the ranks
 #   SELECTORS ["mpich ompi"]   BUILD [build-scale]  OUT [BUILD/run]  JOBS [2]
+#   vine's own settings pass through to the ranks, e.g. VINE_TOPOLOGY=torus:8x8x4
+#   for SimGrid's TORUS cluster torus-256.xml (docs/scale.md: SimGrid numbers a
+#   torus host's coordinates with the first dimension fastest)
 #
 # SimGrid 3.32's DRAGONFLY cluster crashes when a run spans more than four
 # groups (../shared/measurements/2026-11-26-smpi/README.md): NP up to 512 on
