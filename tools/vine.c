@@ -613,12 +613,14 @@ static int shm_eval(const sweep *w, const vine_algo *algo, vals *sizes, int *sin
 /*
  * A region of n elements: every node's (shm_node_count), and the segment of
  * all p ranks (shm_count) only when they share one node, which a level map
- * with locality denies (as the API layer sets them).
+ * with locality denies (as the API layer sets them).  Parity slots of
+ * min(n, 4096) elements (a slot of the parity area holds 4096 doubles).
  */
 static void set_shm(vine_args *a, size_t n)
 {
     a->shm_node_count = n;
     a->shm_count = vine__levels_ready(a->levels, a->p) && !vine__levels_flat(a->levels) ? 0 : n;
+    a->shm_par_count = a->shm_count < 4096 ? a->shm_count : 4096;
 }
 
 /* Every form of a case at size p with a count and root: in place, shm size, single copy. */

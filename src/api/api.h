@@ -34,6 +34,7 @@ typedef struct vine_key {
     size_t shm_count;     /* the shm family's region in elements (depends on the extent) */
     int shm_single;
     size_t shm_node_count;
+    size_t shm_par_count; /* elements of a parity slot (depends on the extent) */
 } vine_key;
 
 typedef struct vine_cache_entry {
@@ -253,6 +254,8 @@ void vine__shm_setup(vine_comm_state *st);
 void vine__shm_free(vine_comm_state *st, int mpi_ok);
 /* vine_args.shm_count for elements of t on st (0: the flat shm family does not apply). */
 size_t vine__shm_count(const vine_comm_state *st, const vine_exec_type *t);
+/* vine_args.shm_par_count: elements of t in a slot of the parity area (0 without shm_count). */
+size_t vine__shm_par_count(const vine_comm_state *st, const vine_exec_type *t);
 /* vine_args.shm_node_count: the same wherever every node has its segment. */
 size_t vine__shm_node_count(const vine_comm_state *st, const vine_exec_type *t);
 /* The segment for the executor, or NULL. */

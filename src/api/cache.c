@@ -26,6 +26,7 @@ static int key_equal(const vine_key *a, const vine_key *b)
            a->type_size == b->type_size && a->seg_count == b->seg_count &&
            a->tuning_gen == b->tuning_gen && a->shm_count == b->shm_count &&
            a->shm_single == b->shm_single && a->shm_node_count == b->shm_node_count &&
+           a->shm_par_count == b->shm_par_count &&
            a->ncounts == b->ncounts && counts_equal(a->counts, b->counts, a->ncounts);
 }
 

@@ -202,11 +202,21 @@ int vine__call_none(const vine_call *c)
 static int schedule(vine_call *c, vine_cache_entry **out)
 {
     vine_comm_state *st = c->st;
-    vine_key k = {c->a.coll,          c->a.root,      c->a.inplace,
-                  c->a.commutative,   c->req,         (size_t)c->t.size,
-                  c->a.count,         c->a.seg_count, NULL,
-                  0,                  vine__tuning_gen, c->a.shm_count,
-                  c->a.shm_single,    c->a.shm_node_count};
+    vine_key k = {c->a.coll,
+                  c->a.root,
+                  c->a.inplace,
+                  c->a.commutative,
+                  c->req,
+                  (size_t)c->t.size,
+                  c->a.count,
+                  c->a.seg_count,
+                  NULL,
+                  0,
+                  vine__tuning_gen,
+                  c->a.shm_count,
+                  c->a.shm_single,
+                  c->a.shm_node_count,
+                  c->a.shm_par_count};
     if (c->a.coll == VINE_COLL_REDUCE_SCATTER) {
         k.counts = c->a.counts;
         k.ncounts = (size_t)c->a.p;
@@ -244,6 +254,7 @@ int vine__call_plan(vine_call *c)
     c->a.levels_full = c->st->levels_full.group ? &c->st->levels_full : NULL;
     c->a.remap = vine__choose_remap();
     c->a.shm_count = vine__shm_count(c->st, &c->t);
+    c->a.shm_par_count = vine__shm_par_count(c->st, &c->t);
     c->a.shm_node_count = vine__shm_node_count(c->st, &c->t);
     /* Single copy reads peers' user buffers as bytes: the data-movement
      * collectives, which run on bytes, use it. */

@@ -3,7 +3,8 @@
  *
  * The ranks of each node (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED on
  * vine's private communicator) allocate one window with
- * MPI_Win_allocate_shared: per rank a line of VINE_SHM_LINE bytes (its flag)
+ * MPI_Win_allocate_shared: per rank a line of VINE_SHM_LINE bytes (its flag
+ * and inline parity slots), a parity area of two slots of VINE_SHM_PAR_BYTES
  * and a region of VINE_SHM_BYTES bytes (default 1 MiB), each rank's part on
  * its own pages (alloc_shared_noncontig), so that first touch places it in
  * the rank's NUMA node.  Set-up then probes cross-memory attach: every rank
@@ -108,10 +109,10 @@ static int map_ranks(vine_comm_state *st, int nn)
         int disp;
         void *base;
         ok = MPI_Win_shared_query(sh->win, i, &size, &disp, &base) == MPI_SUCCESS &&
-             (size_t)size >= VINE_SHM_LINE + sh->bytes && who[i] >= 0 && who[i] < st->p;
+             (size_t)size >= VINE_SHM_HEAD + sh->bytes && who[i] >= 0 && who[i] < st->p;
         if (ok) {
             sh->x.line[who[i]] = base;
-            sh->x.region[who[i]] = (char *)base + VINE_SHM_LINE;
+            sh->x.region[who[i]] = (char *)base + VINE_SHM_HEAD;
         }
     }
     free(who);
@@ -165,7 +166,7 @@ void vine__shm_setup(vine_comm_state *st)
     int made = MPI_Info_create(&info) == MPI_SUCCESS;
     if (made) {
         MPI_Info_set(info, "alloc_shared_noncontig", "true");
-        made = MPI_Win_allocate_shared((MPI_Aint)(VINE_SHM_LINE + sh->bytes), 1, info, sh->node,
+        made = MPI_Win_allocate_shared((MPI_Aint)(VINE_SHM_HEAD + sh->bytes), 1, info, sh->node,
                                        &base, &sh->win) == MPI_SUCCESS;
         MPI_Info_free(&info);
     }
@@ -180,7 +181,7 @@ void vine__shm_setup(vine_comm_state *st)
     /* The agreement also orders the zeroed lines before anyone polls them. */
     if (!agree(made, st->comm)) {
         snprintf(sh->msg, sizeof sh->msg, "none (MPI_Win_allocate_shared of %zu bytes failed)",
-                 VINE_SHM_LINE + sh->bytes);
+                 VINE_SHM_HEAD + sh->bytes);
         vine__shm_free(st, 1);
         return;
     }
@@ -231,17 +232,27 @@ void vine__shm_free(vine_comm_state *st, int mpi_ok)
 
 #endif
 
-/* Elements of t that fit in a region: n elements span (n - 1) extents and one true extent. */
+/* Elements of t that fit in bytes: n elements span (n - 1) extents and one true extent. */
+static size_t elems_in(size_t bytes, const vine_exec_type *t)
+{
+    if (t->extent <= 0 || t->true_extent < 0 || (size_t)t->true_extent > bytes)
+        return 0;
+    return (bytes - (size_t)t->true_extent) / (size_t)t->extent + 1;
+}
+
 static size_t region_elems(const vine_shm_state *sh, const vine_exec_type *t)
 {
-    if (t->extent <= 0 || t->true_extent < 0 || (size_t)t->true_extent > sh->bytes)
-        return 0;
-    return (sh->bytes - (size_t)t->true_extent) / (size_t)t->extent + 1;
+    return elems_in(sh->bytes, t);
 }
 
 size_t vine__shm_count(const vine_comm_state *st, const vine_exec_type *t)
 {
     return st->shm.ok && st->shm.all ? region_elems(&st->shm, t) : 0;
+}
+
+size_t vine__shm_par_count(const vine_comm_state *st, const vine_exec_type *t)
+{
+    return vine__shm_count(st, t) ? elems_in(VINE_SHM_PAR_BYTES, t) : 0;
 }
 
 size_t vine__shm_node_count(const vine_comm_state *st, const vine_exec_type *t)

@@ -168,6 +168,11 @@ typedef struct vine_args {
     size_t shm_count;
     int shm_single;
     /*
+     * The elements of one parity slot (buffer VINE_BUF_PAR, sched.h), 0 when
+     * there are none; only with shm_count.
+     */
+    size_t shm_par_count;
+    /*
      * The hierarchical shm algorithms (VINE_ALGO_SHM_NODES): the elements of
      * each rank's region when the ranks of every node share a segment, 0
      * when they do not.  Peers of their shared-memory operations lie in the

@@ -500,6 +500,7 @@ int vine__exec_start(vine_exec_state *x, const vine_exec_call *c, vine_exec_scra
     x->base[VINE_BUF_RECV] = (char *)c->recvbuf;
     x->base[VINE_BUF_TMP] = NULL;
     x->base[VINE_BUF_SHM] = NULL;
+    x->base[VINE_BUF_PAR] = NULL;
     x->k = x->m = x->l = x->pend = x->pend_end = x->nreq = 0;
     x->posted = 0;
     if (s->shm) {
@@ -507,7 +508,9 @@ int vine__exec_start(vine_exec_state *x, const vine_exec_call *c, vine_exec_scra
         if (!c->shm)
             return MPI_ERR_INTERN;
         x->base[VINE_BUF_SHM] = vine__exec_shm_base(c->shm, c->shm->me, c->type);
-        vine__exec_shm_start(c->shm, c->sendbuf, c->recvbuf);
+        vine__exec_shm_start(c->shm, s, c->type, c->sendbuf, c->recvbuf);
+        if (s->par)
+            x->base[VINE_BUF_PAR] = vine__exec_shm_par(c->shm, c->shm->me, c->type);
     }
     int rc = scratch_tmp(scr, c->type, s->tmp_count, &x->base[VINE_BUF_TMP]);
     if (rc == MPI_SUCCESS)

@@ -15,6 +15,7 @@
 #include "exec.h"
 
 #include <sched.h>
+#include <stddef.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -24,10 +25,39 @@ char *vine__exec_shm_base(const vine_exec_shm *x, int r, const vine_exec_type *t
     return x->region[r] - t->true_lb;
 }
 
-void vine__exec_shm_start(vine_exec_shm *x, const void *sendbuf, const void *recvbuf)
+_Static_assert(sizeof(vine_shm_line) <= VINE_SHM_LINE, "the line outgrows VINE_SHM_LINE");
+
+char *vine__exec_shm_par(const vine_exec_shm *x, int r, const vine_exec_type *t)
+{
+    return (char *)x->line[r] + x->par_at - t->true_lb;
+}
+
+/*
+ * Whether n elements of t fit in bytes bytes, element 0's lowest data byte
+ * first (n - 1 extents and one true extent).
+ */
+static int fits(const vine_exec_type *t, size_t n, size_t bytes)
+{
+    if (n == 0)
+        return 1;
+    if (t->extent <= 0 || t->true_extent < 0 || (size_t)t->true_extent > bytes)
+        return 0;
+    return n - 1 <= (bytes - (size_t)t->true_extent) / (size_t)t->extent;
+}
+
+void vine__exec_shm_start(vine_exec_shm *x, const vine_sched *s, const vine_exec_type *t,
+                          const void *sendbuf, const void *recvbuf)
 {
     vine_shm_line *l = x->line[x->me];
     x->seq++;
+    if (s->par) {
+        /* The j-th par call (j from 0) takes slot j mod 2 on every rank. */
+        size_t slot = (size_t)(x->pseq++ & 1);
+        if (fits(t, s->par_count, VINE_SHM_INLINE))
+            x->par_at = offsetof(vine_shm_line, par) + slot * VINE_SHM_INLINE;
+        else
+            x->par_at = VINE_SHM_LINE + slot * VINE_SHM_PAR_BYTES;
+    }
     l->sendbuf = (uint64_t)(uintptr_t)sendbuf;
     l->recvbuf = (uint64_t)(uintptr_t)recvbuf;
     atomic_store_explicit(&l->flag, x->seq << VINE_SHM_FLAG_BITS, memory_order_release);
@@ -105,9 +135,10 @@ int vine__exec_shm_op(const vine_exec_call *c, char *const base[], const vine_op
         break;
     }
     char *dst = vine__exec_elem(base[op->dbuf], op->doff, t->extent);
-    if (op->buf == VINE_BUF_SHM) {
-        const char *src =
-            vine__exec_elem(vine__exec_shm_base(x, op->peer, t), op->off, t->extent);
+    if (op->buf == VINE_BUF_SHM || op->buf == VINE_BUF_PAR) {
+        const char *src = op->buf == VINE_BUF_SHM ? vine__exec_shm_base(x, op->peer, t)
+                                                  : vine__exec_shm_par(x, op->peer, t);
+        src = vine__exec_elem(src, op->off, t->extent);
         if (op->kind == VINE_OP_GET)
             return vine__exec_copy(t, src, dst, op->count, c->comm, c->tag);
         return vine__exec_reduce(t, c->op, src, dst, op->count);

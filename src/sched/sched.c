@@ -33,6 +33,8 @@ void vine__sched_reset(vine_sched *s, int p, int rank)
     s->err = VINE_OK;
     s->shm = 0;
     s->shm_phases = 0;
+    s->par = 0;
+    s->par_count = 0;
 }
 
 int vine__grow(void **arr, size_t *cap, size_t need, size_t sz)
@@ -131,6 +133,14 @@ void vine__sched_shm(vine_sched *s)
     s->shm = 1;
 }
 
+void vine__sched_par(vine_sched *s, size_t n)
+{
+    s->shm = 1;
+    s->par = 1;
+    if (n > s->par_count)
+        s->par_count = n;
+}
+
 void vine__sched_set(vine_sched *s, size_t v)
 {
     vine_op *op = s->msgs_only ? NULL : push(s);
@@ -210,7 +220,7 @@ int vine__sched_finish(vine_sched *s)
 
 static const char *buf_name(int b)
 {
-    static const char *names[] = {"send", "recv", "tmp", "shm"};
+    static const char *names[] = {"send", "recv", "tmp", "shm", "par"};
     return b >= 0 && b < VINE_BUF_COUNT ? names[b] : "?";
 }
 

@@ -43,6 +43,17 @@
  * verifier rejects schedules where they are not, across two consecutive
  * calls too.  Peers of shared-memory operations must share the node.
  *
+ * Parity slots (buffer VINE_BUF_PAR, docs/shm.md "Parity slots").  Besides
+ * its region each rank owns a parity area of two slots that only schedules
+ * with vine_sched.par touch.  The executor counts those schedules on the
+ * communicator (all ranks agree, as for the call number); the j-th one sees
+ * slot j mod 2 as buffer PAR (vine_args.shm_par_count elements).  A par
+ * schedule writes its own PAR, SETs, and WAITs for every other rank's SET
+ * in the same call before the schedule ends; then the slot it writes was
+ * last read two par calls ago, by readers that SET after those reads in the
+ * par call in between, which it WAITed for: no entry wait is needed.  The
+ * verifier models both slots and checks three calls in a row.
+ *
  * This header is MPI-free: builders, the verifier, the simulator and the tests
  * use it without an MPI library.
  */
@@ -66,7 +77,8 @@ enum vine_buf {
     VINE_BUF_RECV = 1, /* the user's receive buffer */
     VINE_BUF_TMP = 2,  /* scratch of vine_sched.tmp_count elements */
     VINE_BUF_SHM = 3,  /* this rank's region of the node's shared segment (shm family) */
-    VINE_BUF_COUNT = 4
+    VINE_BUF_PAR = 4,  /* this call's parity slot of the rank's parity area (see vine_sched.par) */
+    VINE_BUF_COUNT = 5
 };
 
 enum vine_op_kind {
@@ -136,6 +148,18 @@ typedef struct vine_sched {
     int shm;
     /* Shared-memory sub-schedules spliced into this one so far (phase_sub.h). */
     int shm_phases;
+    /*
+     * Uses the parity slots (VINE_BUF_PAR, par_count elements of them): the
+     * executor counts the call among the par calls and maps PAR to slot
+     * j mod 2.  Every rank of a call must agree (vine__sched_par).
+     */
+    int par;
+    size_t par_count;
+    /*
+     * Set by vine__sub_run before it builds a sub-schedule: the schedule
+     * becomes a phase of another one, so it must not use the parity slots.
+     */
+    int sub;
 } vine_sched;
 
 void vine__sched_init(vine_sched *s, int p, int rank);
@@ -158,6 +182,8 @@ void vine__sched_sync_send(vine_sched *s, int peer);
 void vine__sched_sync_recv(vine_sched *s, int peer);
 /* Shared-memory operations (see the top of this file); GET/GETRED with count 0 are dropped. */
 void vine__sched_shm(vine_sched *s);
+/* Marks s as a par schedule (and an shm one) that uses n elements of its parity slot. */
+void vine__sched_par(vine_sched *s, size_t n);
 
 /*
  * Grows the array *arr of *cap items of size sz (realloc, doubling from 16)

@@ -232,6 +232,7 @@ int vine__verify_layout(const vine_args *a, int rank, vine_vlayout *l)
         return VINE_ERR_UNSUPPORTED;
     colls[a->coll].layout(a, rank, l);
     l->size[VINE_BUF_SHM] = shm_region(a);
+    l->size[VINE_BUF_PAR] = a->shm_par_count;
     return VINE_OK;
 }
 
@@ -399,7 +400,7 @@ uint64_t vine__vhash_call(int r, int c)
 
 const char *vine__vbuf_name(int b)
 {
-    static const char *names[] = {"send", "recv", "tmp", "shm"};
+    static const char *names[] = {"send", "recv", "tmp", "shm", "par"};
     return b >= 0 && b < VINE_BUF_COUNT ? names[b] : "?";
 }
 
@@ -695,7 +696,8 @@ static int init_data(vine_vctx *ctx)
         return VINE_ERR_NO_MEM;
     for (int r = 0; r < p; r++)
         if (vine__vbuf_init(&ctx->bufs[r * VINE_BUF_COUNT + VINE_BUF_SHM],
-                            ctx->calls[0].lay[r].size[VINE_BUF_SHM]))
+                            ctx->calls[0].lay[r].size[VINE_BUF_SHM]) ||
+            vine__vbuf_init(&ctx->bufs[r * VINE_BUF_COUNT + VINE_BUF_PAR], 2 * ctx->par_size))
             return VINE_ERR_NO_MEM;
     return VINE_OK;
 }
@@ -734,11 +736,12 @@ static int ctx_alloc(vine_vctx *ctx)
     ctx->wnext = calloc(p, sizeof *ctx->wnext);
     ctx->stack = calloc(p, sizeof *ctx->stack);
     ctx->calls = calloc((size_t)ctx->ncalls, sizeof *ctx->calls);
+    ctx->par_slot = calloc((size_t)ctx->ncalls, sizeof *ctx->par_slot);
     if (ctx->ncalls > 1 && !(ctx->saved = calloc((size_t)ctx->ncalls * p, sizeof *ctx->saved)))
         return VINE_ERR_NO_MEM;
     if (!ctx->callno || !ctx->cur || !ctx->pending || !ctx->pc || !ctx->phase || !ctx->nset ||
         !ctx->nwait || !ctx->blocked || !ctx->wtarget || !ctx->whead || !ctx->wnext ||
-        !ctx->stack || !ctx->calls)
+        !ctx->stack || !ctx->calls || !ctx->par_slot)
         return VINE_ERR_NO_MEM;
     return VINE_OK;
 }
@@ -804,6 +807,7 @@ static void ctx_free(vine_vctx *ctx)
     free(ctx->saved);
     vine__vrace_free(ctx);
     free(ctx->calls);
+    free(ctx->par_slot);
     free(ctx->bufs);
     free(ctx->callno);
     free(ctx->cur);
@@ -872,6 +876,11 @@ static int calls_agree(vine_vctx *ctx, int ncalls, const vine_args *const *args)
                               "call %d has shm regions of %zu elements, call 1 of %zu: "
                               "consecutive calls share one segment",
                               c + 1, shm_region(args[c]), shm_region(args[0]));
+        if (args[c]->shm_par_count != args[0]->shm_par_count)
+            return vine__verr(ctx,
+                              "call %d has parity slots of %zu elements, call 1 of %zu: "
+                              "consecutive calls share one segment",
+                              c + 1, args[c]->shm_par_count, args[0]->shm_par_count);
     }
     return VINE_OK;
 }
@@ -893,6 +902,12 @@ int vine__verify_calls(int ncalls, const vine_args *const *args, vine_sched *con
     rc = ctx_alloc(&ctx);
     for (int c = 0; c < ncalls && rc == VINE_OK; c++)
         rc = call_setup(&ctx, c, args[c], scheds[c]);
+    /* The executor's count of par calls: all ranks agree (checked by call_setup). */
+    ctx.par_size = args[0]->shm_par_count;
+    for (int c = 0, n = 0; c < ncalls && rc == VINE_OK; c++) {
+        ctx.par_slot[c] = n % 2;
+        n += scheds[c][0].par != 0;
+    }
     /* Vector clocks for shared memory and for calls that follow each other. */
     ctx.clocks = ncalls > 1;
     for (int c = 0; c < ncalls && rc == VINE_OK; c++)
@@ -912,12 +927,15 @@ int vine__verify_calls(int ncalls, const vine_args *const *args, vine_sched *con
 
 int vine__verify_scheds(const vine_args *a, vine_sched *scheds, char *msg, size_t msglen)
 {
-    const vine_args *args[2] = {a, a};
-    vine_sched *s[2] = {scheds, scheds};
-    int shm = 0;
-    for (int r = 0; r < a->p; r++)
+    const vine_args *args[3] = {a, a, a};
+    vine_sched *s[3] = {scheds, scheds, scheds};
+    int shm = 0, par = 0;
+    for (int r = 0; r < a->p; r++) {
         shm |= scheds[r].shm != 0;
-    return vine__verify_calls(shm ? 2 : 1, args, s, msg, msglen);
+        par |= scheds[r].par != 0;
+    }
+    /* A parity slot is written again two par calls later: three calls show its reuse. */
+    return vine__verify_calls(par ? 3 : shm ? 2 : 1, args, s, msg, msglen);
 }
 
 /* Builds the schedules of all ranks of case a into *out (freed by the caller with free_all). */

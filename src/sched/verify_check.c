@@ -59,6 +59,8 @@ static int check_msg(vine_vctx *ctx, int r, size_t i, const vine_op *op)
                              ctx->p - 1);
     if (op->kind == VINE_OP_RECV && op->buf == VINE_BUF_SEND)
         return vine__verr_op(ctx, r, i, "receives into the read-only send buffer");
+    if (op->buf == VINE_BUF_PAR)
+        return vine__verr_op(ctx, r, i, "messages do not use the parity slot (par)");
     if (!in_bounds(ctx, r, op->buf, op->off, op->count))
         return bounds_err(ctx, r, i, op->buf, op->off, op->count);
     return VINE_OK;
@@ -106,7 +108,7 @@ static int check_get(vine_vctx *ctx, int r, size_t i, const vine_op *op)
         return rc;
     if (op->buf >= VINE_BUF_COUNT || op->dbuf >= VINE_BUF_COUNT)
         return vine__verr_op(ctx, r, i, "unknown buffer");
-    if (op->buf != VINE_BUF_SHM &&
+    if (op->buf != VINE_BUF_SHM && op->buf != VINE_BUF_PAR &&
         !(ctx->a->shm_single && (op->buf == VINE_BUF_SEND || op->buf == VINE_BUF_RECV)))
         return vine__verr_op(ctx, r, i,
                              "reads rank %d's %s buffer: only shm regions can be read, and "
@@ -155,7 +157,34 @@ static int uses_shm(const vine_op *op)
 {
     if (op->kind >= VINE_OP_SET)
         return 1;
-    return op->buf == VINE_BUF_SHM || (vine__op_local(op->kind) && op->dbuf == VINE_BUF_SHM);
+    return op->buf == VINE_BUF_SHM || op->buf == VINE_BUF_PAR ||
+           (vine__op_local(op->kind) && (op->dbuf == VINE_BUF_SHM || op->dbuf == VINE_BUF_PAR));
+}
+
+/*
+ * Ranges of the parity slot lie within the schedule's par_count, which the
+ * executor sizes the slot by (inline or in the parity area).
+ */
+static int check_par(vine_vctx *ctx, int r, size_t i, const vine_op *op)
+{
+    const vine_sched *s = &ctx->s[r];
+    int src = op->buf == VINE_BUF_PAR && op->kind != VINE_OP_SET && op->kind != VINE_OP_WAIT;
+    int dst = vine__op_local(op->kind) && op->kind != VINE_OP_SET && op->kind != VINE_OP_WAIT &&
+              op->dbuf == VINE_BUF_PAR;
+    if (!src && !dst)
+        return VINE_OK;
+    if (!s->par)
+        return vine__verr_op(ctx, r, i,
+                             "uses the parity slot in a schedule without the par mark "
+                             "(vine__sched_par)");
+    size_t off = src ? op->off : op->doff;
+    if ((src && (op->off > s->par_count || op->count > s->par_count - op->off)) ||
+        (dst && (op->doff > s->par_count || op->count > s->par_count - op->doff)))
+        return vine__verr_op(ctx, r, i,
+                             "par[%zu,+%zu) lies outside the schedule's %zu parity elements "
+                             "(par_count)",
+                             off, op->count, s->par_count);
+    return VINE_OK;
 }
 
 static int check_op(vine_vctx *ctx, int r, size_t i, size_t *last_set)
@@ -165,6 +194,9 @@ static int check_op(vine_vctx *ctx, int r, size_t i, size_t *last_set)
         return vine__verr_op(ctx, r, i,
                              "uses shared memory in a schedule without the shm mark "
                              "(vine__sched_shm)");
+    int rc = check_par(ctx, r, i, op);
+    if (rc)
+        return rc;
     switch (op->kind) {
     case VINE_OP_SEND:
     case VINE_OP_RECV:
@@ -270,6 +302,20 @@ int vine__verify_static(vine_vctx *ctx)
                             "rank %d: the schedule's shm mark (%d) differs from rank 0's (%d): "
                             "all ranks of a call must agree",
                             r, ctx->s[r].shm, ctx->s[0].shm);
+    /* The executor counts par calls and sizes their slots: every rank must agree too. */
+    for (int r = 0; r < ctx->p && rc == VINE_OK; r++) {
+        const vine_sched *s = &ctx->s[r];
+        if (s->par && !s->shm)
+            rc = vine__verr(ctx, "rank %d: a par schedule without the shm mark", r);
+        else if (s->par && s->par_count > ctx->a->shm_par_count)
+            rc = vine__verr(ctx, "rank %d: %zu parity elements, but a slot holds %zu", r,
+                            s->par_count, ctx->a->shm_par_count);
+        else if (!s->par != !ctx->s[0].par || (s->par && s->par_count != ctx->s[0].par_count))
+            rc = vine__verr(ctx,
+                            "rank %d: the schedule's par mark (%d, %zu elements) differs from "
+                            "rank 0's (%d, %zu): all ranks of a call must agree",
+                            r, s->par, s->par_count, ctx->s[0].par, ctx->s[0].par_count);
+    }
     return rc;
 }
 

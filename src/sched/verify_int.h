@@ -230,6 +230,14 @@ typedef struct vine_vctx {
     vine_vshadow *shadow;
     uint32_t **spare; /* clocks of p entries to reuse for SETs */
     size_t nspare, spare_cap;
+    /*
+     * Parity slots (sched.h): par_slot[c] is the slot that call c's par
+     * schedules see (the par calls before c, mod 2); par_size the elements of
+     * one slot.  Rank r's buffer VINE_BUF_PAR holds both slots, slot k at
+     * k * par_size, in the data and in the shadows.
+     */
+    int *par_slot;
+    size_t par_size;
     char *msg;
     size_t msglen;
 } vine_vctx;
@@ -251,6 +259,14 @@ static inline void vine__vview(vine_vctx *ctx, int c)
 static inline const vine_sched *vine__vsched(const vine_vctx *ctx, int r)
 {
     return &ctx->calls[ctx->callno[r]].s[r];
+}
+
+/* Where offset off of buffer b lies for rank r in its call: PAR's slot added. */
+static inline size_t vine__vphys(const vine_vctx *ctx, int r, int b, size_t off)
+{
+    if (b != VINE_BUF_PAR)
+        return off;
+    return off + (size_t)ctx->par_slot[ctx->callno[r]] * ctx->par_size;
 }
 
 /* The 64-bit mixer naming rank r's contribution (splitmix64's finaliser). */

@@ -310,7 +310,7 @@ static int sh_read(vine_vctx *ctx, int r, size_t i, int q, int b, size_t off, si
 static int read_peer(vine_vctx *ctx, int r, size_t i, const vine_op *op)
 {
     int c = ctx->callno[r], q = op->peer;
-    if (op->buf != VINE_BUF_SHM && ctx->callno[q] != c) {
+    if (op->buf != VINE_BUF_SHM && op->buf != VINE_BUF_PAR && ctx->callno[q] != c) {
         vine__vview(ctx, c);
         return vine__verr_op(ctx, r, i,
                              "reads rank %d's %s[%zu,+%zu) while rank %d is in call %d, %s this "
@@ -318,7 +318,8 @@ static int read_peer(vine_vctx *ctx, int r, size_t i, const vine_op *op)
                              q, vine__vbuf_name(op->buf), op->off, op->count, q, ctx->callno[q] + 1,
                              ctx->callno[q] < c ? "before" : "after");
     }
-    return sh_read(ctx, r, i, q, op->buf, op->off, op->count);
+    /* Both slots of q's parity area are one shadow: the reader's call picks the slot. */
+    return sh_read(ctx, r, i, q, op->buf, vine__vphys(ctx, r, op->buf, op->off), op->count);
 }
 
 int vine__vrace_local(vine_vctx *ctx, int r, size_t i)
@@ -330,10 +331,10 @@ int vine__vrace_local(vine_vctx *ctx, int r, size_t i)
     if (op->kind == VINE_OP_GET || op->kind == VINE_OP_GETRED)
         rc = read_peer(ctx, r, i, op);
     if (rc == VINE_OK)
-        rc = sh_write(ctx, r, op->dbuf, op->doff, op->count, w);
+        rc = sh_write(ctx, r, op->dbuf, vine__vphys(ctx, r, op->dbuf, op->doff), op->count, w);
     /* A src-right reduce clobbers its source. */
     if (rc == VINE_OK && op->kind == VINE_OP_REDUCE && op->order == VINE_SRC_RIGHT)
-        rc = sh_write(ctx, r, op->buf, op->off, op->count, w);
+        rc = sh_write(ctx, r, op->buf, vine__vphys(ctx, r, op->buf, op->off), op->count, w);
     return rc;
 }
 
@@ -595,6 +596,10 @@ int vine__vrace_init(vine_vctx *ctx)
         if (shadow(ctx, r, VINE_BUF_SHM)->on)
             rc = sh_reset(shadow(ctx, r, VINE_BUF_SHM), ctx->calls[0].lay[r].size[VINE_BUF_SHM],
                           none);
+    /* The parity area: both slots, also unwritten before the first call. */
+    for (int r = 0; r < ctx->p && rc == VINE_OK; r++)
+        if (shadow(ctx, r, VINE_BUF_PAR)->on)
+            rc = sh_reset(shadow(ctx, r, VINE_BUF_PAR), 2 * ctx->par_size, none);
     return rc;
 }
 

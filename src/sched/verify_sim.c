@@ -257,19 +257,21 @@ static int reduce_pieces(vine_vctx *ctx, int r, size_t i, const vine_op *op)
 static int run_data(vine_vctx *ctx, int r, size_t i, const vine_op *op)
 {
     int from = op->kind == VINE_OP_GET || op->kind == VINE_OP_GETRED ? op->peer : r;
-    if (vine__vbuf_read(buf(ctx, from, op->buf), op->off, op->count, &ctx->v1))
+    /* The parity slot is the one of this rank's call, for the peer's copy too. */
+    size_t off = vine__vphys(ctx, r, op->buf, op->off),
+           doff = vine__vphys(ctx, r, op->dbuf, op->doff);
+    if (vine__vbuf_read(buf(ctx, from, op->buf), off, op->count, &ctx->v1))
         return VINE_ERR_NO_MEM;
     if (op->kind == VINE_OP_COPY || op->kind == VINE_OP_GET)
-        return vine__vbuf_write(buf(ctx, r, op->dbuf), op->doff, &ctx->v1, &ctx->tmp);
-    if (vine__vbuf_read(buf(ctx, r, op->dbuf), op->doff, op->count, &ctx->v2))
+        return vine__vbuf_write(buf(ctx, r, op->dbuf), doff, &ctx->v1, &ctx->tmp);
+    if (vine__vbuf_read(buf(ctx, r, op->dbuf), doff, op->count, &ctx->v2))
         return VINE_ERR_NO_MEM;
     int rc = reduce_pieces(ctx, r, i, op);
     if (rc == VINE_OK)
-        rc = vine__vbuf_write(buf(ctx, r, op->dbuf), op->doff, &ctx->v3, &ctx->tmp);
+        rc = vine__vbuf_write(buf(ctx, r, op->dbuf), doff, &ctx->v3, &ctx->tmp);
     if (rc == VINE_OK && op->kind == VINE_OP_REDUCE && op->order == VINE_SRC_RIGHT) {
         vine_vdesc none = {0, 0, 0, 0, 0, 0};
-        rc = vine__vbuf_fill(buf(ctx, r, op->buf), op->off, op->count, 0, &none, &ctx->v1,
-                             &ctx->tmp);
+        rc = vine__vbuf_fill(buf(ctx, r, op->buf), off, op->count, 0, &none, &ctx->v1, &ctx->tmp);
     }
     return rc;
 }

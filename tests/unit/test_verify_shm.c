@@ -501,6 +501,179 @@ static void test_pairs(void)
     }
 }
 
+/* ---- parity slots (sched.h, docs/shm.md "Parity slots") ---- */
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            printf("FAIL ");                                                                       \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+/* A case of p ranks with the schedules of build, parity slots of par elements. */
+static int par_build(tcase *t, vine_coll coll, int p, size_t count, size_t par, size_t *counts,
+                     size_t *displs, vine_build_fn build)
+{
+    memset(t, 0, sizeof *t);
+    t->a = (vine_args){.coll = coll,
+                       .p = p,
+                       .count = count,
+                       .commutative = 1,
+                       .shm_count = 4096,
+                       .shm_par_count = par};
+    if (counts) {
+        vine__verify_counts(coll, p, count, counts, displs);
+        t->a.counts = counts;
+        t->a.displs = displs;
+    }
+    int rc = VINE_OK;
+    for (int r = 0; r < p; r++) {
+        vine_args a = t->a;
+        a.rank = r;
+        vine__sched_init(&t->s[r], p, r);
+        if (rc == VINE_OK)
+            rc = build(&a, &t->s[r]);
+    }
+    return rc;
+}
+
+/* Verifies ncalls calls of t in a row. */
+static int par_calls(tcase *t, int ncalls, char *msg, size_t len)
+{
+    const vine_args *a[3] = {&t->a, &t->a, &t->a};
+    vine_sched *s[3] = {t->s, t->s, t->s};
+    return vine__verify_calls(ncalls, a, s, msg, len);
+}
+
+/* Removes the WAITs of s (a rank that trusts its peers). */
+static void drop_waits(vine_sched *s)
+{
+    size_t n = 0, b = 0;
+    for (size_t k = 0; k < s->nrounds; k++) {
+        size_t e = s->round_end[k];
+        for (size_t i = b; i < e; i++)
+            if (s->ops[i].kind != VINE_OP_WAIT)
+                s->ops[n++] = s->ops[i];
+        b = e;
+        s->round_end[k] = n;
+    }
+    s->nops = n;
+}
+
+/* Moves the parity slot's data to the region: one slot, still without the entry wait. */
+static void par_to_region(vine_sched *s)
+{
+    for (size_t i = 0; i < s->nops; i++) {
+        if (s->ops[i].buf == VINE_BUF_PAR)
+            s->ops[i].buf = VINE_BUF_SHM;
+        if (s->ops[i].dbuf == VINE_BUF_PAR)
+            s->ops[i].dbuf = VINE_BUF_SHM;
+    }
+    s->par = 0;
+    s->par_count = 0;
+}
+
+static int has_wait0(const vine_sched *s)
+{
+    for (size_t i = 0; i < s->nops; i++)
+        if (s->ops[i].kind == VINE_OP_WAIT && s->ops[i].count == 0)
+            return 1;
+    return 0;
+}
+
+static void test_par(void)
+{
+    char msg[1024];
+    tcase t;
+    size_t counts[MAXP], displs[MAXP + 1];
+    int rc;
+
+    /* The small allreduce on the parity slots: no entry wait, accepted over three calls. */
+    rc = par_build(&t, VINE_COLL_ALLREDUCE, 5, 3, 64, NULL, NULL, vine__allreduce_shm_build);
+    CHECK(rc == VINE_OK && t.s[0].par && t.s[0].par_count == 3 && !has_wait0(&t.s[0]),
+          "allreduce shm p=5 n=3: a par schedule without flag 0 (rc %d, par %d)", rc, t.s[0].par);
+    rc = par_calls(&t, 3, msg, sizeof msg);
+    report("par allreduce p=5, three calls", rc, msg, VINE_OK, NULL);
+    tc_free(&t);
+
+    /* Too large for the slot: the region with its entry wait. */
+    rc = par_build(&t, VINE_COLL_ALLREDUCE, 5, 100, 64, NULL, NULL, vine__allreduce_shm_build);
+    CHECK(rc == VINE_OK && !t.s[0].par && has_wait0(&t.s[0]),
+          "allreduce shm p=5 n=100 with 64-element slots: the region path");
+    tc_free(&t);
+
+    /* Broken: one slot (the region) and no entry wait: the next call overwrites a read. */
+    rc = par_build(&t, VINE_COLL_ALLREDUCE, 4, 3, 64, NULL, NULL, vine__allreduce_shm_build);
+    for (int r = 0; r < 4; r++)
+        par_to_region(&t.s[r]);
+    rc = rc ? rc : par_calls(&t, 2, msg, sizeof msg);
+    report("allreduce on one slot without the entry wait", rc, msg, VINE_ERR_INTERNAL,
+           "reads rank 0's shm[0,+3) written by its op 0 (round 0, copy send[0,+3) -> shm[0]) in "
+           "call 2 without a flag ordering them");
+    tc_free(&t);
+
+    /* Broken: the rank with an empty block skips its WAITs.  Two calls use both slots once and
+     * pass; the third reuses slot 0 while readers of call 1 may still read it. */
+    rc = par_build(&t, VINE_COLL_REDUCE_SCATTER, 5, 3, 64, counts, displs,
+                   vine__reduce_scatter_shm_build);
+    CHECK(rc == VINE_OK && counts[0] == 0 && t.s[0].par,
+          "reduce_scatter shm p=5: par, empty block 0");
+    rc = par_calls(&t, 3, msg, sizeof msg);
+    report("par reduce_scatter p=5 (rank 0's block empty), three calls", rc, msg, VINE_OK, NULL);
+    drop_waits(&t.s[0]);
+    rc = par_calls(&t, 2, msg, sizeof msg);
+    report("par reduce_scatter, rank 0 skips its waits, two calls", rc, msg, VINE_OK, NULL);
+    rc = par_calls(&t, 3, msg, sizeof msg);
+    report("par reduce_scatter, rank 0 skips its waits, three calls", rc, msg, VINE_ERR_INTERNAL,
+           "reads rank 0's par[0,+3) written by its op 0 (round 0, copy send[0,+14) -> par[0]) in "
+           "call 3 without a flag ordering them");
+    tc_free(&t);
+
+    /* Broken: the parity mark on some ranks only. */
+    rc = par_build(&t, VINE_COLL_ALLREDUCE, 3, 2, 64, NULL, NULL, vine__allreduce_shm_build);
+    t.s[2].par_count = 5;
+    rc = rc ? rc : par_calls(&t, 1, msg, sizeof msg);
+    report("par schedules that disagree on par_count", rc, msg, VINE_ERR_INTERNAL,
+           "all ranks of a call must agree");
+    tc_free(&t);
+
+    /* Mixed with the other shm collectives, which use the region at any offset. */
+    const vine_algo *alg[8];
+    vine_args args[8];
+    size_t rsc[2][MAXP], rsd[2][MAXP + 1];
+    const vine_coll seq[8] = {VINE_COLL_ALLREDUCE, VINE_COLL_BCAST,
+                              VINE_COLL_ALLREDUCE, VINE_COLL_REDUCE_SCATTER,
+                              VINE_COLL_GATHER,    VINE_COLL_ALLREDUCE,
+                              VINE_COLL_REDUCE,    VINE_COLL_REDUCE_SCATTER_BLOCK};
+    const size_t cnt[8] = {3, 40, 2, 3, 5, 100, 3, 2};
+    for (int c = 0; c < 8; c++) {
+        args[c] = (vine_args){.coll = seq[c],
+                              .p = 6,
+                              .root = c % 6,
+                              .count = cnt[c],
+                              .commutative = c != 2,
+                              .shm_count = 64,
+                              .shm_par_count = 16};
+        alg[c] = vine__algo_find(seq[c], "shm");
+    }
+    vine__verify_counts(VINE_COLL_REDUCE_SCATTER, 6, 3, rsc[0], rsd[0]);
+    vine__verify_counts(VINE_COLL_REDUCE_SCATTER_BLOCK, 6, 2, rsc[1], rsd[1]);
+    args[3].counts = rsc[0];
+    args[3].displs = rsd[0];
+    args[7].counts = rsc[1];
+    args[7].displs = rsd[1];
+    report("par and region shm calls mixed, 8 calls",
+           vine__verify_cases(8, alg, args, msg, sizeof msg), msg, VINE_OK, NULL);
+    /* The same without the slots: every call on the region with its entry wait. */
+    for (int c = 0; c < 8; c++)
+        args[c].shm_par_count = 0;
+    report("the same on the region only", vine__verify_cases(8, alg, args, msg, sizeof msg), msg,
+           VINE_OK, NULL);
+}
+
 int main(void)
 {
     test_accepted();
@@ -508,6 +681,7 @@ int main(void)
     test_static();
     test_run();
     test_pairs();
+    test_par();
     printf("%d failures\n", failures);
     return failures != 0;
 }

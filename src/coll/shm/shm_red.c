@@ -24,7 +24,9 @@
  * the slicing: every rank copies its input into its region and SETs 1, and
  * each rank that wants the result folds all p inputs itself.  So does a
  * reduce_scatter of at most VINE_SHM_SMALL_TOTAL elements in all, each rank
- * folding only its own block.
+ * folding only its own block.  Allreduce and reduce_scatter do so in the
+ * parity slots (VINE_BUF_PAR) when the vector fits one, without the entry
+ * wait (use_par, docs/shm.md "Parity slots").
  */
 #include "../ranks.h"
 #include "shm_common.h"
@@ -250,25 +252,42 @@ static void red_free(red *R)
 }
 
 /*
+ * Whether a small path of len elements per rank runs on the parity slots
+ * (docs/shm.md, "Parity slots"): not as a phase of a composed schedule,
+ * whose flags and calls are another schedule's.
+ */
+static int use_par(const vine_args *a, const vine_sched *s, size_t len)
+{
+    return !s->sub && len <= a->shm_par_count;
+}
+
+/*
  * The small path: every rank that others read copies its input into its
  * region and SETs 1; every rank that wants the result folds x_{p-1}, then
  * x_j op (...) down to x_0, into RECV, its own input from a copy that the
- * fold cannot overwrite.
+ * fold cannot overwrite.  Allreduce copies into its parity slot (PAR)
+ * instead, with no entry wait: every rank WAITs for every other rank's SET 1
+ * of the call, which is what makes the slot of two par calls later free.
  */
 static int red_small(const vine_args *a, vine_sched *s, int inbuf, int all)
 {
     int p = a->p, r = a->rank, writer = all || r != a->root;
     size_t n = a->count;
-    int own = inbuf;
-    if (writer) {
+    int own = inbuf, reg = VINE_BUF_SHM;
+    if (all && use_par(a, s, n)) {
+        vine__sched_par(s, n);
+        reg = VINE_BUF_PAR;
+    } else if (writer) {
         vine__shm_enter(a, s);
-        vine__sched_copy(s, inbuf, 0, VINE_BUF_SHM, 0, n);
+    }
+    if (writer) {
+        vine__sched_copy(s, inbuf, 0, reg, 0, n);
         vine__sched_set(s, 1);
     }
     if (!all && r != a->root)
         return vine__sched_finish(s);
     if (inbuf == VINE_BUF_RECV && r != p - 1) {
-        own = writer ? VINE_BUF_SHM : VINE_BUF_TMP;
+        own = writer ? reg : VINE_BUF_TMP;
         if (!writer) {
             vine__sched_need_tmp(s, n);
             vine__sched_copy(s, VINE_BUF_RECV, 0, VINE_BUF_TMP, 0, n);
@@ -279,7 +298,7 @@ static int red_small(const vine_args *a, vine_sched *s, int inbuf, int all)
             vine__sched_copy(s, inbuf, 0, VINE_BUF_RECV, 0, n);
     } else {
         vine__sched_wait(s, p - 1, 1);
-        vine__sched_get(s, p - 1, VINE_BUF_SHM, 0, VINE_BUF_RECV, 0, n);
+        vine__sched_get(s, p - 1, reg, 0, VINE_BUF_RECV, 0, n);
     }
     for (int j = p - 2; j >= 0; j--) {
         if (j == r) {
@@ -287,7 +306,7 @@ static int red_small(const vine_args *a, vine_sched *s, int inbuf, int all)
             continue;
         }
         vine__sched_wait(s, j, 1);
-        vine__sched_getred(s, j, VINE_BUF_SHM, 0, VINE_BUF_RECV, 0, n);
+        vine__sched_getred(s, j, reg, 0, VINE_BUF_RECV, 0, n);
     }
     return vine__sched_finish(s);
 }
@@ -298,29 +317,39 @@ static int red_small(const vine_args *a, vine_sched *s, int inbuf, int all)
  * x_{p-1} first, into RECV (its own operand from its region's copy, which an
  * in-place result cannot overwrite).  Each rank reads p blocks and no rank
  * waits for a piece's owner, where the chunked path adds a second hand-off.
+ * On the parity slots (PAR, no entry wait) a rank with an empty block still
+ * WAITs for every other rank's SET 1: the next par call's writes rely on it.
  */
 static int red_small_scat(const vine_args *a, vine_sched *s, int inbuf)
 {
-    int p = a->p, r = a->rank;
+    int p = a->p, r = a->rank, reg = VINE_BUF_SHM;
     size_t len = a->displs[p], off = a->displs[r], n = a->counts[r];
-    vine__shm_enter(a, s);
-    vine__sched_copy(s, inbuf, 0, VINE_BUF_SHM, 0, len);
+    if (use_par(a, s, len)) {
+        vine__sched_par(s, len);
+        reg = VINE_BUF_PAR;
+    } else {
+        vine__shm_enter(a, s);
+    }
+    vine__sched_copy(s, inbuf, 0, reg, 0, len);
     vine__sched_set(s, 1);
-    if (n == 0)
+    if (n == 0) {
+        if (reg == VINE_BUF_PAR)
+            vine__shm_wait_all(a, s, 1);
         return vine__sched_finish(s);
+    }
     if (r == p - 1) {
-        vine__sched_copy(s, VINE_BUF_SHM, off, VINE_BUF_RECV, 0, n);
+        vine__sched_copy(s, reg, off, VINE_BUF_RECV, 0, n);
     } else {
         vine__sched_wait(s, p - 1, 1);
-        vine__sched_get(s, p - 1, VINE_BUF_SHM, off, VINE_BUF_RECV, 0, n);
+        vine__sched_get(s, p - 1, reg, off, VINE_BUF_RECV, 0, n);
     }
     for (int j = p - 2; j >= 0; j--) {
         if (j == r) {
-            vine__sched_reduce(s, VINE_BUF_SHM, off, VINE_BUF_RECV, 0, n, VINE_SRC_LEFT);
+            vine__sched_reduce(s, reg, off, VINE_BUF_RECV, 0, n, VINE_SRC_LEFT);
             continue;
         }
         vine__sched_wait(s, j, 1);
-        vine__sched_getred(s, j, VINE_BUF_SHM, off, VINE_BUF_RECV, 0, n);
+        vine__sched_getred(s, j, reg, off, VINE_BUF_RECV, 0, n);
     }
     return vine__sched_finish(s);
 }
