@@ -77,6 +77,35 @@ typedef struct vine_memo {
     int commutative;
 } vine_memo;
 
+/*
+ * The previous irregular collective (allgatherv, alltoallv, alltoallw,
+ * gatherv, scatterv) on a communicator that a repeat may run without the
+ * checks (coll_v.c), kept apart from memo so that other collectives between
+ * two repeats do not evict it.  Like memo it qualifies only with predefined
+ * datatypes used in place (or the MPI library's collective) and the same
+ * algorithm choice (gen); a repeat also passes equal count and displacement
+ * tables (and alltoallw's types): their values, copied into tab, are
+ * compared, not their addresses.  e is the cached schedule it runs on bytes;
+ * lo the offsets of the lowest blocks of the sides in the user's buffers.
+ */
+#ifndef VINE_VMEMO_INLINE /* bytes of tables kept without an allocation (lower: tests the heap) */
+#define VINE_VMEMO_INLINE 3072
+#endif
+typedef struct vine_vmemo {
+    int valid;
+    vine_coll coll;
+    int root, inplace;
+    unsigned gen;
+    MPI_Datatype sdt, rdt; /* the types of the one-type sides (MPI_DATATYPE_NULL: not used) */
+    MPI_Count scount;      /* the one-block side's count (allgatherv, gatherv, scatterv) */
+    MPI_Aint slo, rlo;
+    struct vine_cache_entry *e;
+    size_t bytes;        /* of the tables kept */
+    unsigned char *heap; /* when they exceed in */
+    size_t heap_bytes;
+    unsigned char in[VINE_VMEMO_INLINE];
+} vine_vmemo;
+
 /* Room for what the shared-memory set-up says about a communicator. */
 #define VINE_SHM_MSG_MAX 160
 
@@ -140,6 +169,7 @@ typedef struct vine_comm_state {
     int nactive; /* requests on it started and not yet finished */
     int orphan;
     struct vine_comm_state *prev, *next;
+    vine_vmemo vmemo; /* last: it is large, and the hot fields above keep their places */
 } vine_comm_state;
 
 /*
@@ -373,6 +403,14 @@ static inline int vine__call_memo_mpi(const vine_comm_state *st)
 int vine__call_memo_done(const vine_comm_state *st, int rc);
 /* Runs the remembered call of st on new buffers (NULL where the call has none). */
 int vine__call_memo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf);
+
+/*
+ * Runs the remembered irregular call of st (vine_vmemo) on the bytes at
+ * sendbuf and recvbuf (NULL where the call has none) / records that it
+ * served a repeat when rc is MPI_SUCCESS, returning rc.
+ */
+int vine__call_vmemo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf);
+int vine__call_vmemo_done(const vine_comm_state *st, int rc);
 
 /*
  * The remembered call of st (see vine_memo) by the MPI library's collective

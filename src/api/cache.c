@@ -26,8 +26,8 @@ static int key_equal(const vine_key *a, const vine_key *b)
            a->type_size == b->type_size && a->seg_count == b->seg_count &&
            a->tuning_gen == b->tuning_gen && a->shm_count == b->shm_count &&
            a->shm_single == b->shm_single && a->shm_node_count == b->shm_node_count &&
-           a->shm_par_count == b->shm_par_count &&
-           a->ncounts == b->ncounts && counts_equal(a->counts, b->counts, a->ncounts);
+           a->shm_par_count == b->shm_par_count && a->ncounts == b->ncounts &&
+           counts_equal(a->counts, b->counts, a->ncounts);
 }
 
 static vine_cache_entry *touch(vine_comm_state *st, int i)
@@ -107,6 +107,8 @@ vine_cache_entry *vine__cache_add(vine_comm_state *st, const vine_key *k, int pi
     vine_cache_entry *e = victim < VINE_CACHE_SIZE ? &st->cache[victim] : &st->spare;
     if (st->memo.e == e)
         st->memo.valid = 0;
+    if (st->vmemo.e == e)
+        st->vmemo.valid = 0;
     entry_free(e);
     if (!entry_key(e, k))
         return NULL;
@@ -139,6 +141,10 @@ void vine__cache_unpin(vine_cache_entry *e)
 void vine__cache_clear(vine_comm_state *st)
 {
     st->memo.valid = 0;
+    st->vmemo.valid = 0;
+    free(st->vmemo.heap);
+    st->vmemo.heap = NULL;
+    st->vmemo.heap_bytes = 0;
     for (int i = 0; i < VINE_CACHE_SIZE; i++)
         entry_free(&st->cache[i]);
     entry_free(&st->spare);

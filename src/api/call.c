@@ -379,3 +379,22 @@ int vine__call_memo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf)
                         VINE_EXEC_TAG};
     return vine__call_memo_done(st, run(st, &x));
 }
+
+int vine__call_vmemo_done(const vine_comm_state *st, int rc)
+{
+    if (rc == MPI_SUCCESS)
+        vine__choose_note(st->vmemo.coll, st->vmemo.e->served);
+    return rc;
+}
+
+int vine__call_vmemo_run(vine_comm_state *st, const void *sendbuf, void *recvbuf)
+{
+    const vine_cache_entry *e = st->vmemo.e;
+    vine_exec_call x = {&e->sched,    e->has_plan ? &e->plan : NULL,
+                        e->max_reqs,  sendbuf,
+                        recvbuf,      vine__byte_type(),
+                        MPI_OP_NULL,  1,
+                        st->comm,     vine__shm_exec(st),
+                        VINE_EXEC_TAG};
+    return vine__call_vmemo_done(st, run(st, &x));
+}

@@ -154,7 +154,9 @@ static int vside_set(vside *s, int i, MPI_Count n, MPI_Aint d, int bytes, vlim *
     const vine_exec_type *t = vtype(s, i);
     if (n < 0)
         return MPI_ERR_COUNT;
-    int rc = t == l->t ? MPI_SUCCESS : vlim_set(l, t);
+    /* Another type of the same size and extent has the same limits. */
+    int same = t == l->t || (l->t && t->size == l->t->size && t->extent == l->t->extent);
+    int rc = same ? MPI_SUCCESS : vlim_set(l, t);
     if (rc || (size_t)n > l->maxn)
         return rc ? rc : MPI_ERR_COUNT;
     MPI_Aint at = d;
@@ -359,6 +361,132 @@ static int mpi_tables(int p, const utab *u, const int **cnt, const int **dsp, vi
     return MPI_SUCCESS;
 }
 
+/* The full paths stay out of line, so that a repeat does not pay for their frames. */
+#if defined(__GNUC__)
+#define VINE_NOINLINE __attribute__((noinline))
+#else
+#define VINE_NOINLINE
+#endif
+
+/*
+ * ---- The repeat shortcut (vine_vmemo) ----
+ *
+ * The arrays a repeat must pass with equal values: the user's tables as
+ * given (ints, or MPI_Count and MPI_Aint: the two forms differ in length)
+ * and alltoallw's types, at most 6, compared one after the other.
+ */
+typedef struct vparts {
+    const void *ptr[6];
+    size_t len[6];
+    int n;
+} vparts;
+
+static inline void vparts_add(vparts *v, const void *ptr, size_t len)
+{
+    v->ptr[v->n] = ptr;
+    v->len[v->n++] = len;
+}
+
+/* Adds the tables of u (given: utab_given) for p ranks. */
+static inline void vparts_tab(vparts *v, const utab *u, int p)
+{
+    size_t n = (size_t)p;
+    if (u->ic)
+        vparts_add(v, u->ic, n * sizeof *u->ic);
+    else
+        vparts_add(v, u->cc, n * sizeof *u->cc);
+    if (u->id)
+        vparts_add(v, u->id, n * sizeof *u->id);
+    else
+        vparts_add(v, u->ad, n * sizeof *u->ad);
+}
+
+/*
+ * The state of comm when its remembered call is of coll with this root and
+ * in-place choice under the same algorithm choice, else NULL.  Never under
+ * MPI_THREAD_MULTIPLE, where vine__last_state stays NULL.
+ */
+static inline vine_comm_state *vmemo_find(MPI_Comm comm, vine_coll coll, int root, int inplace)
+{
+    vine_comm_state *st = vine__last_state;
+    if (!st || st->user != comm)
+        return NULL;
+    const vine_vmemo *m = &st->vmemo;
+    if (!m->valid || m->coll != coll || m->root != root || m->inplace != inplace ||
+        m->gen != vine__choice_gen)
+        return NULL;
+    return st;
+}
+
+/* Where m keeps its arrays: inline, or in heap when they do not fit. */
+static unsigned char *vmemo_tab(vine_vmemo *m, size_t bytes)
+{
+    return bytes > sizeof m->in ? m->heap : m->in;
+}
+
+/* Whether the arrays of v hold the values kept in m. */
+static inline int vmemo_same(vine_vmemo *m, const vparts *v)
+{
+    const unsigned char *at = vmemo_tab(m, m->bytes);
+    size_t bytes = 0;
+    for (int i = 0; i < v->n; i++) {
+        if (!v->ptr[i] || (bytes += v->len[i]) > m->bytes || memcmp(at, v->ptr[i], v->len[i]))
+            return 0;
+        at += v->len[i];
+    }
+    return bytes == m->bytes;
+}
+
+/*
+ * Remembers c, which succeeded (vine_vmemo), with the arrays of v and the
+ * types of its sides (all predefined: their handles never change meaning),
+ * unless under MPI_THREAD_MULTIPLE, where no repeat would look.  Leaves the
+ * memo invalid when the arrays find no room.
+ */
+static void vmemo_keep(const vine_call *c, const vparts *v, MPI_Datatype sdt, MPI_Count scount,
+                       MPI_Datatype rdt, MPI_Aint slo, MPI_Aint rlo)
+{
+    if (vine__mt())
+        return;
+    vine_vmemo *m = &c->st->vmemo;
+    m->valid = 0;
+    size_t bytes = 0;
+    for (int i = 0; i < v->n; i++)
+        bytes += v->len[i];
+    if (bytes > sizeof m->in && bytes > m->heap_bytes) {
+        /* Grows only: freed with the state (vine__cache_clear). */
+        unsigned char *h = malloc(bytes);
+        if (!h)
+            return;
+        free(m->heap);
+        m->heap = h;
+        m->heap_bytes = bytes;
+    }
+    unsigned char *at = vmemo_tab(m, bytes);
+    for (int i = 0; i < v->n; i++) {
+        memcpy(at, v->ptr[i], v->len[i]);
+        at += v->len[i];
+    }
+    m->bytes = bytes;
+    m->coll = c->a.coll;
+    m->root = c->a.root;
+    m->inplace = c->a.inplace;
+    m->gen = vine__choice_gen;
+    m->sdt = sdt;
+    m->rdt = rdt;
+    m->scount = scount;
+    m->slo = slo;
+    m->rlo = rlo;
+    m->e = c->e;
+    m->valid = 1;
+}
+
+/* Whether the remembered call of st goes to the MPI library's collective. */
+static int vmemo_mpi(const vine_comm_state *st)
+{
+    return (st->vmemo.e->served->flags & VINE_ALGO_MPI) != 0;
+}
+
 /*
  * Plans c on bytes; big: the MPI library's classic interface cannot take the
  * call.  The cache key is the tables of sides s[0], ..., s[ns - 1] (from
@@ -386,15 +514,61 @@ static int run(vine_call *c, const char *smem, vside *r, char *rmem)
 
 /* ---- allgatherv ---- */
 
-static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, const utab *ru, MPI_Datatype recvtype, MPI_Comm comm)
+/* A repeat of comm's remembered allgatherv (vine_vmemo) runs it: 1 with *rc its result, else 0. */
+static int allgatherv_repeat(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const utab *ru, MPI_Datatype recvtype, MPI_Comm comm,
+                             int *rc)
 {
+    int inplace = sendbuf == MPI_IN_PLACE;
+    vine_comm_state *st = vmemo_find(comm, VINE_COLL_ALLGATHERV, 0, inplace);
+    if (!st || !recvbuf || recvbuf == MPI_IN_PLACE || recvtype != st->vmemo.rdt ||
+        (!inplace && (!sendbuf || sendtype != st->vmemo.sdt || sendcount != st->vmemo.scount)))
+        return 0;
+    vparts v;
+    v.n = 0;
+    vparts_tab(&v, ru, st->p);
+    if (!vmemo_same(&st->vmemo, &v))
+        return 0;
+    if (vmemo_mpi(st)) {
+        const int *cnt, *dsp;
+        vints w;
+        w.heap[0] = w.heap[1] = NULL;
+        if ((*rc = mpi_tables(st->p, ru, &cnt, &dsp, &w)) == MPI_SUCCESS)
+            *rc = vine__call_vmemo_done(st, PMPI_Allgatherv(sendbuf, (int)sendcount, sendtype,
+                                                            recvbuf, cnt, dsp, recvtype, comm));
+        vints_free(&w);
+        return 1;
+    }
+    *rc = vine__call_vmemo_run(st, inplace ? NULL : sendbuf, (char *)recvbuf + st->vmemo.rlo);
+    return 1;
+}
+
+/* Remembers the allgatherv c (receive side r, tables ru) for its repeats. */
+static void allgatherv_keep(const vine_call *c, const utab *ru, MPI_Datatype sdt, MPI_Count scount,
+                            const vside *r)
+{
+    vparts v;
+    v.n = 0;
+    vparts_tab(&v, ru, c->a.p);
+    vmemo_keep(c, &v, sdt, scount, r->t->dt, 0, r->lo);
+}
+
+/*
+ * The calls that are no repeat, with every check: kept out of line (as are
+ * alltoallv_checked and rooted_checked), so that a repeat does not pay for
+ * their frame, which holds the tables.
+ */
+VINE_NOINLINE static int allgatherv_checked(const void *sendbuf, MPI_Count sendcount,
+                                            MPI_Datatype sendtype, void *recvbuf, const utab *ru,
+                                            MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int rc;
     vine_call c;
     vine_exec_type st, rt;
     vside r;
     vtabs m;
     int inplace = sendbuf == MPI_IN_PLACE;
-    int rc = vine__call_start(&c, VINE_COLL_ALLGATHERV, comm);
+    rc = vine__call_start(&c, VINE_COLL_ALLGATHERV, comm);
     if (rc || (rc = vine__call_check_type(0, recvtype, &rt)))
         return rc;
     if (recvbuf == MPI_IN_PLACE)
@@ -440,8 +614,11 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
             rc = vine__call_mpi_done(&c, PMPI_Allgatherv(sendbuf, (int)sendcount, sendtype,
                                                          recvbuf, cnt, dsp, recvtype, comm));
         vints_free(&w);
+        if (rc == MPI_SUCCESS && rt.named && (inplace || st.named))
+            allgatherv_keep(&c, ru, inplace ? MPI_DATATYPE_NULL : sendtype, sendcount, &r);
         goto out;
     }
+    int sraw = inplace;
     char *rmem, *smem = NULL;
     if ((rc = vside_mem(&c, &r, VINE_PACK_OUT, 1, &rmem)))
         goto out;
@@ -450,6 +627,7 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     } else if (!inplace) {
         vine_side one;
         vine__side_init(&one, sendbuf, (size_t)sendcount, &st);
+        sraw = one.raw;
         if (one.raw) {
             smem = (char *)(uintptr_t)sendbuf;
         } else if ((rc = vine__pack_scratch(c.st, VINE_PACK_IN, sbytes, &smem)) == MPI_SUCCESS) {
@@ -458,9 +636,21 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     }
     if (rc == MPI_SUCCESS)
         rc = run(&c, smem, &r, rmem);
+    /* Types used in place can be repeated on new buffers as they are. */
+    if (rc == MPI_SUCCESS && r.raw && sraw && rt.named)
+        allgatherv_keep(&c, ru, inplace ? MPI_DATATYPE_NULL : sendtype, sendcount, &r);
 out:
     vtabs_free(&m);
     return rc;
+}
+
+static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const utab *ru, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    int rc;
+    if (allgatherv_repeat(sendbuf, sendcount, sendtype, recvbuf, ru, recvtype, comm, &rc))
+        return rc;
+    return allgatherv_checked(sendbuf, sendcount, sendtype, recvbuf, ru, recvtype, comm);
 }
 
 /* ---- alltoallv and alltoallw ---- */
@@ -469,19 +659,81 @@ out:
  * Both: types st and rt hold one type (alltoallv, stride 0) or p
  * (alltoallw, stride 1, displacements in bytes); su is ignored in place.
  */
-static int alltoallv_impl(vine_coll coll, const void *sendbuf, const utab *su,
-                          const MPI_Datatype *stypes, void *recvbuf, const utab *ru,
-                          const MPI_Datatype *rtypes, MPI_Comm comm)
+/* The arrays a repeat of alltoallv or alltoallw (w) on p ranks compares. */
+static void alltoallv_parts(vparts *v, int w, int p, const utab *su, const MPI_Datatype *stypes,
+                            const utab *ru, const MPI_Datatype *rtypes)
 {
+    v->n = 0;
+    vparts_tab(v, su, p);
+    vparts_tab(v, ru, p);
+    if (w) {
+        vparts_add(v, stypes, (size_t)p * sizeof *stypes);
+        vparts_add(v, rtypes, (size_t)p * sizeof *rtypes);
+    }
+}
+
+/*
+ * A repeat of comm's remembered alltoallv or alltoallw (never in place: the
+ * input moves to scratch) runs it: 1 with *rc its result, else 0.
+ */
+static int alltoallv_repeat(vine_coll coll, const void *sendbuf, const utab *su,
+                            const MPI_Datatype *stypes, void *recvbuf, const utab *ru,
+                            const MPI_Datatype *rtypes, MPI_Comm comm, int *rc)
+{
+    int w = coll == VINE_COLL_ALLTOALLW;
+    vine_comm_state *st = vmemo_find(comm, coll, 0, 0);
+    if (!st || !sendbuf || sendbuf == MPI_IN_PLACE || !recvbuf || recvbuf == MPI_IN_PLACE ||
+        !stypes || !rtypes || (!w && (stypes[0] != st->vmemo.sdt || rtypes[0] != st->vmemo.rdt)))
+        return 0;
+    vparts v;
+    alltoallv_parts(&v, w, st->p, su, stypes, ru, rtypes);
+    if (!vmemo_same(&st->vmemo, &v))
+        return 0;
+    if (vmemo_mpi(st)) {
+        const int *sc, *sd, *rc_, *rd;
+        vints sw, rw;
+        sw.heap[0] = sw.heap[1] = rw.heap[0] = rw.heap[1] = NULL;
+        if ((*rc = mpi_tables(st->p, su, &sc, &sd, &sw)) == MPI_SUCCESS &&
+            (*rc = mpi_tables(st->p, ru, &rc_, &rd, &rw)) == MPI_SUCCESS) {
+            if (w)
+                *rc = PMPI_Alltoallw(sendbuf, sc, sd, stypes, recvbuf, rc_, rd, rtypes, comm);
+            else
+                *rc = PMPI_Alltoallv(sendbuf, sc, sd, stypes[0], recvbuf, rc_, rd, rtypes[0], comm);
+            *rc = vine__call_vmemo_done(st, *rc);
+        }
+        vints_free(&sw);
+        vints_free(&rw);
+        return 1;
+    }
+    *rc = vine__call_vmemo_run(st, (const char *)sendbuf + st->vmemo.slo,
+                               (char *)recvbuf + st->vmemo.rlo);
+    return 1;
+}
+
+/* Whether the n types of t are all predefined. */
+static int all_named(const vine_exec_type *t, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!t[i].named)
+            return 0;
+    return 1;
+}
+
+VINE_NOINLINE static int alltoallv_checked(vine_coll coll, const void *sendbuf, const utab *su,
+                                           const MPI_Datatype *stypes, void *recvbuf,
+                                           const utab *ru, const MPI_Datatype *rtypes,
+                                           MPI_Comm comm)
+{
+    int rc;
     vine_call c;
     vside v[2], *s = &v[0], *r = &v[1]; /* in key order: the send tables first */
     vtabs m;
     vine_exec_type tin[2 * VINE_V_INLINE], *types = tin;
     int inplace = sendbuf == MPI_IN_PLACE, w = coll == VINE_COLL_ALLTOALLW;
-    int rc = vine__call_start(&c, coll, comm);
+    rc = vine__call_start(&c, coll, comm);
     if (rc)
         return rc;
-    int p = c.a.p, nt = w ? p : 1;
+    int p = c.a.p, nt = w ? p : 1, keep = 0;
     if (recvbuf == MPI_IN_PLACE)
         return MPI_ERR_BUFFER;
     if (!utab_given(ru) || (!inplace && !utab_given(su)) || !rtypes || (!inplace && !stypes))
@@ -490,9 +742,17 @@ static int alltoallv_impl(vine_coll coll, const void *sendbuf, const utab *su,
         return MPI_ERR_NO_MEM;
     m.heap = NULL;
     for (int i = 0; i < nt && rc == MPI_SUCCESS; i++) {
-        rc = vine__call_check_type(0, rtypes[i], &types[nt + i]);
-        if (rc == MPI_SUCCESS && !inplace)
-            rc = vine__call_check_type(0, stypes[i], &types[i]);
+        /* alltoallw: a type that repeats its predecessor's handle is checked already. */
+        if (i > 0 && rtypes[i] == rtypes[i - 1])
+            types[nt + i] = types[nt + i - 1];
+        else
+            rc = vine__call_check_type(0, rtypes[i], &types[nt + i]);
+        if (rc == MPI_SUCCESS && !inplace) {
+            if (i > 0 && stypes[i] == stypes[i - 1])
+                types[i] = types[i - 1];
+            else
+                rc = vine__call_check_type(0, stypes[i], &types[i]);
+        }
     }
     if (rc || (rc = vtabs_sides(&m, v, 2, p)))
         goto out;
@@ -547,6 +807,7 @@ static int alltoallv_impl(vine_coll coll, const void *sendbuf, const utab *su,
         }
         vints_free(&sw);
         vints_free(&rw);
+        keep = !inplace && rc == MPI_SUCCESS;
         goto out;
     }
     char *smem, *rmem;
@@ -559,11 +820,29 @@ static int alltoallv_impl(vine_coll coll, const void *sendbuf, const utab *su,
     }
     if (rc == MPI_SUCCESS && (rc = vside_mem(&c, r, VINE_PACK_OUT, 1, &rmem)) == MPI_SUCCESS)
         rc = run(&c, smem, r, rmem);
+    /* Types used in place can be repeated on new buffers as they are. */
+    keep = !inplace && rc == MPI_SUCCESS && r->raw && s->raw;
 out:
+    if (keep && all_named(types, 2 * nt)) {
+        vparts kv;
+        alltoallv_parts(&kv, w, p, su, stypes, ru, rtypes);
+        vmemo_keep(&c, &kv, w ? MPI_DATATYPE_NULL : stypes[0], 0, w ? MPI_DATATYPE_NULL : rtypes[0],
+                   s->lo, r->lo);
+    }
     if (types != tin)
         free(types);
     vtabs_free(&m);
     return rc;
+}
+
+static int alltoallv_impl(vine_coll coll, const void *sendbuf, const utab *su,
+                          const MPI_Datatype *stypes, void *recvbuf, const utab *ru,
+                          const MPI_Datatype *rtypes, MPI_Comm comm)
+{
+    int rc;
+    if (alltoallv_repeat(coll, sendbuf, su, stypes, recvbuf, ru, rtypes, comm, &rc))
+        return rc;
+    return alltoallv_checked(coll, sendbuf, su, stypes, recvbuf, ru, rtypes, comm);
 }
 
 /* ---- gatherv and scatterv ---- */
@@ -573,18 +852,62 @@ out:
  * scatterv's send arguments, ignored elsewhere), every rank's own side one
  * block (MPI_IN_PLACE at an in-place root).  gather: 1 for gatherv.
  */
-static int rooted_impl(int gather, const void *ownbuf, MPI_Count owncount, MPI_Datatype owntype,
-                       const void *rootbuf, const utab *u, MPI_Datatype roottype, int root,
-                       MPI_Comm comm)
+/* A repeat of comm's remembered gatherv or scatterv runs it: 1 with *rc its result, else 0. */
+static int rooted_repeat(int gather, const void *ownbuf, MPI_Count owncount, MPI_Datatype owntype,
+                         const void *rootbuf, const utab *u, MPI_Datatype roottype, int root,
+                         MPI_Comm comm, int *rc)
 {
+    int inplace = ownbuf == MPI_IN_PLACE;
+    vine_comm_state *st =
+        vmemo_find(comm, gather ? VINE_COLL_GATHERV : VINE_COLL_SCATTERV, root, inplace);
+    if (!st || (!inplace && (!ownbuf || owntype != st->vmemo.sdt || owncount != st->vmemo.scount)))
+        return 0;
+    int at_root = st->rank == root;
+    vparts v;
+    v.n = 0;
+    if (at_root) {
+        if (!rootbuf || rootbuf == MPI_IN_PLACE || roottype != st->vmemo.rdt)
+            return 0;
+        vparts_tab(&v, u, st->p);
+    }
+    if (!vmemo_same(&st->vmemo, &v))
+        return 0;
+    if (vmemo_mpi(st)) {
+        const int *cnt = NULL, *dsp = NULL;
+        vints w;
+        w.heap[0] = w.heap[1] = NULL;
+        if (!at_root || (*rc = mpi_tables(st->p, u, &cnt, &dsp, &w)) == MPI_SUCCESS) {
+            void *rb = (void *)(uintptr_t)rootbuf, *ob = (void *)(uintptr_t)ownbuf;
+            if (gather)
+                *rc = PMPI_Gatherv(ownbuf, (int)owncount, owntype, rb, cnt, dsp, roottype, root,
+                                   comm);
+            else
+                *rc = PMPI_Scatterv(rootbuf, cnt, dsp, roottype, ob, (int)owncount, owntype, root,
+                                    comm);
+            *rc = vine__call_vmemo_done(st, *rc);
+        }
+        vints_free(&w);
+        return 1;
+    }
+    char *bmem = at_root ? (char *)(uintptr_t)rootbuf + st->vmemo.rlo : NULL;
+    void *omem = inplace ? NULL : (void *)(uintptr_t)ownbuf;
+    *rc = gather ? vine__call_vmemo_run(st, omem, bmem) : vine__call_vmemo_run(st, bmem, omem);
+    return 1;
+}
+
+VINE_NOINLINE static int rooted_checked(int gather, const void *ownbuf, MPI_Count owncount,
+                                        MPI_Datatype owntype, const void *rootbuf, const utab *u,
+                                        MPI_Datatype roottype, int root, MPI_Comm comm)
+{
+    int rc;
     vine_call c;
     vine_exec_type ot, rt = *vine__byte_type();
     vside b;
     vtabs m;
-    int rc = vine__call_start(&c, gather ? VINE_COLL_GATHERV : VINE_COLL_SCATTERV, comm);
+    rc = vine__call_start(&c, gather ? VINE_COLL_GATHERV : VINE_COLL_SCATTERV, comm);
     if (rc)
         return rc;
-    int p = c.a.p, me = c.a.rank, at_root = me == root, inplace = ownbuf == MPI_IN_PLACE;
+    int p = c.a.p, me = c.a.rank, at_root = me == root, inplace = ownbuf == MPI_IN_PLACE, keep = 0;
     if (root < 0 || root >= p)
         return MPI_ERR_ROOT;
     if ((inplace && !at_root) || (at_root && rootbuf == MPI_IN_PLACE))
@@ -655,6 +978,7 @@ static int rooted_impl(int gather, const void *ownbuf, MPI_Count owncount, MPI_D
             rc = vine__call_mpi_done(&c, rc);
         }
         vints_free(&w);
+        keep = rc == MPI_SUCCESS;
         goto out;
     }
     /* The root's side in the schedule's buffer, the own block as one side. */
@@ -682,9 +1006,31 @@ static int rooted_impl(int gather, const void *ownbuf, MPI_Count owncount, MPI_D
         if (rc == MPI_SUCCESS && !inplace && !one.raw)
             rc = vine__side_unpack(&one, omem, c.st->comm);
     }
+    /* Types used in place can be repeated on new buffers as they are. */
+    keep = rc == MPI_SUCCESS && (!at_root || b.raw) && (inplace || one.raw);
 out:
+    /* Not when the root's table was broadcast: a repeat would skip that message. */
+    if (keep && (!at_root || rt.named) && (inplace || ot.named) &&
+        !(c.req && (c.req->flags & VINE_ALGO_ALLCOUNTS))) {
+        vparts v;
+        v.n = 0;
+        if (at_root)
+            vparts_tab(&v, u, p);
+        vmemo_keep(&c, &v, inplace ? MPI_DATATYPE_NULL : owntype, owncount,
+                   at_root ? roottype : MPI_DATATYPE_NULL, 0, at_root ? b.lo : 0);
+    }
     vtabs_free(&m);
     return rc;
+}
+
+static int rooted_impl(int gather, const void *ownbuf, MPI_Count owncount, MPI_Datatype owntype,
+                       const void *rootbuf, const utab *u, MPI_Datatype roottype, int root,
+                       MPI_Comm comm)
+{
+    int rc;
+    if (rooted_repeat(gather, ownbuf, owncount, owntype, rootbuf, u, roottype, root, comm, &rc))
+        return rc;
+    return rooted_checked(gather, ownbuf, owncount, owntype, rootbuf, u, roottype, root, comm);
 }
 
 /* ---- Entry points ---- */

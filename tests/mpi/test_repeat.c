@@ -4,8 +4,10 @@
  * that cannot change (src/api/call.c, vine_memo); this test makes sure the
  * shortcut still sees what does change: new buffers, a new algorithm choice,
  * a NULL or MPI_IN_PLACE buffer, another communicator, another root, other
- * counts (reduce_scatter's counts changed inside the same array).  Every
- * result is compared with the MPI library's collective.
+ * counts (reduce_scatter's counts changed inside the same array), and for
+ * the irregular collectives (coll_v.c, vine_vmemo) tables and types changed
+ * in place or passed in other arrays with equal values.  Every result is
+ * compared with the MPI library's collective.
  */
 #include "mpitest.h"
 
@@ -151,6 +153,277 @@ static void two_sided(MPI_Comm comm, const char *algo, int inplace)
     }
 }
 
+/* ---- The irregular collectives ---- */
+
+/*
+ * A series of VREPS calls of one v collective: the tables are refilled
+ * before every call, into the same arrays (set 0) except in call 4 (set 1,
+ * equal values), so that call 3 changes the counts and call 5 the
+ * displacements in place; the buffers change in call 2 and again from call
+ * 6 on; alltoallw's types change in place in call 6, the root of gatherv and
+ * scatterv in call 7.  Calls 1, 2, 4 and 8 repeat their predecessor.
+ */
+enum { VS = 8, VREPS = 9 };
+
+/* Elements rank s sends rank d in call k (symmetric, as in place needs; at most 4 < VS). */
+static int vcnt(int k, int s, int d)
+{
+    return (s + d + (k >= 3)) % 3 + 1 + (k >= 3);
+}
+
+/* Displacement in elements of block i in call k. */
+static int vdsp(int k, int i)
+{
+    return i * VS + (k >= 5 ? 2 : 0);
+}
+
+static int vroot(int k, int p)
+{
+    return k >= 7 ? p - 1 : 0;
+}
+
+/* The tables of one side in both forms (the _c forms' MPI_Count and MPI_Aint). */
+typedef struct vtab {
+    int ic[MAXP], id[MAXP];
+    MPI_Count cc[MAXP];
+    MPI_Aint ad[MAXP];
+    MPI_Datatype t[MAXP];
+} vtab;
+
+/* Fills t for call k: block i holds cnt(i) elements at displacement vdsp (bytes: scaled). */
+static void vtab_fill(vtab *t, int k, int p, int r, int recv, int bytes)
+{
+    for (int i = 0; i < p; i++) {
+        t->ic[i] = recv ? vcnt(k, i, r) : vcnt(k, r, i);
+        t->id[i] = vdsp(k, i) * (bytes ? (int)sizeof(int) : 1);
+        t->cc[i] = t->ic[i];
+        t->ad[i] = t->id[i];
+        t->t[i] = k >= 6 ? MPI_UNSIGNED : MPI_INT;
+    }
+}
+
+/* One call k of a series of coll (cform: the _c form) on comm, checked against the MPI library. */
+static void vcall(vine_coll coll, const char *algo, MPI_Comm comm, int k, int cform, int inplace)
+{
+    static int in[2][MAXP * VS], out[2][MAXP * VS], want[MAXP * VS];
+    static vtab tabs[2][2]; /* [set][send 0, receive 1] */
+    int p, r, rc = MPI_SUCCESS, ed[MAXP];
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    int bi = k == 2 || k >= 6, root = vroot(k, p), at_root = r == root, len = p * VS;
+    int w = coll == VINE_COLL_ALLTOALLW,
+        rooted = coll == VINE_COLL_GATHERV || coll == VINE_COLL_SCATTERV;
+    vtab *s = &tabs[k == 4][0], *t = &tabs[k == 4][1];
+    /* allgatherv, gatherv and scatterv: rank i's block has vcnt(k, i, 0) elements. */
+    vtab_fill(s, k, p, w || coll == VINE_COLL_ALLTOALLV ? r : 0, 0, w);
+    vtab_fill(t, k, p, w || coll == VINE_COLL_ALLTOALLV ? r : 0, 1, w);
+    if (!w && coll != VINE_COLL_ALLTOALLV)
+        for (int i = 0; i < p; i++)
+            t->ic[i] = t->cc[i] = s->ic[i] = s->cc[i] = vcnt(k, i, 0);
+    int own = vcnt(k, r, 0);
+    mt_case cs = {vine_coll_name(coll), algo,   cform ? "int (_c)" : "int", "-", k,
+                  rooted ? root : -1,   inplace};
+    mt_begin(&cs);
+    int *sb = in[bi], *ob = out[bi];
+    for (int i = 0; i < len; i++)
+        sb[i] = 1000 * k + 100 * r + i;
+    memset(ob, 0xff, sizeof out[bi]);
+    memset(want, 0xff, sizeof want);
+    switch (coll) {
+    case VINE_COLL_ALLGATHERV:
+        MPI_Allgatherv(sb, own, MPI_INT, want, t->ic, t->id, MPI_INT, comm);
+        if (inplace)
+            memcpy(ob + t->id[r], sb, (size_t)own * sizeof *sb);
+        if (cform)
+            rc = vine_allgatherv_c(inplace ? MPI_IN_PLACE : sb, own, MPI_INT, ob, t->cc, t->ad,
+                                   MPI_INT, comm);
+        else
+            rc = vine_allgatherv(inplace ? MPI_IN_PLACE : sb, own, MPI_INT, ob, t->ic, t->id,
+                                 MPI_INT, comm);
+        break;
+    case VINE_COLL_ALLTOALLV:
+        /* The tables are symmetric: in place, the input lies as sb does, and
+         * the gaps between the blocks keep what the buffer held. */
+        if (inplace) {
+            memcpy(ob, sb, (size_t)len * sizeof *sb);
+            memcpy(want, sb, (size_t)len * sizeof *sb);
+        }
+        MPI_Alltoallv(sb, s->ic, s->id, MPI_INT, want, t->ic, t->id, MPI_INT, comm);
+        if (cform)
+            rc = vine_alltoallv_c(inplace ? MPI_IN_PLACE : sb, s->cc, s->ad, MPI_INT, ob, t->cc,
+                                  t->ad, MPI_INT, comm);
+        else
+            rc = vine_alltoallv(inplace ? MPI_IN_PLACE : sb, s->ic, s->id, MPI_INT, ob, t->ic,
+                                t->id, MPI_INT, comm);
+        break;
+    case VINE_COLL_ALLTOALLW:
+        if (inplace) {
+            /* The gaps between the blocks keep what the buffer held. */
+            memcpy(ob, sb, (size_t)len * sizeof *sb);
+            memcpy(want, sb, (size_t)len * sizeof *sb);
+        }
+        /* The reference by MPI_Alltoallv (one type per call): Open MPI's
+         * MPI_Alltoallw on one process scales the displacements (test_vcoll.c). */
+        for (int i = 0; i < p; i++)
+            ed[i] = vdsp(k, i);
+        MPI_Alltoallv(sb, s->ic, ed, s->t[0], want, t->ic, ed, t->t[0], comm);
+        if (cform)
+            rc = vine_alltoallw_c(inplace ? MPI_IN_PLACE : sb, s->cc, s->ad, s->t, ob, t->cc, t->ad,
+                                  t->t, comm);
+        else
+            rc = vine_alltoallw(inplace ? MPI_IN_PLACE : sb, s->ic, s->id, s->t, ob, t->ic, t->id,
+                                t->t, comm);
+        break;
+    case VINE_COLL_GATHERV:
+        MPI_Gatherv(sb, own, MPI_INT, want, t->ic, t->id, MPI_INT, root, comm);
+        if (inplace && at_root)
+            memcpy(ob + t->id[r], sb, (size_t)own * sizeof *sb);
+        if (cform)
+            rc = vine_gatherv_c(inplace && at_root ? MPI_IN_PLACE : sb, own, MPI_INT, ob, t->cc,
+                                t->ad, MPI_INT, root, comm);
+        else
+            rc = vine_gatherv(inplace && at_root ? MPI_IN_PLACE : sb, own, MPI_INT, ob, t->ic,
+                              t->id, MPI_INT, root, comm);
+        len = at_root ? len : 0;
+        break;
+    default:
+        MPI_Scatterv(sb, s->ic, s->id, MPI_INT, want, own, MPI_INT, root, comm);
+        if (inplace && at_root) {
+            /* The root's block stays where it is in the send buffer. */
+            memcpy(want, sb, (size_t)len * sizeof *sb);
+            ob = sb;
+        }
+        if (cform)
+            rc = vine_scatterv_c(sb, s->cc, s->ad, MPI_INT, inplace && at_root ? MPI_IN_PLACE : ob,
+                                 own, MPI_INT, root, comm);
+        else
+            rc = vine_scatterv(sb, s->ic, s->id, MPI_INT, inplace && at_root ? MPI_IN_PLACE : ob,
+                               own, MPI_INT, root, comm);
+        break;
+    }
+    if (mt_check_rc(rc, vine_coll_name(coll)))
+        check(ob, want, len, vine_coll_name(coll));
+}
+
+/*
+ * Series of every v collective with every algorithm, both forms, in place or
+ * not; not alltoallw by the MPI library's where a communicator of the call
+ * (every rank calls, each with its own) has one process (see vcall).
+ */
+static void vseries(MPI_Comm comm)
+{
+    int p;
+    MPI_Comm_size(comm, &p);
+    MPI_Allreduce(MPI_IN_PLACE, &p, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    static const vine_coll colls[] = {VINE_COLL_ALLGATHERV, VINE_COLL_ALLTOALLV,
+                                      VINE_COLL_ALLTOALLW, VINE_COLL_GATHERV, VINE_COLL_SCATTERV};
+    for (int c = 0; c < 5; c++)
+        for (int a = 0; a < mt_nalgos(colls[c]); a++) {
+            const char *algo = mt_algo_at(colls[c], a);
+            if (p == 1 && colls[c] == VINE_COLL_ALLTOALLW && !strcmp(algo, "mpi"))
+                continue;
+            mt_select(colls[c], strcmp(algo, "auto") ? algo : NULL);
+            for (int cform = 0; cform < 2; cform++)
+                for (int inplace = 0; inplace < 2; inplace++)
+                    for (int k = 0; k < VREPS; k++)
+                        vcall(colls[c], algo, comm, k, cform, inplace);
+            mt_select(colls[c], NULL);
+        }
+}
+
+static void expect(int rc, int want, const char *what)
+{
+    if (rc != want)
+        mt_fail("%s after a repeat: %d (%s), not %d", what, rc, vine_error_string(rc), want);
+}
+
+/*
+ * Bad arguments right after a repeat of a v collective are still refused:
+ * on every rank, before any message (gatherv and scatterv on MPI_COMM_SELF,
+ * where the root's table is the only one).
+ */
+static void vbad(MPI_Comm comm)
+{
+    static int in[MAXP * VS], out[MAXP * VS];
+    static vtab t;
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    mt_case cs = {"allgatherv", "auto", "int", "-", 1, -1, 0};
+    mt_begin(&cs);
+    for (int i = 0; i < p; i++) {
+        t.ic[i] = 1;
+        t.id[i] = i * VS;
+        t.t[i] = MPI_INT;
+    }
+    for (int k = 0; k < 2; k++)
+        mt_check_rc(vine_allgatherv(in, 1, MPI_INT, out, t.ic, t.id, MPI_INT, comm), "allgatherv");
+    if (p > 1) {
+        t.id[1] = 0; /* blocks 0 and 1 overlap */
+        expect(vine_allgatherv(in, 1, MPI_INT, out, t.ic, t.id, MPI_INT, comm), MPI_ERR_BUFFER,
+               "overlapping blocks");
+        t.id[1] = VS;
+    }
+    t.ic[0] = -1;
+    expect(vine_allgatherv(in, 1, MPI_INT, out, t.ic, t.id, MPI_INT, comm), MPI_ERR_COUNT,
+           "negative count");
+    t.ic[0] = 1;
+    mt_check_rc(vine_allgatherv(in, 1, MPI_INT, out, t.ic, t.id, MPI_INT, comm), "allgatherv");
+    expect(vine_allgatherv(in, 1, MPI_INT, NULL, t.ic, t.id, MPI_INT, comm), MPI_ERR_BUFFER,
+           "NULL recvbuf");
+    expect(vine_allgatherv(in, 1, MPI_INT, out, NULL, t.id, MPI_INT, comm), MPI_ERR_ARG,
+           "NULL recvcounts");
+    expect(vine_allgatherv(in, 2, MPI_INT, out, t.ic, t.id, MPI_INT, comm), MPI_ERR_TRUNCATE,
+           "sendcount changed");
+
+    cs.coll = "alltoallw";
+    mt_begin(&cs);
+    for (int i = 0; i < p; i++)
+        t.id[i] = i * VS * (int)sizeof(int);
+    for (int k = 0; k < 2; k++)
+        mt_check_rc(vine_alltoallw(in, t.ic, t.id, t.t, out, t.ic, t.id, t.t, comm), "alltoallw");
+    t.t[p - 1] = MPI_DATATYPE_NULL;
+    expect(vine_alltoallw(in, t.ic, t.id, t.t, out, t.ic, t.id, t.t, comm), MPI_ERR_TYPE,
+           "MPI_DATATYPE_NULL");
+    t.t[p - 1] = MPI_INT;
+    mt_check_rc(vine_alltoallw(in, t.ic, t.id, t.t, out, t.ic, t.id, t.t, comm), "alltoallw");
+    expect(vine_alltoallw(in, t.ic, t.id, t.t, MPI_IN_PLACE, t.ic, t.id, t.t, comm), MPI_ERR_BUFFER,
+           "MPI_IN_PLACE recvbuf");
+
+    for (int g = 0; g < 2; g++) {
+        MPI_Comm self = MPI_COMM_SELF;
+        cs.coll = g ? "gatherv" : "scatterv";
+        cs.root = 0;
+        mt_begin(&cs);
+        int c1 = 2, d1 = 1;
+        for (int k = 0; k < 2; k++)
+            mt_check_rc(g ? vine_gatherv(in, 2, MPI_INT, out, &c1, &d1, MPI_INT, 0, self)
+                          : vine_scatterv(in, &c1, &d1, MPI_INT, out, 2, MPI_INT, 0, self),
+                        cs.coll);
+        c1 = 3;
+        expect(g ? vine_gatherv(in, 2, MPI_INT, out, &c1, &d1, MPI_INT, 0, self)
+                 : vine_scatterv(in, &c1, &d1, MPI_INT, out, 2, MPI_INT, 0, self),
+               MPI_ERR_TRUNCATE, "count changed in place");
+        c1 = -2;
+        expect(g ? vine_gatherv(in, 2, MPI_INT, out, &c1, &d1, MPI_INT, 0, self)
+                 : vine_scatterv(in, &c1, &d1, MPI_INT, out, 2, MPI_INT, 0, self),
+               MPI_ERR_COUNT, "negative count");
+        c1 = 2;
+        mt_check_rc(g ? vine_gatherv(in, 2, MPI_INT, out, &c1, &d1, MPI_INT, 0, self)
+                      : vine_scatterv(in, &c1, &d1, MPI_INT, out, 2, MPI_INT, 0, self),
+                    cs.coll);
+        expect(g ? vine_gatherv(in, 2, MPI_INT, out, &c1, &d1, MPI_INT, 1, self)
+                 : vine_scatterv(in, &c1, &d1, MPI_INT, out, 2, MPI_INT, 1, self),
+               MPI_ERR_ROOT, "root out of range");
+        expect(g ? vine_gatherv(in, 2, MPI_INT, NULL, &c1, &d1, MPI_INT, 0, self)
+                 : vine_scatterv(NULL, &c1, &d1, MPI_INT, out, 2, MPI_INT, 0, self),
+               MPI_ERR_BUFFER, "NULL root buffer");
+        expect(g ? vine_gatherv(in, 2, MPI_INT, out, NULL, &d1, MPI_INT, 0, self)
+                 : vine_scatterv(in, NULL, &d1, MPI_INT, out, 2, MPI_INT, 0, self),
+               MPI_ERR_ARG, "NULL counts");
+    }
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "repeat");
@@ -236,6 +509,12 @@ int main(int argc, char **argv)
         rc = vine_allgather(in, N, MPI_INT, g, N + 1, MPI_INT, w);
         if (rc != MPI_ERR_TRUNCATE)
             mt_fail("recvcount changed after a repeat: %d, not MPI_ERR_TRUNCATE", rc);
+    }
+    /* The irregular collectives: every algorithm, on both communicators. */
+    if (mt_size <= MAXP) {
+        vseries(w);
+        vseries(half);
+        vbad(w);
     }
     MPI_Comm_free(&half);
     return mt_finish();
