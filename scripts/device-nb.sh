@@ -12,7 +12,8 @@
 #             vine_progress every 10 us of compute and without
 #   thread    the same with VINE_PROGRESS_THREAD=1 (one rank per core: the
 #             thread shares its rank's core)
-#   thread_half  the same on NP/2 ranks, a free core for each thread
+#   thread_half  the same on NP/2 ranks, each bound to two cores: a free core
+#            for each thread
 #   persist   vine-bench coll --persistent, 8 B to 64 KiB: persistent against
 #             blocking, every collective, auto and mpi
 #   overhead  vine-bench overhead, twice: the blocking 8 B allreduce through
@@ -110,8 +111,13 @@ thread() {
     (export VINE_PROGRESS_THREAD=1 && overlap_runs thread)
 }
 
-thread_half() { # half the ranks: a free core for each progress thread
-    (NP=$((NP > 1 ? NP / 2 : 1)) && export VINE_PROGRESS_THREAD=1 && overlap_runs thread-half)
+thread_half() { # half the ranks, each bound to two cores: a free core for each progress thread
+    # (--bind-to core would bind the rank and its thread to one core, as on 2026-11-27)
+    (
+        NP=$((NP > 1 ? NP / 2 : 1))
+        [ "$QUICK" = 1 ] || bind="--map-by ppr:$NP:node:pe=2"
+        export VINE_PROGRESS_THREAD=1 && overlap_runs thread-half
+    )
 }
 
 persist() {
