@@ -92,7 +92,7 @@ typedef struct vine_exec_plan {
 typedef struct vine_shm_line {
     _Atomic uint64_t flag; /* (call number << VINE_SHM_FLAG_BITS) | v */
     uint64_t pid;          /* for process_vm_readv */
-    _Alignas(16) unsigned char par[2][VINE_SHM_INLINE]; /* the inline parity slots */
+    unsigned char par[2][VINE_SHM_INLINE]; /* the inline parity slots, at byte 16 */
     uint64_t sendbuf; /* this call's user buffers, published with flag value 0 */
     uint64_t recvbuf;
 } vine_shm_line;

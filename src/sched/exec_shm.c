@@ -26,6 +26,11 @@ char *vine__exec_shm_base(const vine_exec_shm *x, int r, const vine_exec_type *t
 }
 
 _Static_assert(sizeof(vine_shm_line) <= VINE_SHM_LINE, "the line outgrows VINE_SHM_LINE");
+/* The slots share the flag's 64-byte cache line.  The struct asks for no more than 8-byte
+ * alignment: MPI_Win_allocate_shared may place a rank's part at any 8-byte boundary. */
+_Static_assert(offsetof(vine_shm_line, par) + 2 * VINE_SHM_INLINE <= 64,
+               "the inline parity slots leave the flag's cache line");
+_Static_assert(_Alignof(vine_shm_line) <= 8, "the line asks for more than 8-byte alignment");
 
 char *vine__exec_shm_par(const vine_exec_shm *x, int r, const vine_exec_type *t)
 {
