@@ -96,8 +96,10 @@ int vine__torus_multiport_parts(const vine_torus *t, const vine_levels *m, size_
             continue;
         if (n & (n - 1))
             return 1; /* a rank would fold */
-        equal &= nact == 0 || n == first;
-        first = nact++ == 0 ? n : first;
+        if (nact++ == 0)
+            first = n;
+        else
+            equal &= n == first;
     }
     if (nact == 0)
         return 1;
