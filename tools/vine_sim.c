@@ -45,7 +45,7 @@ static void usage_sim(FILE *f)
 static void usage_export(FILE *f)
 {
     fprintf(f, "usage: vine sim export --topo SPEC --simgrid FILE [--hostfile FILE]\n"
-               "                       [--routing DijkstraCache|Dijkstra|Floyd]\n"
+               "                       [--map FILE] [--routing DijkstraCache|Dijkstra|Floyd]\n"
                "  Writes the network model of --topo (hosts, switches, links with their\n"
                "  bandwidth and latency) as a SimGrid 4.1 platform for smpirun -platform:\n"
                "  one zone, a <host> per host in vine's host order, a <router> per switch,\n"
@@ -53,20 +53,34 @@ static void usage_export(FILE *f)
                "  same graph.\n"
                "  --hostfile FILE   also write the host names, one per line in host order,\n"
                "                    for smpirun -hostfile (rank r on host r)\n"
+               "  --map FILE        also write vine's host-to-groups map of the hosts (switch,\n"
+               "                    group), for VINE_TOPOLOGY=map:FILE in the smpirun job\n"
                "  --routing R       SimGrid's routing of the zone: DijkstraCache (default),\n"
                "                    Dijkstra, or Floyd (O(V^3) at load: small graphs only)\n"
                "docs/sim.md describes the format.\n");
 }
 
-/* The host names of t, one per line in host order (an smpirun host file). */
-static int write_hostfile(const vine_topo *t, const char *path)
+/*
+ * The host names of t, one per line in host order (an smpirun host file);
+ * with map, each followed by its groups as VINE_TOPOLOGY's map has them
+ * (docs/topology-files.md): the switch the host hangs off (the host itself
+ * where it has none or several), then its group, as vine sim's level map.
+ */
+static int write_hostfile(const vine_topo *t, const char *path, int map)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
+    if (map)
+        fprintf(f, "# written by vine sim export from %s: HOST SWITCH GROUP\n", t->name);
     for (int h = 0; h < t->nhosts; h++) {
-        char buf[32];
-        fprintf(f, "%s\n", vine__topo_vname(t, t->host_vert[h], buf, sizeof buf));
+        char buf[32], sw[32];
+        int v = t->host_vert[h];
+        fputs(vine__topo_vname(t, v, buf, sizeof buf), f);
+        if (map)
+            fprintf(f, " %s g%d", vine__topo_vname(t, vine__sim_host_switch(t, v), sw, sizeof sw),
+                    t->group[v]);
+        fputc('\n', f);
     }
     int bad = ferror(f);
     return fclose(f) != 0 || bad ? -1 : 0;
@@ -74,11 +88,11 @@ static int write_hostfile(const vine_topo *t, const char *path)
 
 static int cmd_export(int argc, char **argv)
 {
-    const char *topo = NULL, *out = NULL, *hosts = NULL, *routing = NULL;
-    const char *const names[] = {"--topo", "--simgrid", "--hostfile", "--routing"};
-    const char **const slots[] = {&topo, &out, &hosts, &routing};
+    const char *topo = NULL, *out = NULL, *hosts = NULL, *routing = NULL, *map = NULL;
+    const char *const names[] = {"--topo", "--simgrid", "--hostfile", "--routing", "--map"};
+    const char **const slots[] = {&topo, &out, &hosts, &routing, &map};
     for (int i = 1; i < argc; i++) {
-        int hit = vine_cli_take_any("vine sim export", &i, argc, argv, names, slots, 4);
+        int hit = vine_cli_take_any("vine sim export", &i, argc, argv, names, slots, 5);
         if (hit < 0)
             return 2;
         if (hit)
@@ -105,15 +119,19 @@ static int cmd_export(int argc, char **argv)
         vine__topo_free(&t);
         return rc == VINE_ERR_UNSUPPORTED ? 2 : 1;
     }
-    if (hosts && write_hostfile(&t, hosts) != 0) {
-        fprintf(stderr, "vine sim export: %s: cannot write: %s\n", hosts, strerror(errno));
-        vine__topo_free(&t);
-        return 1;
-    }
+    const char *files[2] = {hosts, map};
+    for (int k = 0; k < 2; k++)
+        if (files[k] && write_hostfile(&t, files[k], k) != 0) {
+            fprintf(stderr, "vine sim export: %s: cannot write: %s\n", files[k], strerror(errno));
+            vine__topo_free(&t);
+            return 1;
+        }
     printf("wrote %s: %s, %d hosts, %d routers, %d links (routing %s)\n", out, t.name, t.nhosts,
            t.nvert - t.nhosts, t.nlinks, routing ? routing : "DijkstraCache");
     if (hosts)
         printf("wrote %s: %d host names in host order\n", hosts, t.nhosts);
+    if (map)
+        printf("wrote %s: the switch and group of %d hosts\n", map, t.nhosts);
     vine__topo_free(&t);
     return 0;
 }

@@ -1,20 +1,24 @@
 /*
  * Issue 21's driver: times collectives on a simulated platform under
- * SimGrid's smpirun (experiments/scale/run.sh starts it).
+ * SimGrid's smpirun (experiments/scale/run.sh and study.sh start it).
  *
  *   scale_exp --coll C --algos A,B,... --sizes S1,S2,... [--iters N]
+ *             [--coll C2 --algos ... --sizes ... ...]
  *
  * C is bcast, reduce, allreduce, allgather, reduce_scatter_block or
  * alltoall; an algorithm is a vine algorithm name, `auto` (vine's choice)
  * or `smpi` (the MPI call itself, which runs the algorithm of SMPI's
  * selector, --cfg=smpi/coll-selector).  A size is the collective's count
  * argument in bytes of MPI_INT (the vector of bcast, reduce and allreduce,
- * one rank's block of the others), rounded down to whole ints.  Per size and
- * algorithm: one untimed call, then --iters calls (default 1), each after a
- * barrier; the time of a call is the largest over the ranks, and the median
- * of the calls is printed.  Computation is not simulated and large buffers
- * are folded (run.sh's options), so data is not checked: vine verify and the
- * MPI tests establish correctness.
+ * one rank's block of the others), rounded down to whole ints.  Each
+ * --coll starts a job; the --algos and --sizes after it are its own, so one
+ * smpirun can time several collectives (SMPI's set-up of a 1,024-rank job
+ * takes minutes of the machine's time, the calls seconds each).  Per job,
+ * size and algorithm: one untimed call, then --iters calls (default 1),
+ * each after a barrier; the time of a call is the largest over the ranks,
+ * and the median of the calls is printed.  Computation is not simulated
+ * and large buffers are folded (run.sh's options), so data is not checked:
+ * vine verify and the MPI tests establish correctness.
  *
  * Output (rank 0, stdout), one CSV line per measurement:
  *   collective,algorithm,bytes,ranks,time_us,ran
@@ -72,23 +76,15 @@ static int call(vine_coll coll, int smpi, int *s, int *r, int count, MPI_Comm co
     }
 }
 
-int main(int argc, char **argv)
+#define MAX_JOBS 16
+
+typedef struct job {
+    char *coll, *algos, *sizes;
+} job;
+
+/* Runs one job (MAX_ITEMS algorithms and sizes at most); returns 1 on a failure. */
+static int run_job(const job *jb, int iters, double *t, int p, int me)
 {
-    MPI_Init(&argc, &argv);
-    int p, me, iters = 1, fail = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &p);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    char *coll_name = NULL, *algos = NULL, *sizes = NULL;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--coll") == 0)
-            coll_name = argv[i + 1];
-        else if (strcmp(argv[i], "--algos") == 0)
-            algos = argv[i + 1];
-        else if (strcmp(argv[i], "--sizes") == 0)
-            sizes = argv[i + 1];
-        else if (strcmp(argv[i], "--iters") == 0)
-            iters = atoi(argv[i + 1]);
-    }
     static const struct {
         const char *name;
         vine_coll coll;
@@ -99,21 +95,19 @@ int main(int argc, char **argv)
                  {"allgather", VINE_COLL_ALLGATHER, 1},
                  {"reduce_scatter_block", VINE_COLL_REDUCE_SCATTER_BLOCK, 1},
                  {"alltoall", VINE_COLL_ALLTOALL, 1}};
-    int ci = -1;
-    for (int i = 0; coll_name && i < (int)(sizeof colls / sizeof colls[0]); i++)
-        if (strcmp(coll_name, colls[i].name) == 0)
+    int ci = -1, fail = 0;
+    for (int i = 0; i < (int)(sizeof colls / sizeof colls[0]); i++)
+        if (strcmp(jb->coll, colls[i].name) == 0)
             ci = i;
-    if (ci < 0 || !algos || !sizes || iters < 1) {
+    if (ci < 0 || !jb->algos || !jb->sizes) {
         if (me == 0)
-            fprintf(stderr, "usage: scale_exp --coll C --algos A,... --sizes S,... [--iters N]\n");
-        MPI_Finalize();
-        return 2;
+            fprintf(stderr, "scale_exp: --coll %s: unknown, or no --algos and --sizes\n", jb->coll);
+        return 1;
     }
     vine_coll coll = colls[ci].coll;
     char *algo[MAX_ITEMS], *size[MAX_ITEMS];
-    int na = split(algos, algo), ns = split(sizes, size);
-    double *t = malloc(sizeof(double) * (size_t)iters);
-    for (int si = 0; si < ns && t; si++) {
+    int na = split(jb->algos, algo), ns = split(jb->sizes, size);
+    for (int si = 0; si < ns; si++) {
         long bytes = atol(size[si]);
         int count = (int)(bytes / (long)sizeof(int));
         size_t elems = (size_t)count * (colls[ci].blocks ? (size_t)p : 1) + 1;
@@ -122,7 +116,7 @@ int main(int argc, char **argv)
             int smpi = strcmp(algo[ai], "smpi") == 0;
             if (!smpi && vine_set_algorithm(coll, algo[ai]) != 0) {
                 if (me == 0)
-                    fprintf(stderr, "scale_exp: no algorithm %s for %s\n", algo[ai], coll_name);
+                    fprintf(stderr, "scale_exp: no algorithm %s for %s\n", algo[ai], jb->coll);
                 fail = 1;
                 continue;
             }
@@ -140,16 +134,54 @@ int main(int argc, char **argv)
                 fail = 1;
             if (me == 0 && rc == MPI_SUCCESS) {
                 qsort(t, (size_t)iters, sizeof *t, cmp_double);
-                printf("%s,%s,%ld,%d,%.3f,%s\n", coll_name, algo[ai], (long)count * 4, p,
+                printf("%s,%s,%ld,%d,%.3f,%s\n", jb->coll, algo[ai], (long)count * 4, p,
                        t[iters / 2] * 1e6, ran ? ran : "?");
                 fflush(stdout);
             }
         }
+        if (!s || !r)
+            fail = 1;
         free(s);
         free(r);
     }
-    free(t);
     vine_set_algorithm(coll, NULL);
+    return fail;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int p, me, iters = 1, fail = 0, njobs = 0, bad = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    job jobs[MAX_JOBS];
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--coll") == 0) {
+            if (njobs == MAX_JOBS)
+                bad = 1;
+            else
+                jobs[njobs++] = (job){argv[i + 1], NULL, NULL};
+        } else if (strcmp(argv[i], "--algos") == 0 && njobs > 0)
+            jobs[njobs - 1].algos = argv[i + 1];
+        else if (strcmp(argv[i], "--sizes") == 0 && njobs > 0)
+            jobs[njobs - 1].sizes = argv[i + 1];
+        else if (strcmp(argv[i], "--iters") == 0)
+            iters = atoi(argv[i + 1]);
+        else
+            bad = 1;
+    }
+    double *t = iters >= 1 ? malloc(sizeof(double) * (size_t)iters) : NULL;
+    if (bad || njobs == 0 || !t) {
+        if (me == 0)
+            fprintf(stderr, "usage: scale_exp --coll C --algos A,... --sizes S,... "
+                            "[--coll C2 --algos ... --sizes ...] [--iters N]\n");
+        free(t);
+        MPI_Finalize();
+        return 2;
+    }
+    for (int j = 0; j < njobs; j++)
+        fail |= run_job(&jobs[j], iters, t, p, me);
+    free(t);
     MPI_Finalize();
     return fail;
 }

@@ -192,6 +192,12 @@ int vine__sim_levels(const vine_topo *t, const int *rank_host, int p, vine_level
 const char *vine__sim_level_name(int kind);
 
 /*
+ * The switch that host vertex v hangs off (its one switch neighbour), or v
+ * itself for a host with no switch or with links to several.
+ */
+int vine__sim_host_switch(const vine_topo *t, int v);
+
+/*
  * Levels inside the hosts (issue 18; `vine sim traffic --numa K`): the ranks
  * of each host, in rank order, split into k domains of consecutive ranks
  * (sizes differing by one at most; a host of fewer than k ranks has

@@ -52,7 +52,7 @@ const char *vine__sim_level_name(int kind)
  * switch that holds it alone, so it stands for itself (its own vertex, which
  * no switch shares).
  */
-static int host_switch(const vine_topo *t, int v)
+int vine__sim_host_switch(const vine_topo *t, int v)
 {
     int sw = -1;
     for (int i = t->adj_start[v]; i < t->adj_start[v + 1]; i++) {
@@ -79,7 +79,7 @@ static int fill_keys(const vine_topo *t, const int *rank_host, int p, rank_key *
         }
         int v = t->host_vert[h];
         keys[r].key[VINE_SIM_LV_NODE] = h;
-        keys[r].key[VINE_SIM_LV_SWITCH] = host_switch(t, v);
+        keys[r].key[VINE_SIM_LV_SWITCH] = vine__sim_host_switch(t, v);
         /* Hosts in no group (-1) form one group, as the simulator counts them. */
         keys[r].key[VINE_SIM_LV_GROUP] = t->group[v];
         keys[r].rank = r;

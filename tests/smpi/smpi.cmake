@@ -48,28 +48,48 @@ if(VINE_SMPI)
   endforeach()
 endif()
 
-# Issue 21's study (experiments/scale/run.sh) as a smoke run: allreduce and
-# bcast on 16 ranks of the 1,024-host Dragonfly, two sizes, three vine
-# algorithms against SMPI's mpich and ompi selectors.  The run must succeed
-# and print a time for every case; the times themselves decide nothing.
+# Issue 21's study as smoke runs: run.sh with allreduce on 16 ranks of the
+# 1,024-host Dragonfly, two sizes, three vine algorithms against SMPI's mpich
+# and ompi selectors; study.sh with allreduce and bcast in one smpirun a
+# selector, block and random placements (16 of the first 256 hosts), and its
+# conversion to vine-bench's format.  The runs must succeed and print a time
+# for every case; the times themselves decide nothing.
 if(VINE_SMPI)
-  foreach(coll allreduce bcast)
-    if(coll STREQUAL "allreduce")
-      set(algos auto,recursive_doubling,rabenseifner)
-    else()
-      set(algos auto,binomial,bine)
-    endif()
-    # Its own TMPDIR, as the 64-rank parts above have theirs.
-    file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_${coll})
-    add_test(NAME smpi.scale_smoke.${coll}
-      COMMAND ${CMAKE_COMMAND} -E env TMPDIR=${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_${coll}
-        COLL=${coll} NP=16 SIZES=8,65536 ALGOS=${algos}
-        VINE_LIB=$<TARGET_SONAME_FILE:vine> VINE=/nonexistent
-        OUT=${CMAKE_CURRENT_BINARY_DIR}/scale_${coll}
-        sh ${PROJECT_SOURCE_DIR}/experiments/scale/run.sh)
-    # The last line of the ompi run; a failed run says so (run.sh).
-    set_tests_properties(smpi.scale_smoke.${coll} PROPERTIES LABELS smpi TIMEOUT 300
-      PASS_REGULAR_EXPRESSION "ompi,${coll},smpi,65536,16,[0-9.]+,smpi"
-      FAIL_REGULAR_EXPRESSION "failed|usage")
+  set(coll allreduce)
+  # Its own TMPDIR, as the 64-rank parts above have theirs.
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_${coll})
+  add_test(NAME smpi.scale_smoke.${coll}
+    COMMAND ${CMAKE_COMMAND} -E env TMPDIR=${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_${coll}
+      COLL=${coll} NP=16 SIZES=8,65536 ALGOS=auto,recursive_doubling,rabenseifner
+      VINE_LIB=$<TARGET_SONAME_FILE:vine> VINE=/nonexistent
+      OUT=${CMAKE_CURRENT_BINARY_DIR}/scale_${coll}
+      sh ${PROJECT_SOURCE_DIR}/experiments/scale/run.sh)
+  # The last line of the ompi run; a failed run says so (run.sh).
+  set_tests_properties(smpi.scale_smoke.${coll} PROPERTIES LABELS smpi TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "ompi,${coll},smpi,65536,16,[0-9.]+,smpi"
+    FAIL_REGULAR_EXPRESSION "failed|usage")
+  set(hosts "")
+  foreach(i RANGE 255)
+    string(APPEND hosts "node-${i}\n")
   endforeach()
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/scale_study_hosts.txt "${hosts}")
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_study)
+  set(study ${CMAKE_CURRENT_BINARY_DIR}/scale_study)
+  # Block: (auto, bine, smpi) x 2 sizes x 2 collectives under mpich, smpi x 4
+  # under ompi = 16 cases; random: bcast only, 6 + 2 = 8 cases.
+  add_test(NAME smpi.scale_study
+    COMMAND ${CMAKE_COMMAND} -E env TMPDIR=${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_study
+      NP=16 PLATFORM=${PROJECT_SOURCE_DIR}/experiments/scale/dragonfly-1024.xml
+      HOSTS=${CMAKE_CURRENT_BINARY_DIR}/scale_study_hosts.txt "PLACEMENTS=block random:3"
+      "COLLS=allreduce bcast" RANDOM_COLLS=bcast VEC_SIZES=8,65536 ALGOS=auto,bine
+      VINE_LIB=$<TARGET_SONAME_FILE:vine> VINE=/nonexistent OUT=${study} BUDGET=240
+      sh -c "sh ${PROJECT_SOURCE_DIR}/experiments/scale/study.sh &&
+             test $(grep -c , ${study}/block/raw-16.csv) = 16 &&
+             test $(grep -c , ${study}/random-3/raw-16.csv) = 8 &&
+             test $(grep -c ',ok,' ${study}/random-3/bench-16.csv) = 8 &&
+             test $(grep -c . ${study}/random-3/hosts-16.txt) = 16 &&
+             ! cmp -s ${study}/block/hosts-16.txt ${study}/random-3/hosts-16.txt &&
+             echo study smoke passed")
+  set_tests_properties(smpi.scale_study PROPERTIES LABELS smpi TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "study smoke passed")
 endif()

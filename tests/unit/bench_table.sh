@@ -59,6 +59,7 @@ vine=$2
 data=$3
 work=$4
 . "$(dirname "$0")/../testlib.sh"
+unit_dir=$(cd "$(dirname "$0")" && pwd)
 fresh_workdir "$work"
 
 # ok command...: runs it, shows its output, and wants exit status 0.
@@ -155,6 +156,46 @@ pairs)
         '| 4 | allreduce | ring | mpi | 2.50 | 0.50 |' \
         '| 4 | allgather | ring | mpi | 1.50 | - |'
     rows 4
+    ;;
+scale)
+    # experiments/scale/to_bench.sh (issue 21): a SimGrid run's CSV in
+    # vine-bench's format, read by vine table.  Worked out by hand, 4 ranks:
+    # allreduce 8 B: auto 10 us, ratio to the faster SMPI selector (ompi, 8)
+    # 1.25, algbw 8 / 10 / 1e3 = 0.0008 GB/s, busbw x 2 (4 - 1) / 4 = 0.0012;
+    # allgather 1 KiB blocks: bruck 40 us, ratio 40 / 50 = 0.8, algbw
+    # 4 x 1024 / 40 / 1e3 = 0.1024, busbw x 3 / 4 = 0.0768.
+    cat >raw.csv <<'EOT'
+mpich,allreduce,auto,8,4,10.000,recursive_doubling
+mpich,allreduce,rabenseifner,8,4,20.000,rabenseifner
+mpich,allreduce,smpi,8,4,12.500,smpi
+mpich,allgather,bruck,1024,4,40.000,bruck
+mpich,allgather,smpi,1024,4,50.000,smpi
+ompi,allreduce,smpi,8,4,8.000,smpi
+ompi,allgather,smpi,1024,4,80.000,smpi
+EOT
+    printf 'h3\nh5\nh8\nh9\nh10\n' >hosts.txt
+    tb=$unit_dir/../../experiments/scale/to_bench.sh
+    run sh "$tb" raw.csv hosts.txt "SimGrid 3.32 SMPI"
+    [ "$rc" = 0 ] || fail "to_bench.sh: exit $rc: $(cat err.txt)"
+    cp out.txt bench.csv
+    grep -Fxq '# mpi_library: SimGrid 3.32 SMPI' bench.csv || fail "no description"
+    grep -Fxq '# host 3: h9' bench.csv && ! grep -q '# host 4' bench.csv || fail "hosts"
+    grep -Fxq 'allreduce,auto,8B,8,2,ok,,,1,0,10.000,10.000,10.000,10.000,10.000,1.25,0.0008,0.0012' \
+        bench.csv || fail "the auto row"
+    grep -Fxq 'allgather,bruck,1024B,1024,256,ok,,,1,0,40.000,40.000,40.000,40.000,40.000,0.8,0.1024,0.0768' \
+        bench.csv || fail "the bruck row"
+    grep -q '^allgather,smpi_ompi,1024B,' bench.csv || fail "no smpi_ompi row"
+    ok "$vine" table pairs --in bench.csv --pair allreduce:auto/smpi_ompi,allgather:bruck/smpi_mpich
+    has '| allreduce | auto | smpi_ompi | 1.25 | - |' '| allgather | bruck | smpi_mpich | - | 0.80 |'
+    ok "$vine" table best --in bench.csv --base smpi_ompi
+    has '| allreduce | 8B | 8.00 | 1.25 | smpi_mpich | 1.56 |' '| allgather | 1KiB | 80.0 | - | bruck | 0.50 |'
+    # A run file with no rows, or hosts too few, fails clearly.
+    : >empty.csv
+    run sh "$tb" empty.csv hosts.txt x
+    [ "$rc" = 1 ] && grep -q 'no rows' err.txt || fail "empty: exit $rc"
+    printf 'h1\n' >one.txt
+    run sh "$tb" raw.csv one.txt x
+    [ "$rc" = 1 ] && grep -q 'fewer than 4 hosts' err.txt || fail "few hosts: exit $rc"
     ;;
 bad)
     expect 2 'unknown argument' "$vine" table best --in "$R1" --bogus

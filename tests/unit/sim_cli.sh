@@ -191,6 +191,41 @@ EOF2
     [ "$rc" = 2 ] && grep -q "bad3.txt:1: host h2 given twice" err.txt ||
         fail "duplicate host: exit $rc, $(cat err.txt)"
     ;;
+export)
+    # vine sim export with --hostfile and --map (issue 21): the map gives every
+    # host its router and group, as vine sim's level map groups them, in the
+    # form of VINE_TOPOLOGY's map; its hosts are the host file's, in order; the
+    # platform reads back, and a hosts: placement of its names replays on it.
+    run "$vine" sim export --topo dragonfly:a=2,p=2,h=1 --simgrid df.xml --hostfile df.hosts \
+        --map df.map
+    cat out.txt err.txt
+    [ "$rc" = 0 ] || fail "exited $rc"
+    grep -q '^wrote df.map: the switch and group of 12 hosts$' out.txt || fail "no map line"
+    cat >want.map <<'EOF2'
+# written by vine sim export from dragonfly a=2 p=2 h=1 g=3: HOST SWITCH GROUP
+h0 s0 g0
+h1 s0 g0
+h2 s1 g0
+h3 s1 g0
+h4 s6 g1
+h5 s6 g1
+h6 s7 g1
+h7 s7 g1
+h8 s12 g2
+h9 s12 g2
+h10 s13 g2
+h11 s13 g2
+EOF2
+    cmp -s want.map df.map || fail "df.map: $(diff want.map df.map)"
+    awk 'NR > 1 { print $1 }' df.map | cmp -s - df.hosts || fail "df.hosts differs from the map"
+    run "$vine" sim traffic --topo simgrid:df.xml --placement hosts:df.hosts --ranks 8 \
+        --coll allreduce --algo hier --size 1KiB
+    cat out.txt err.txt
+    [ "$rc" = 0 ] && grep -q 'hier' out.txt || fail "traffic on the exported platform: exit $rc"
+    run "$vine" sim export --topo dragonfly:a=2,p=2,h=1 --simgrid df.xml --map /nonexistent/m
+    [ "$rc" = 1 ] && grep -q "/nonexistent/m: cannot write" err.txt ||
+        fail "unwritable map: exit $rc, $(cat err.txt)"
+    ;;
 nognuplot)
     # With gnuplot out of PATH, --plot fails clearly (exit 1) before simulating.
     run env PATH=/nonexistent "$vine" sim allocations --topo "$DF" --nodes 8 --samples 2 \
