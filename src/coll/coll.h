@@ -431,5 +431,9 @@ VINE_BUILDER(reduce_scatter, bine_torus);
 VINE_BUILDER(allgather, bine_torus);
 VINE_BUILDER(bcast, bine_torus);
 VINE_BUILDER(reduce, bine_torus);
+VINE_BUILDER(reduce_scatter, bine_torus_multiport);
+VINE_BUILDER(allgather, bine_torus_multiport);
+VINE_BUILDER(bcast, bine_torus_multiport);
+VINE_BUILDER(reduce, bine_torus_multiport);
 
 #endif

@@ -61,6 +61,7 @@ int vine__sub_run(vine_sched *s, vine_build_fn build, const vine_args *sub, cons
     vine__sched_init(&t, sub->p, sub->rank);
     t.msgs_only = s->msgs_only;
     t.sub = 1; /* a phase: the parity slots, counted per call, are not its to use */
+    t.keep_rounds = s->keep_rounds; /* a part of vine__sub_zip keeps its steps in its phases */
     int rc = build(sub, &t);
     if (rc == VINE_OK && t.err)
         rc = t.err;
@@ -133,7 +134,9 @@ int vine__sub_zip(vine_sched *s, const vine_sched *parts, int n)
     for (int k = 0; k < n; k++) {
         if (parts[k].err)
             return parts[k].err;
-        if (parts[k].shm || parts[k].p != s->p || parts[k].rank != s->rank)
+        /* Rule 1: round k of the part is its k-th step (no empty round dropped). */
+        if (!parts[k].keep_rounds || parts[k].shm || parts[k].par || parts[k].p != s->p ||
+            parts[k].rank != s->rank)
             return VINE_ERR_INTERNAL;
         rounds = parts[k].nrounds > rounds ? parts[k].nrounds : rounds;
         tmp = parts[k].tmp_count > tmp ? parts[k].tmp_count : tmp;
@@ -153,7 +156,7 @@ int vine__sub_zip(vine_sched *s, const vine_sched *parts, int n)
                     if (vine__op_local(parts[k].ops[i].kind) == local)
                         zip_op(s, &parts[k].ops[i]);
             }
-        vine__sched_fence(s);
+        vine__sched_fence(s); /* s drops the rounds empty in every part (unless it keeps them) */
     }
     return s->err;
 }

@@ -40,14 +40,30 @@ int vine__sub_run(vine_sched *s, vine_build_fn build, const vine_args *sub, cons
 /*
  * Runs n schedules side by side (the multiport algorithms): round k of s
  * holds round k of every part, the messages of all parts posted together,
- * then their local operations, part after part.  The parts are built for
- * s's p and rank over disjoint ranges of the buffers (TMP included), with no
- * shared memory.  Messages of two parts between the same two ranks match in
- * posting order (one tag), so the caller must make the parts round-aligned:
- * every message's send and receive in the same round index at both ends and
- * the same number of rounds on every rank, which holds when no rank has an
- * empty round (vine__sched_fence drops them).  Returns VINE_OK, a part's
- * error, or VINE_ERR_INTERNAL for a part that breaks the rules above.
+ * then their local operations, part after part; rounds that no part fills
+ * are dropped (unless s keeps its rounds).  The parts are built for s's p
+ * and rank over disjoint ranges of the buffers (TMP included), with no
+ * shared memory and no parity slots.
+ *
+ * One tag serves all parts, so two messages from rank x to rank y match in
+ * the order x posts its sends and y its receives.  Merged, x posts its
+ * sends to y ordered by (round, part, order in the part's round) and y its
+ * receives from x by the same key, so they pair up correctly when
+ *
+ *   1. each part keeps its empty rounds (vine_sched.keep_rounds, set before
+ *      it is built): round k of a part is its k-th fence, on every rank;
+ *   2. each part's builder fences at the same steps on every rank and puts
+ *      every message's send and receive in the same step, so that in each
+ *      part and round x sends y exactly the messages y receives from x
+ *      there, in the same order (which the part alone, correct with one
+ *      tag, guarantees within the round).
+ *
+ * Rule 1 is checked here; rule 2 is about the other ranks' schedules, which
+ * this rank does not see: the builders state it and `vine verify`, which
+ * matches the merged schedules' messages, proves it for the shapes it runs.
+ * The parts need not have the same number of rounds, nor a message in
+ * every round.  Returns VINE_OK, a part's error, or VINE_ERR_INTERNAL for a
+ * part that breaks rule 1 or the conditions above.
  */
 int vine__sub_zip(vine_sched *s, const vine_sched *parts, int n);
 

@@ -298,6 +298,20 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_REDUCE, "bine_torus", C | T, "commutative op, " TORUS_R,
      "mirrored Bine tree along each torus dimension, the last first, to the root",
      vine__reduce_bine_torus_build},
+    {VINE_COLL_REDUCE_SCATTER, "bine_torus_multiport", C | T, "commutative op, " TORUS_R,
+     "bine_torus butterflies on 2D parts side by side (slice k of every block), one per port",
+     vine__reduce_scatter_bine_torus_multiport_build},
+    RSB(bine_torus_multiport, C | T, "commutative op, " TORUS_R,
+        "bine_torus butterflies on 2D parts side by side (slice k of every block), one per port"),
+    {VINE_COLL_ALLGATHER, "bine_torus_multiport", T, TORUS_R,
+     "bine_torus butterflies on 2D parts side by side (slice k of every block), one per port",
+     vine__allgather_bine_torus_multiport_build},
+    {VINE_COLL_BCAST, "bine_torus_multiport", T, TORUS_R,
+     "bcast bine_torus on 2D parts side by side, one per dimension and direction (port)",
+     vine__bcast_bine_torus_multiport_build},
+    {VINE_COLL_REDUCE, "bine_torus_multiport", C | T, "commutative op, " TORUS_R,
+     "reduce bine_torus on 2D parts side by side, one per dimension and direction (port)",
+     vine__reduce_bine_torus_multiport_build},
 #undef TORUS_R
 #undef T
 

@@ -85,7 +85,9 @@ int vine__torus_line(const vine_torus *t, int r, int d, int *out)
     return own;
 }
 
-int vine__torus_multiport_parts(const vine_torus *t, const vine_levels *m, size_t count)
+/* The multiport parts: pow2 asks for dimensions of 2^k, min_part for the elements of a part. */
+static int multiport_split(const vine_torus *t, const vine_levels *m, size_t count, int pow2,
+                           size_t min_part)
 {
     int nact = 0, equal = 1, first = 0;
     if (!m || !m->torus)
@@ -94,7 +96,7 @@ int vine__torus_multiport_parts(const vine_torus *t, const vine_levels *m, size_
         int n = t->dims[d];
         if (n == 1)
             continue;
-        if (n & (n - 1))
+        if (pow2 && (n & (n - 1)))
             return 1; /* a rank would fold */
         if (nact++ == 0)
             first = n;
@@ -105,5 +107,15 @@ int vine__torus_multiport_parts(const vine_torus *t, const vine_levels *m, size_
         return 1;
     size_t all = 2 * (size_t)nact;
     int parts = equal || count / all >= VINE_MULTIPORT_2D_MIN ? (int)all : 2;
-    return count / (size_t)parts >= (size_t)t->p ? parts : 1;
+    return count / (size_t)parts >= min_part ? parts : 1;
+}
+
+int vine__torus_multiport_parts(const vine_torus *t, const vine_levels *m, size_t count)
+{
+    return multiport_split(t, m, count, 1, (size_t)t->p);
+}
+
+int vine__torus_multiport_tree_parts(const vine_torus *t, const vine_levels *m, size_t count)
+{
+    return multiport_split(t, m, count, 0, 1);
 }

@@ -59,7 +59,8 @@ int vine__torus_rank(const vine_torus *t, const int *c);
 int vine__torus_line(const vine_torus *t, int r, int d, int *out);
 
 /*
- * The parts of allreduce bine_torus_multiport for count elements on torus t
+ * The parts of allreduce, reduce_scatter(_block) and allgather
+ * bine_torus_multiport for a vector of count elements on torus t
  * of the level map m (allreduce_bine_torus_multiport.c says why): 1 (one
  * part, bine_torus) unless m is marked as a torus network, every dimension
  * of size > 1 is a power of two and every part holds at least t->p elements;
@@ -68,5 +69,11 @@ int vine__torus_line(const vine_torus *t, int r, int d, int *out);
  */
 #define VINE_MULTIPORT_2D_MIN ((size_t)1 << 18)
 int vine__torus_multiport_parts(const vine_torus *t, const vine_levels *m, size_t count);
+/*
+ * The parts of bcast and reduce bine_torus_multiport (Bine trees, which
+ * take any dimensions): as above, but with dimensions of any size and at
+ * least one element a part.
+ */
+int vine__torus_multiport_tree_parts(const vine_torus *t, const vine_levels *m, size_t count);
 
 #endif

@@ -35,6 +35,7 @@ void vine__sched_reset(vine_sched *s, int p, int rank)
     s->shm_phases = 0;
     s->par = 0;
     s->par_count = 0;
+    s->keep_rounds = 0;
 }
 
 int vine__grow(void **arr, size_t *cap, size_t need, size_t sz)
@@ -186,7 +187,7 @@ void vine__sched_fence(vine_sched *s)
     if (s->err)
         return;
     size_t start = s->nrounds ? s->round_end[s->nrounds - 1] : 0;
-    if (s->nops == start)
+    if (s->nops == start && !s->keep_rounds)
         return;
     if (vine__grow((void **)&s->round_end, &s->rounds_cap, s->nrounds + 1, sizeof *s->round_end)) {
         s->err = VINE_ERR_NO_MEM;

@@ -160,6 +160,12 @@ typedef struct vine_sched {
      * becomes a phase of another one, so it must not use the parity slots.
      */
     int sub;
+    /*
+     * Keeps empty rounds: vine__sched_fence closes the open round even when
+     * it holds no operation, so round k is the k-th fence on every rank (the
+     * parts of vine__sub_zip, phase_sub.h).  Off by default.
+     */
+    int keep_rounds;
 } vine_sched;
 
 void vine__sched_init(vine_sched *s, int p, int rank);
@@ -198,7 +204,7 @@ void vine__sched_get(vine_sched *s, int peer, int sbuf, size_t soff, int dbuf, s
                      size_t count);
 void vine__sched_getred(vine_sched *s, int peer, int sbuf, size_t soff, int dbuf, size_t doff,
                         size_t count);
-/* Closes the current round; does nothing when the round is empty. */
+/* Closes the current round; does nothing when the round is empty, unless s->keep_rounds. */
 void vine__sched_fence(vine_sched *s);
 /* Declares that the schedule needs at least n scratch elements. */
 void vine__sched_need_tmp(vine_sched *s, size_t n);

@@ -1238,19 +1238,29 @@ static double torus_allreduce(const ctx *x, double u, int bine)
     return torus_allreduce_parts(x, u, bine, 0);
 }
 
-/* allgather bucket and bine_torus: the last dimension first, runs of u times the lines so far. */
-static double torus_allgather(const ctx *x, double u, int bine)
+/*
+ * allgather bucket and bine_torus (count 0: one part): the last dimension
+ * first, runs of u times the lines so far.  With count, the parts of
+ * bine_torus_multiport on the vector of p count elements, each of u / parts
+ * bytes a block as torus_allreduce_parts prices them, and its copy of the
+ * p u bytes gathered into place.
+ */
+static double torus_allgather(const ctx *x, double u, int bine, size_t count)
 {
     tor o;
     if (!tor_init(x, &o)) {
         free(o.line);
         return -1;
     }
-    double t = 0, run = u;
+    int parts = count ? vine__torus_multiport_parts(&o.t, x->m, (size_t)x->p * count) : 1;
+    double t = 0, run = u / parts;
+    o.extra = parts - 1;
     for (int d = o.t.nd - 1; d >= 0; d--) {
         run *= o.t.dims[d];
         t += tor_stage(x, &o, d, run, bine, 0);
     }
+    if (parts > 1)
+        t += (double)x->p * u * vine__cost_shm_copy(&x->c->shm, 1);
     free(o.line);
     return t;
 }
@@ -1259,23 +1269,29 @@ static double torus_allgather(const ctx *x, double u, int bine)
  * bcast (red 0) and reduce (red = the bytes reduced a step) bine_torus: a
  * Bine tree of the whole vector on every line of a stage, dimension 0 first
  * (the reduce mirrors it, the same sum); stage d runs D_0 ... D_{d-1} lines
- * at once, step k of a line ceil((D - 2^k) / 2^(k+1)) messages.
+ * at once, step k of a line ceil((D - 2^k) / 2^(k+1)) messages.  With
+ * count, bine_torus_multiport's parts (vine__torus_multiport_tree_parts):
+ * every step on u / parts bytes, plus alpha for each further message.
  */
-static double torus_tree(const ctx *x, double u, double red)
+static double torus_tree(const ctx *x, double u, double red, size_t count)
 {
     tor o;
     if (!tor_init(x, &o)) {
         free(o.line);
         return -1;
     }
+    int parts = count ? vine__torus_multiport_tree_parts(&o.t, x->m, count) : 1;
     double t = 0, lines = 1;
+    u /= parts;
+    red /= parts;
     for (int d = 0; d < o.t.nd; d++) {
         int dim = o.t.dims[d];
         for (int k = 0; (1L << k) < dim; k++) {
             double size = (double)(1L << k);
             double senders = lines * ceil((dim - size) / (2 * size));
             long lo = k % 2 ? -(1L << k) : 1L << k;
-            t += step(x, tor_class(x, &o, d, lo), u, senders) + red * x->c->gamma;
+            int cls = tor_class(x, &o, d, lo);
+            t += step(x, cls, u, senders) + red * x->c->gamma + (parts - 1) * lvl(x, cls)->alpha;
         }
         lines *= dim;
     }
@@ -1303,25 +1319,40 @@ static double ar_bine_torus_multiport(const ctx *x, const vine_args *a, double u
 static double ag_bucket(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
-    return torus_allgather(x, u, 0);
+    return torus_allgather(x, u, 0, 0);
 }
 
 static double ag_bine_torus(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
-    return torus_allgather(x, u, 1);
+    return torus_allgather(x, u, 1, 0);
+}
+
+static double ag_bine_torus_multiport(const ctx *x, const vine_args *a, double u)
+{
+    return torus_allgather(x, u, 1, a->count);
 }
 
 static double bcast_bine_torus(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
-    return torus_tree(x, u, 0);
+    return torus_tree(x, u, 0, 0);
+}
+
+static double bcast_bine_torus_multiport(const ctx *x, const vine_args *a, double u)
+{
+    return torus_tree(x, u, 0, a->count);
+}
+
+static double reduce_bine_torus_multiport(const ctx *x, const vine_args *a, double u)
+{
+    return torus_tree(x, u, u, a->count);
 }
 
 static double reduce_bine_torus(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
-    return torus_tree(x, u, u);
+    return torus_tree(x, u, u, 0);
 }
 
 /*
@@ -1623,6 +1654,9 @@ static const struct formula {
     {VINE_COLL_ALLGATHER, "swing", ag_swing},
     {VINE_COLL_BCAST, "bine_torus", bcast_bine_torus},
     {VINE_COLL_REDUCE, "bine_torus", reduce_bine_torus},
+    {VINE_COLL_ALLGATHER, "bine_torus_multiport", ag_bine_torus_multiport},
+    {VINE_COLL_BCAST, "bine_torus_multiport", bcast_bine_torus_multiport},
+    {VINE_COLL_REDUCE, "bine_torus_multiport", reduce_bine_torus_multiport},
     /* The shm level (cost_shm.c); the hierarchical ones price their node phase with it. */
     {VINE_COLL_BCAST, "shm", shm_any},
     {VINE_COLL_REDUCE, "shm", shm_any},

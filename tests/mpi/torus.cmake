@@ -1,11 +1,12 @@
 # MPI test tier (label mpi), issue 23: the torus algorithms bucket,
-# bine_torus, bine_torus_multiport (allreduce) and swing against the MPI library's own collectives on pretend tori, the
+# bine_torus, bine_torus_multiport and swing against the MPI library's own
+# collectives on pretend tori, the
 # per-collective harnesses (every type, op, count and root, in place)
 # limited to them by VINE_TEST_ALGOS: mpi.torus.<shape>.<coll>.np<n>.  Pretend
 # hosts (VINE_TOPOLOGY_FAKE_HOSTS) placed by VINE_TOPOLOGY give a uniform
 # level map, which src/coll/torus.h reads as a torus: 8 ranks, hosts of 2 as
 # a 2 x 2 torus of hosts (torus:2x2, which also marks the map as a torus
-# network, so the multiport allreduce splits its vector), are 2 x 2 x 2; 6 ranks on hosts of 3
+# network, so the multiport algorithms split their data), are 2 x 2 x 2; 6 ranks on hosts of 3
 # are 2 x 3; 6 ranks dealt round-robin over 3 hosts are 3 x 2 out of torus
 # order (the reduce-scatters and allgathers reorder their blocks).
 # VINE_TEST_HIER makes the harness abort unless vine finds those levels, and

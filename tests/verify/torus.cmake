@@ -68,7 +68,7 @@ foreach(shape 1x1x1 2x2x2 2x2x3 4x4 2x3x5 4x4x4x2 7x1x3 16x16 8x8x8)
   endforeach()
 endforeach()
 
-# allreduce bine_torus_multiport on the same shapes, in place and not: the
+# bine_torus_multiport on the same shapes, in place and not.  allreduce: the
 # parts run side by side where every dimension is a power of two and a
 # part holds at least p elements (1000 and 4099 on 2 x 2 x 2, 4099 on 4 x 4 x
 # 4 x 2, 8 x 8 x 8 and 16 x 16), as bine_torus elsewhere (2 x 3 x 5, 7 x 1 x
@@ -76,27 +76,59 @@ endforeach()
 # x 2; the 2D parts on a torus of unequal dimensions from 2^18 elements a part
 # (2 x 4 at 2^20 elements and one more; 2^20 - 1 takes two parts); on a torus
 # map out of torus order (cyclic:4/torus:4, 4 x 4: 2D parts), and on a map
-# that is no torus network (cyclic:4: one part).
+# that is no torus network (cyclic:4: one part).  bcast and reduce (Bine
+# trees, any dimensions, every root up to 16 ranks) split from one element a
+# part, so their parts run on 2 x 3 x 5 and 7 x 1 x 3 too, with ranks idle
+# in most steps.  The reduce-scatters and allgather split as the allreduce
+# does, on the vector of p blocks (verify.torus.multiport.<shape>.blocks);
+# on 16 x 16 and 8 x 8 x 8 they copy p slices a part at every rank, which
+# the verifier follows element by element (8 x 8 x 8: about 20 s), so the
+# default tier takes reduce_scatter and allgather on 16 x 16 at p+1
+# elements a block, and `make verify-large` (label verify_large) all three on
+# both shapes at every count.
 foreach(shape 1x1x1 2x2x2 2x2x3 4x4 2x3x5 4x4x4x2 7x1x3 16x16 8x8x8)
   string(REPLACE "x" "*" prod ${shape})
   math(EXPR p "${prod}")
-  vine_torus_cases(allreduce ${p} n)
-  math(EXPR n "${n} / 2")
-  vine_torus_verify(multiport.${shape} ${n} 0 --coll allreduce --algo bine_torus_multiport
+  set(n 0)
+  foreach(coll allreduce bcast reduce)
+    vine_torus_cases(${coll} ${p} k)
+    if(coll STREQUAL "allreduce")
+      math(EXPR k "${k} / 2")
+    endif()
+    math(EXPR n "${n} + ${k}")
+  endforeach()
+  vine_torus_verify(multiport.${shape} ${n} 0 --coll allreduce,bcast,reduce
+    --algo bine_torus_multiport --ranks ${p} --levels torus:${shape})
+  vine_torus_cases(allgather ${p} k)
+  math(EXPR n "3 * ${k} / 2")
+  set(blocks --coll reduce_scatter,reduce_scatter_block,allgather --algo bine_torus_multiport
     --ranks ${p} --levels torus:${shape})
+  if(shape STREQUAL "16x16" OR shape STREQUAL "8x8x8")
+    vine_torus_verify(multiport.${shape}.blocks_all ${n} 0 ${blocks})
+    set_tests_properties(verify.torus.multiport.${shape}.blocks_all PROPERTIES
+      LABELS verify_large)
+    if(shape STREQUAL "16x16")
+      vine_torus_verify(multiport.${shape}.blocks 4 0 --coll reduce_scatter,allgather
+        --algo bine_torus_multiport --ranks ${p} --levels torus:${shape} --count p+1)
+    endif()
+  else()
+    vine_torus_verify(multiport.${shape}.blocks ${n} 0 ${blocks})
+  endif()
 endforeach()
-vine_torus_verify(multiport.cyclic4 20 0 --coll allreduce --algo bine_torus_multiport
+string(REPLACE ";" "," vine_torus_all "${vine_torus_colls}")
+vine_torus_verify(multiport.cyclic4 500 0 --coll ${vine_torus_all} --algo bine_torus_multiport
   --ranks 12,16 --levels cyclic:4 --count 0,1,100,1000,4099)
-vine_torus_verify(multiport.cyclic4_torus 20 0 --coll allreduce --algo bine_torus_multiport
-  --ranks 12,16 --levels cyclic:4/torus:4 --count 0,1,100,1000,4099)
+vine_torus_verify(multiport.cyclic4_torus 500 0 --coll ${vine_torus_all}
+  --algo bine_torus_multiport --ranks 12,16 --levels cyclic:4/torus:4 --count 0,1,100,1000,4099)
 vine_torus_verify(multiport.2x4_large 6 0 --coll allreduce --algo bine_torus_multiport
   --ranks 8 --levels torus:2x4 --count 1048575,1048576,1048577)
+vine_torus_verify(multiport.2x4_large_blocks 12 0 --coll allgather,reduce_scatter_block
+  --algo bine_torus_multiport --ranks 8 --levels torus:2x4 --count 131071,131072,131073)
 
 # Uniform maps whose ranks are not in torus order, so the reduce-scatters
 # copy the blocks into torus order first and the allgathers out of it at
 # the end: rank r on node r mod 4 (4 x 2, 4 x 3, 4 x 4), two levels of
 # cyclic groups (2 x 2 x 2, 2 x 2 x 4), and nodes of 4 drawn by hand.
-string(REPLACE ";" "," vine_torus_all "${vine_torus_colls}")
 set(vine_torus_both --coll ${vine_torus_all} --algo bucket,bine_torus)
 vine_torus_verify(cyclic4 1092 0 ${vine_torus_both} --ranks 8,12,16 --levels cyclic:4)
 vine_torus_verify(cyclic22 728 0 ${vine_torus_both} --ranks 8,16 --levels cyclic:2/cyclic:2)
@@ -105,8 +137,8 @@ vine_torus_verify(ids 364 0 ${vine_torus_both} --ranks 12
 
 # A map that makes no torus (nodes of 1, 3, 5 and 7 ranks) is refused at
 # every size from 3 to 16: every case skips.  A non-commutative op skips
-# the reductions on 2 x 3 x 5 (140 cases, 154 with multiport) and leaves
-# allgather and bcast (56).
+# the reductions on 2 x 3 x 5 (140 cases, 238 with multiport) and leaves
+# allgather and bcast (56, 98 with multiport).
 vine_torus_verify(nonuniform 0 4361 ${vine_torus_both} --ranks 3-16 --levels sizes:1,3,5,7)
-vine_torus_verify(noncommutative 56 154 ${vine_torus_both},bine_torus_multiport --ranks 30
+vine_torus_verify(noncommutative 98 238 ${vine_torus_both},bine_torus_multiport --ranks 30
   --levels torus:2x3x5 --noncommutative)

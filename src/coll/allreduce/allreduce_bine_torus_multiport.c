@@ -27,12 +27,14 @@
  * The parts are worth their extra messages only where the ports
  * exist: on a level map marked as a torus network (levels.h: VINE_TOPOLOGY=
  * torus:..., --levels torus:..., vine sim's map of a torus job).  On any
- * other map, and without one, the vector is one part.  The parts also run
- * side by side only where that is safe with one tag (phase_sub.h: every
- * part round-aligned): every dimension a power of two, so that no rank
- * folds, and at least p elements in every part, so that no block is empty
- * and every rank has a message in every step.  One part is allreduce
- * bine_torus.  vine__torus_multiport_parts (torus.h) applies these rules.
+ * other map, and without one, the vector is one part.  The parts keep
+ * their empty rounds and are merged by vine__sub_zip (phase_sub.h says why
+ * one tag is then safe); their butterflies fence at the same steps on
+ * every rank only where every dimension is a power of two (no rank folds),
+ * and a part below p elements would leave blocks empty, so the vector is
+ * cut only there and with at least p elements a part.  One part is
+ * allreduce bine_torus.  vine__torus_multiport_parts (torus.h) applies
+ * these rules.
  *
  * Restrictions: commutative op; the level map, if any, must make a torus.
  * Cost, n = count, parts of n/2D: the rounds of bine_torus (2 sum lg D_d),
@@ -42,53 +44,29 @@
  * (about n/D_0 + n/(D_0 D_1) of its n/2D elements each).
  */
 #include "../coll.h"
-#include "../phase_sub.h"
-#include "../phase_torus.h"
+#include "../phase_torus_mp.h"
 #include "../ranks.h"
 
-#include <stdlib.h>
+/* Part k of n: allreduce bine_torus on its range of the vector, on its own view. */
+static int part(const vine_args *a, vine_sched *s, int k, int n, size_t tmp_off)
+{
+    vine_tview v;
+    int rc = vine__tview_init_part(&v, a, vine__torus_mp_first(k, n), k % 2, 1);
+    if (rc != VINE_OK)
+        return rc;
+    size_t off = vine__block_off(a->count, n, k);
+    vine_args sub = *a;
+    sub.count = vine__block_off(a->count, n, k + 1) - off;
+    int in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
+    rc = vine__torus_allreduce_view(&sub, s, &v, vine__torus_rs_nu, vine__torus_ag_nu,
+                                    (vine_bufpos){in_buf, off}, (vine_bufpos){VINE_BUF_RECV, off},
+                                    tmp_off);
+    vine__tview_free(&v);
+    return rc;
+}
 
 int vine__allreduce_bine_torus_multiport_build(const vine_args *a, vine_sched *s)
 {
-    vine_tview v;
-    int rc = vine__tview_init(&v, a);
-    if (rc != VINE_OK)
-        return rc;
-    const vine_levels *m = vine__levels_ready(a->levels, a->p) ? a->levels : NULL;
-    int nparts = vine__torus_multiport_parts(&v.t, m, a->count);
-    vine__tview_free(&v);
-    if (nparts == 1)
-        return vine__allreduce_bine_torus_build(a, s);
-    vine_sched *parts = calloc((size_t)nparts, sizeof *parts);
-    if (!parts)
-        return VINE_ERR_NO_MEM;
-    for (int k = 0; k < nparts; k++) {
-        vine__sched_init(&parts[k], a->p, a->rank);
-        parts[k].msgs_only = s->msgs_only;
-    }
-    int in_buf = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
-    size_t tmp = 0;
-    for (int k = 0; k < nparts && rc == VINE_OK; k++) {
-        /* Part k: starts on dimension k / 2 (the first only, with two parts), shift k % 2. */
-        rc = vine__tview_init_part(&v, a, nparts == 2 ? 0 : k / 2, k % 2, 1);
-        if (rc != VINE_OK)
-            break;
-        size_t off = vine__block_off(a->count, nparts, k);
-        vine_args part = *a;
-        part.count = vine__block_off(a->count, nparts, k + 1) - off;
-        rc = vine__torus_allreduce_view(&part, &parts[k], &v, vine__torus_rs_nu, vine__torus_ag_nu,
-                                        (vine_bufpos){in_buf, off},
-                                        (vine_bufpos){VINE_BUF_RECV, off}, tmp);
-        if (rc == VINE_OK)
-            rc = vine__sched_finish(&parts[k]);
-        /* The next part's scratch starts where this one's ends. */
-        tmp = parts[k].tmp_count > tmp ? parts[k].tmp_count : tmp;
-        vine__tview_free(&v);
-    }
-    if (rc == VINE_OK)
-        rc = vine__sub_zip(s, parts, nparts);
-    for (int k = 0; k < nparts; k++)
-        vine__sched_free(&parts[k]);
-    free(parts);
-    return rc == VINE_OK ? vine__sched_finish(s) : rc;
+    int n = vine__torus_mp_parts(a, a->count, 0);
+    return n == 1 ? vine__allreduce_bine_torus_build(a, s) : vine__torus_mp_run(a, s, n, part);
 }
