@@ -32,4 +32,16 @@ enum vine_leader_tree { VINE_LEADER_BINOMIAL = 0, VINE_LEADER_BINE = 1 };
 int vine__leader_gather(const vine_args *a, vine_sched *s, int tree);
 int vine__leader_scatter(const vine_args *a, vine_sched *s, int tree);
 
+/*
+ * The same with irregular blocks, as gather and scatter leader_shm carry
+ * the units of nodes of different sizes across: rank r's block is
+ * a->counts[r] elements (a->count is not read), and the root's buffer
+ * holds them in rank order, packed.  A subtree's blocks stay one interval
+ * of the tree order, so each message is still one range; each rank finds
+ * its interval's offsets from the counts in the tree order (O(p) time and
+ * memory on every rank).  VINE_ERR_INTERNAL without a->counts.
+ */
+int vine__leader_gatherv(const vine_args *a, vine_sched *s, int tree);
+int vine__leader_scatterv(const vine_args *a, vine_sched *s, int tree);
+
 #endif

@@ -15,17 +15,23 @@ int vine__shm_nodes_init(const vine_args *a, vine_shm_nodes *f)
     f->root_node = vine__levels_group(lv, 0, a->root);
     f->rep = f->node == f->root_node ? vine__levels_local(lv, 0, a->root) : 0;
     f->reps = malloc((size_t)f->nnodes * sizeof *f->reps);
-    if (!f->reps)
+    f->first = malloc(((size_t)f->nnodes + 1) * sizeof *f->first);
+    if (!f->reps || !f->first)
         return VINE_ERR_NO_MEM;
-    for (int g = 0; g < f->nnodes; g++)
+    f->first[0] = 0;
+    for (int g = 0; g < f->nnodes; g++) {
         f->reps[g] = g == f->root_node ? a->root : vine__levels_leader(lv, 0, g);
+        f->first[g + 1] = f->first[g] + vine__levels_size(lv, 0, g);
+    }
     return VINE_OK;
 }
 
 void vine__shm_nodes_free(vine_shm_nodes *f)
 {
     free(f->reps);
+    free(f->first);
     f->reps = NULL;
+    f->first = NULL;
 }
 
 void vine__shm_nodes_enter(vine_sched *s, const vine_args *a)
@@ -79,6 +85,23 @@ int vine__shm_nodes_across(vine_sched *s, const vine_args *a, const vine_shm_nod
     vine_args sub = sub_args(a, coll, f->nnodes, f->node, f->root_node, count, inplace);
     sub.levels = levels;
     return vine__sub_run(s, build, &sub, f->reps, at);
+}
+
+int vine__shm_nodes_across_units(vine_sched *s, const vine_args *a, const vine_shm_nodes *f,
+                                 vine_coll coll, vine_build_fn build, size_t c, int inplace,
+                                 const vine_levels *levels, const vine_bufpos at[VINE_BUF_COUNT])
+{
+    size_t *units = malloc((size_t)f->nnodes * sizeof *units);
+    if (!units)
+        return VINE_ERR_NO_MEM;
+    for (int g = 0; g < f->nnodes; g++)
+        units[g] = (size_t)(f->first[g + 1] - f->first[g]) * c;
+    vine_args sub = sub_args(a, coll, f->nnodes, f->node, f->root_node, 0, inplace);
+    sub.counts = units;
+    sub.levels = levels;
+    int rc = vine__sub_run(s, build, &sub, f->reps, at);
+    free(units);
+    return rc;
 }
 
 int vine__shm_nodes_map(const vine_levels *lv, vine_levels *out)

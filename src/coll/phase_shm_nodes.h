@@ -31,6 +31,7 @@ typedef struct vine_shm_nodes {
     int root_node;      /* the root's node */
     int rep;            /* the local index of the node's representative */
     int *reps;          /* nnodes: every node's representative (a rank), in node order */
+    int *first;         /* nnodes + 1: node g's ranks are [first[g], first[g + 1]) in node order */
 } vine_shm_nodes;
 
 /* Fills *f for a->rank and a->root (a->levels ready); VINE_OK or VINE_ERR_NO_MEM. */
@@ -76,6 +77,17 @@ int vine__shm_nodes_in_node(vine_sched *s, const vine_args *a, const vine_shm_no
 int vine__shm_nodes_across(vine_sched *s, const vine_args *a, const vine_shm_nodes *f,
                            vine_coll coll, vine_build_fn build, size_t count, int inplace,
                            const vine_levels *levels, const vine_bufpos at[VINE_BUF_COUNT]);
+
+/*
+ * As vine__shm_nodes_across, for gather and scatter leader_shm: node g is
+ * one block of its ranks times c elements (nodes may differ in size), and
+ * build, a builder of irregular blocks (vine__leader_gatherv's and
+ * scatterv's kind), reads them from its a->counts.  Only a representative
+ * calls it.  Returns VINE_OK, VINE_ERR_NO_MEM or build's status.
+ */
+int vine__shm_nodes_across_units(vine_sched *s, const vine_args *a, const vine_shm_nodes *f,
+                                 vine_coll coll, vine_build_fn build, size_t c, int inplace,
+                                 const vine_levels *levels, const vine_bufpos at[VINE_BUF_COUNT]);
 
 /*
  * The level map of the nodes of lv, for the gather and scatter among the

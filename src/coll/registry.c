@@ -245,9 +245,9 @@ const vine_algo vine__algos[] = {
      "commutative op, levels, a segment in every node",
      "shm reduce in every node, Bine reduce (bine_large when long) among the nodes",
      vine__reduce_hier_shm_build},
-    {VINE_COLL_GATHER, "leader_shm", SN, "levels, nodes of one size, a segment in every node",
+    {VINE_COLL_GATHER, "leader_shm", SN | VINE_ALGO_SHM_UNEVEN, "levels, a segment in every node",
      "shm gather in every node, gather leader among the nodes", vine__gather_leader_shm_build},
-    {VINE_COLL_SCATTER, "leader_shm", SN, "levels, nodes of one size, a segment in every node",
+    {VINE_COLL_SCATTER, "leader_shm", SN | VINE_ALGO_SHM_UNEVEN, "levels, a segment in every node",
      "scatter leader among the nodes, shm scatter in every node", vine__scatter_leader_shm_build},
 #undef SN
 #undef S

@@ -1013,10 +1013,15 @@ static vine_cost_shm_call shm_call(const ctx *x, const vine_args *a, vine_coll c
     return c;
 }
 
-/* The flat shm algorithm: all p ranks share one node segment (the map, if any, is not read). */
+/*
+ * The flat shm algorithm: all p ranks share one node segment (the map, if
+ * any, is not read).  Only its schedules run on the parity slots; the node
+ * phases of the hierarchical ones are phases of a composed schedule.
+ */
 static double flat_shm(const ctx *x, const vine_args *a, double u)
 {
     vine_cost_shm_call c = shm_call(x, a, a->coll, x->p, u, a->shm_count);
+    c.par = (double)a->shm_par_count * (double)x->type_size;
     if (a->coll == VINE_COLL_REDUCE_SCATTER || a->coll == VINE_COLL_REDUCE_SCATTER_BLOCK) {
         double ts = (double)x->type_size, most = (double)a->count;
         c.total = (double)a->count * x->p * ts;
@@ -1119,10 +1124,12 @@ static double hier_shm_reduce(const ctx *x, const vine_args *a, double u)
 
 /*
  * gather and scatter leader_shm: the shm gather (scatter) of blocks of n in
- * the largest node, and gather (scatter) leader's stages above the node,
- * at least the relay of the largest other top group from its nodes'
- * representatives; the root reorders p blocks when the nodes' ranks are
- * not consecutive.
+ * the largest node (nodes may differ in size; the largest finishes last),
+ * and gather (scatter) leader's stages above the node, at least the relay
+ * of the largest other top group from its nodes' representatives: both
+ * count a stage's bytes in ranks, so node units of different sizes are
+ * priced as they travel; the root reorders p blocks when the nodes' ranks
+ * are not consecutive.
  */
 static double leader_shm(const ctx *x, const vine_args *a, double u)
 {

@@ -162,6 +162,7 @@ typedef struct vine_cost_shm_call {
     double region; /* bytes of one rank's region; 0: the default, 1 MiB */
     int inplace;   /* the root's (all ranks' for allgather) MPI_IN_PLACE */
     int single;    /* single copy allowed (scatter's large blocks) */
+    double par;    /* bytes of a parity slot (vine_args.shm_par_count); 0: no par schedules */
 } vine_cost_shm_call;
 
 /* Seconds for the shm algorithm of c->coll on one node, or -1 for a collective without one. */

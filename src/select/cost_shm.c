@@ -21,6 +21,11 @@
  * chunk), and one chunk w + r.  The reductions (shm_red.c) go chunk by
  * chunk through phases that every rank finishes before the next one
  * starts (copy in, fold, read the results), so their chunks add up.
+ *
+ * The small allreduce and reduce-scatters that run on the parity slots
+ * (par schedules, docs/shm.md "Parity slots") skip the entry wait; when the
+ * vector fits an inline slot, in the flag's own cache line, the WAIT that
+ * sees a peer's flag brings its data too, so each peer costs one hand-off.
  */
 #include "cost.h"
 
@@ -30,6 +35,8 @@
 
 /* A rank's region when the call does not say: VINE_SHM_BYTES' default, 1 MiB. */
 #define REGION_DEFAULT 1048576.0
+/* Bytes of an inline parity slot (exec.h's VINE_SHM_INLINE; this file stays MPI-free). */
+#define PAR_INLINE 16.0
 
 double vine__cost_shm_copy(const vine_cost_shm *s, double k)
 {
@@ -157,13 +164,44 @@ static double move_time(const vine_cost_shm *s, const vine_cost_shm_call *c, dou
     return entry + t + own_copy(s, c);
 }
 
-/* The small path of reduce and allreduce: every input read by each rank that wants the result. */
-static double red_small(const vine_cost_shm *s, const vine_cost_shm_call *c)
+/*
+ * The flag hand-offs of a peer in a small path on a vector of len bytes
+ * (count elements), and whether it runs on the parity slots (*par): 2 (the
+ * WAIT and the GET's first line), or 1 when the vector fits an inline
+ * slot, whose data arrives with the flag.  Only flat calls (c->par > 0)
+ * run par schedules, and only when the vector fits a slot.
+ */
+static double peer_handoffs(const vine_cost_shm_call *c, double len, double count, int *par)
 {
-    int p = c->p, all = c->coll == VINE_COLL_ALLREDUCE;
+    double elem = c->elem > 0 ? c->elem : 1;
+    *par = c->par > 0 && count <= floor(c->par / elem);
+    return *par && len <= PAR_INLINE ? 1 : 2;
+}
+
+/*
+ * The small path of reduce and allreduce: every input read by each rank
+ * that wants the result, after the entry wait unless allreduce runs on the
+ * parity slots.
+ */
+static double red_small(const vine_cost_shm *s, const vine_cost_shm_call *c, double count)
+{
+    int p = c->p, all = c->coll == VINE_COLL_ALLREDUCE, par = 0;
     double n = c->n, in = n * vine__cost_shm_copy(s, all ? p : p - 1);
     double fold = p * n * vine__cost_shm_copy(s, all ? p : 1) + (p - 1) * n * s->gamma;
-    return (p - 1) * s->alpha + in + 2 * (p - 1) * s->alpha + fold;
+    double h = all ? peer_handoffs(c, n, count, &par) : 2;
+    return (par ? 0 : (p - 1) * s->alpha) + in + h * (p - 1) * s->alpha + fold;
+}
+
+/*
+ * The small path of reduce_scatter on the parity slots: every rank copies
+ * the whole vector into its slot, and the rank of the largest block reads
+ * that block of every slot (p of them, its own included) and reduces p - 1.
+ */
+static double scat_small_par(const vine_cost_shm *s, const vine_cost_shm_call *c, double h)
+{
+    int p = c->p;
+    double all = vine__cost_shm_copy(s, p);
+    return c->total * all + h * (p - 1) * s->alpha + c->most * (p * all + (p - 1) * s->gamma);
 }
 
 /* reduce, allreduce, reduce_scatter (shm_red.c). */
@@ -175,7 +213,14 @@ static double red_time(const vine_cost_shm *s, const vine_cost_shm_call *c, doub
         return 0;
     double count = floor(len / elem + 0.5);
     if (!scat && count <= floor(region / elem) && count <= floor((double)VINE_SHM_SMALL_TOTAL / p))
-        return red_small(s, c);
+        return red_small(s, c, count);
+    if (scat && count <= floor(region / elem) && count <= (double)VINE_SHM_SMALL_TOTAL) {
+        /* The small path off the parity slots is priced as one chunk, as it was before. */
+        int par;
+        double h = peer_handoffs(c, len, count, &par);
+        if (par)
+            return scat_small_par(s, c, h);
+    }
     plan pl = plan_of(len, (double)VINE_SHM_CHUNK_ELEMS * elem, region, elem);
     double a = s->alpha, all = vine__cost_shm_copy(s, p), q = (p - 1.0) / p;
     /* Per chunk: the fold's waits and reads (and the results' for reduce and allreduce). */

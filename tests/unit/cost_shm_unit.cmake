@@ -1,7 +1,8 @@
 # Unit test of the cost model's shm level and of auto's choice with it
-# (src/select/cost_shm.c, cost.h, select.h), no MPI: hand-worked shm costs,
-# monotonicity, the parameter and tuning files with and without "shm", auto's
-# unchanged default on one node and the model's choice with parameters.
+# (src/select/cost_shm.c, cost.h, select.h), no MPI: hand-worked shm costs
+# (the par schedules' too), monotonicity, the parameter and tuning files with and without "shm", auto's
+# unchanged default on one node and the model's choice with parameters,
+# leader_shm on nodes of different sizes.
 if(VINE_SMPI)
   return()
 endif()

@@ -2,12 +2,15 @@
  * Unit test of the cost model's shm level (src/select/cost_shm.c, cost.h)
  * and of auto's choice with it (no MPI): the shm formulas against values
  * worked out by hand from docs/shm.md's "What the cost model charges" (a
- * few p, counts and chunk boundaries), monotonicity in the count, the
- * parameter file and the tuning file's model with and without "shm"
- * (malformed values and their messages), auto's unchanged default on one
- * node (vine__select_shm's ranges) without parameters, and the model's
- * choice following given parameters on one node and on a level map.
- * Prints "cost_shm: N passed, M failed".
+ * few p, counts and chunk boundaries; the par schedules of the small
+ * allreduce and reduce-scatters, inline and not), monotonicity in the
+ * count, the parameter file and the tuning file's model with and without
+ * "shm" (malformed values and their messages), auto's unchanged default on
+ * one node (vine__select_shm's ranges) without parameters, the model's
+ * choice following given parameters on one node (an 8 B allreduce on 16
+ * ranks goes to shm on the parity slots) and on a level map, and gather
+ * and scatter leader_shm priced on nodes of different sizes.  Prints
+ * "cost_shm: N passed, M failed".
  */
 #include "check.h"
 #include "coll/coll.h"
@@ -112,6 +115,64 @@ static void test_hand_values(void)
     c.total = 16000;
     CHECK(near(vine__cost_shm(&s, &c), 3 + 6 + 160 + 1400), "reduce_scatter_block: %g",
           vine__cost_shm(&s, &c));
+}
+
+/*
+ * The par schedules (docs/shm.md, "Parity slots"): the small allreduce and
+ * reduce-scatters of a flat call (par, the slot's bytes, > 0) skip the
+ * entry wait, and a vector of at most 16 B, inline in the flag's line, costs
+ * one hand-off per peer instead of two.  Without par (a node phase of a
+ * hierarchical schedule) and above the slot the prices stay the region's.
+ * Parameters as round_shm: shm_copy 0.01 s/B on 2 and 4 ranks, 0.016 on 16.
+ */
+static void test_par_values(void)
+{
+    static const struct {
+        vine_coll coll;
+        int p;
+        double n, total, elem, par, want; /* total: reduce_scatter's vector, else n */
+        const char *what;
+    } cases[] = {
+        /* 8 B on 4, inline: in 0.08, 3 hand-offs, fold 0.32 + 2.4; no par: entry 3 + 6. */
+        {VINE_COLL_ALLREDUCE, 4, 8, 8, 8, 32768, 5.8, "allreduce 8 B p=4"},
+        {VINE_COLL_ALLREDUCE, 4, 8, 8, 8, 0, 11.8, "allreduce 8 B p=4, no par"},
+        /* 8 and 16 B on 16 inline (15 hand-offs), 24 B in the area (30); in n 0.016, fold
+         * n 16 x 0.016 + n 15 x 0.1. */
+        {VINE_COLL_ALLREDUCE, 16, 8, 8, 8, 32768, 0.128 + 15 + 2.048 + 12, "allreduce 8 B p=16"},
+        {VINE_COLL_ALLREDUCE, 16, 16, 16, 8, 32768, 0.256 + 15 + 4.096 + 24, "allreduce 16 B"},
+        {VINE_COLL_ALLREDUCE, 16, 24, 24, 8, 32768, 0.384 + 30 + 6.144 + 36, "allreduce 24 B"},
+        /* 1 KiB (256 ints) on 4: in 10.24, 6 hand-offs, fold 40.96 + 307.2; on 16, the small
+         * path's last count (256 x 16 = 4096). */
+        {VINE_COLL_ALLREDUCE, 4, 1024, 1024, 4, 32768, 364.4, "allreduce 1 KiB p=4"},
+        {VINE_COLL_ALLREDUCE, 16, 1024, 1024, 4, 32768, 16.384 + 30 + 262.144 + 1536,
+         "allreduce 1 KiB p=16"},
+        /* 257 ints on 16: chunked, as before: 15 + 4 x 15 + 1028 (0.048 + 0.09375). */
+        {VINE_COLL_ALLREDUCE, 16, 1028, 1028, 4, 32768, 15 + 60 + 1028 * (0.048 + 0.09375),
+         "allreduce 257 ints p=16"},
+        /* 1500 elements of 32 B on 2 (small, 48000 B > the slot): the region's path. */
+        {VINE_COLL_ALLREDUCE, 2, 48000, 48000, 32, 32768, 1 + 480 + 2 + 960 + 4800,
+         "allreduce above the slot"},
+        /* reduce keeps its region and entry wait. */
+        {VINE_COLL_REDUCE, 4, 40, 40, 4, 32768, 23, "reduce with par"},
+        /* One int a block on 4 (16 B, inline): 0.16 + 3 + 4 (0.04 + 0.3). */
+        {VINE_COLL_REDUCE_SCATTER_BLOCK, 4, 4, 16, 4, 32768, 4.52, "reduce_scatter_block 16 B"},
+        /* 1000 ints a block on 4: 160 + 6 + 4000 (0.04 + 0.3); the region's price
+         * (test_hand_values) adds the entry 3 and the block's copy out 40. */
+        {VINE_COLL_REDUCE_SCATTER_BLOCK, 4, 4000, 16000, 4, 32768, 1526,
+         "reduce_scatter_block 16000 B"},
+        /* On 16, 8 B the largest block, 128 B in all: 2.048 + 30 + 8 (0.256 + 1.5). */
+        {VINE_COLL_REDUCE_SCATTER, 16, 8, 128, 4, 32768, 46.096, "reduce_scatter p=16"},
+        /* 4097 ints in all: the chunked path as before. */
+        {VINE_COLL_REDUCE_SCATTER, 16, 1028, 16388, 4, 32768,
+         15 + 30 + 16388 * 0.016 + 1028 * (17 * 0.016 + 1.5), "reduce_scatter above the small"}};
+    vine_cost_shm s = round_shm();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        vine_cost_shm_call c = call_of(cases[i].coll, cases[i].p, cases[i].n, cases[i].elem);
+        c.total = cases[i].total;
+        c.par = cases[i].par;
+        double t = vine__cost_shm(&s, &c);
+        CHECK(near(t, cases[i].want), "%s: %g, by hand %g", cases[i].what, t, cases[i].want);
+    }
 }
 
 /* The collectives and a count step that crosses several chunk boundaries. */
@@ -266,6 +327,27 @@ static int in_ranges(vine_coll coll, size_t bytes)
     return 0;
 }
 
+/* What the flat shm algorithm's price reads from the call: the parity slot of shm_par_count. */
+static void test_par_from_args(void)
+{
+    vine_cost c;
+    vine__cost_defaults(&c);
+    const vine_algo *shm = vine__algo_find(VINE_COLL_ALLREDUCE, "shm");
+    vine_args a = one_node(VINE_COLL_ALLREDUCE, 16, 1);
+    a.shm_par_count = 4096;
+    double t_par = 0, t_reg = 0;
+    CHECK(shm && vine__cost_algo(&c, shm, &a, 8, &t_par) == VINE_OK, "allreduce shm priced");
+    a.shm_par_count = 0;
+    CHECK(shm && vine__cost_algo(&c, shm, &a, 8, &t_reg) == VINE_OK, "allreduce shm priced");
+    /* Off the slots: the entry wait and a second hand-off a peer, 30 alpha more. */
+    CHECK(near(t_reg - t_par, 30 * c.shm.alpha), "8 B on 16: %g s with par, %g s without", t_par,
+          t_reg);
+    /* The built-in level: 8 B x 0.199 ns, 15 x 0.09 us, 128 B x 0.199 ns + 120 B x 0.25 ns. */
+    double cp = vine__cost_shm_copy(&c.shm, 16);
+    CHECK(near(t_par, 8 * cp + 15 * c.shm.alpha + 128 * cp + 120 * c.shm.gamma),
+          "8 B on 16 with par: %g s", t_par);
+}
+
 /* Without parameters auto gives a one-node call to shm exactly in the measured ranges. */
 static void test_default_unchanged(void)
 {
@@ -312,6 +394,17 @@ static void test_model_decides(void)
     CHECK(vine__select_shm_model() == vine__select_get_cost(), "the cost file's shm level");
     CHECK(strcmp(auto_name(&a, 4), "shm") == 0, "cheap shm: reduce 8 B to shm, got %s",
           auto_name(&a, 4));
+    /* The built-in level given: allreduce of 8 B (a double) on 16 prices at 1.41 us on the
+     * parity slots against recursive doubling's 2.01 us (class 0), and at 4.11 us without. */
+    vine__cost_shm_defaults(&c.shm);
+    vine__select_set_cost(&c);
+    a = one_node(VINE_COLL_ALLREDUCE, 16, 1);
+    a.shm_par_count = 4096;
+    CHECK(strcmp(auto_name(&a, 8), "shm") == 0, "allreduce 8 B, par: got %s", auto_name(&a, 8));
+    a.shm_par_count = 0;
+    CHECK(strcmp(auto_name(&a, 8), "recursive_doubling") == 0, "allreduce 8 B, no par: got %s",
+          auto_name(&a, 8));
+    a = one_node(VINE_COLL_REDUCE, 16, 2);
     /* A costly shm level: bcast of 1 MiB leaves shm for the rules' choice. */
     c.shm = (vine_cost_shm){1e-3, 1e-6, 1e-7, 1e-6};
     vine__select_set_cost(&c);
@@ -390,16 +483,57 @@ static void test_levels(void)
     vine__select_set_cost(NULL);
 }
 
+/*
+ * gather and scatter leader_shm on nodes of different sizes (1 and 3 ranks,
+ * one level): the shm phase on the node of 3 plus one step across of the
+ * other node's blocks, 3 x 100 B into (out of) a root alone in its node, 100 B
+ * for a root in the node of 3; the relay of the other node is the same step.
+ */
+static void test_leader_shm_uneven(void)
+{
+    vine_levels m;
+    char err[256] = "";
+    CHECK(vine__levels_parse("sizes:1,3", 4, &m, err, sizeof err) == VINE_OK, "map: %s", err);
+    vine_cost c;
+    vine__cost_defaults(&c);
+    const vine_cost_level *across = vine__cost_level(&c, 1);
+    static const vine_coll colls[] = {VINE_COLL_GATHER, VINE_COLL_SCATTER};
+    for (int i = 0; i < 2; i++)
+        for (int root = 0; root < 2; root++) {
+            vine_args a = one_node(colls[i], 4, 100);
+            a.shm_count = 0;
+            a.shm_node_count = 1 << 20;
+            a.levels = &m;
+            a.root = root;
+            const vine_algo *ls = vine__algo_find(colls[i], "leader_shm");
+            double t = 0;
+            CHECK(ls && vine__algo_admits(ls, &a) == VINE_OK, "%s leader_shm admitted",
+                  vine__coll_name(colls[i]));
+            CHECK(ls && vine__cost_algo(&c, ls, &a, 1, &t) == VINE_OK, "%s leader_shm priced",
+                  vine__coll_name(colls[i]));
+            vine_cost_shm_call in = call_of(colls[i], 3, 100, 1);
+            in.region = 1 << 20;
+            double want =
+                vine__cost_shm(&c.shm, &in) + across->alpha + (root ? 1 : 3) * 100 * across->beta;
+            CHECK(near(t, want), "%s leader_shm root %d: %g, by hand %g", vine__coll_name(colls[i]),
+                  root, t, want);
+        }
+    vine__levels_free(&m);
+}
+
 int main(void)
 {
     test_copy_rate();
     test_hand_values();
+    test_par_values();
+    test_par_from_args();
     test_monotone();
     test_cost_file();
     test_tuning_model();
     test_default_unchanged();
     test_model_decides();
     test_levels();
+    test_leader_shm_uneven();
     printf("cost_shm: %ld passed, %ld failed\n", checks - failures, failures);
     return failures > 0;
 }

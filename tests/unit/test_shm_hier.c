@@ -10,8 +10,10 @@
  * left the previous one.  A control builds the hierarchical schedules as if
  * the segment were the node's alone (shm_count 0, no entry wait across the
  * nodes) and must be refused: a region overwritten while a rank of another
- * node may still read it.  `vine verify` itself gives level-map cases no
- * segment shared by all ranks (tests/verify/shm_hier.cmake covers those).
+ * node may still read it.  Nodes of different sizes run the sequence of the
+ * algorithms that take them (all but allreduce hier_shm).  `vine verify`
+ * itself gives level-map cases no segment shared by all ranks
+ * (tests/verify/shm_hier.cmake covers those).
  */
 #include "check.h"
 #include "coll/coll.h"
@@ -131,6 +133,15 @@ int main(void)
                     run_seq(seq_a, 8, maps[m].spec, maps[m].p, counts[k], shms[z], ip);
                     run_seq(seq_b, 8, maps[m].spec, maps[m].p, counts[k], shms[z], ip);
                 }
+    /* Nodes of different sizes (seq_a: the algorithms that take them), one not consecutive. */
+    static const struct {
+        const char *spec;
+        int p;
+    } uneven[] = {{"sizes:3,1,2", 6}, {"sizes:2,3", 7}, {"ids:0,1,1,2,0,2,2,1,0", 9}};
+    for (size_t m = 0; m < sizeof uneven / sizeof uneven[0]; m++)
+        for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+            for (int ip = 0; ip < 2; ip++)
+                run_seq(seq_a, 8, uneven[m].spec, uneven[m].p, counts[k], 64, ip);
     const step hier[] = {{VINE_COLL_BCAST, "hier_shm"},
                          {VINE_COLL_REDUCE, "hier_shm"},
                          {VINE_COLL_GATHER, "leader_shm"},

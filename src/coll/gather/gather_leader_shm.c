@@ -7,11 +7,14 @@
  * al., topology-aware scatter and gather, section 4.2,
  * papers/topology-aware-scatter-gather.txt): stage by stage up the levels
  * above the node, a binomial tree inside each group, each node one unit of
- * m count elements (phase_leader.c, run on the level map of the nodes as a
- * virtual communicator, vine__shm_nodes_map).  The node frame of
- * phase_shm_nodes.h: the node phase is the shm family's own builder (an
- * shm phase, no single copy).  Since the root represents its node, a root
- * that is not its node's leader costs no extra step, unlike gather leader.
+ * its ranks times count elements, units of different sizes when the nodes
+ * differ (vine__leader_gatherv, phase_leader.h: a subtree's units are one
+ * interval of the tree order, so still one message; run on the level map
+ * of the nodes as a virtual communicator, vine__shm_nodes_map).  The node
+ * frame of phase_shm_nodes.h: the node phase is the shm family's own
+ * builder (an shm phase, no single copy).  Since the root represents its
+ * node, a root that is not its node's leader costs no extra step, unlike
+ * gather leader.
  *
  * The nodes' blocks arrive in node order (node 0's ranks, then node 1's
  * ..., each node's in rank order).  When that is rank order (every node's
@@ -20,27 +23,35 @@
  * and puts them into rank order at the end, one copy per run of consecutive
  * ranks.
  *
- * Restrictions: a level map with locality whose nodes all have the same
- * size m (the nodes are units of equal size across), a segment in every
- * node (VINE_ALGO_SHM_NODES); any p, root and count, MPI_IN_PLACE at the
- * root.  Cost, N nodes, n = count bytes: inside the node every rank copies
- * n into its region and the representative (m - 1) n out; across, with k_s
- * the participants of the root's group at stage s, sum_s ceil(log2 k_s)
- * alpha_s start-ups on the critical path and (N - 1) m n beta into the
- * root; plus a copy of p n at the root for maps whose nodes are not
- * consecutive.  Scratch: m n at a representative other than the root (more
- * where it collects for a subtree), p n at the root when it reorders.
+ * Restrictions: a level map with locality, nodes of any sizes, a segment
+ * in every node (VINE_ALGO_SHM_NODES, VINE_ALGO_SHM_UNEVEN); any p, root
+ * and count, MPI_IN_PLACE at the root.  Cost, N nodes, m_g the ranks of
+ * node g, M the largest, n = count bytes: inside the node every rank
+ * copies n into its region and the representative (m_g - 1) n out (the
+ * largest node finishes last: (M - 1) n); across, with k_s the
+ * participants of the root's group at stage s, sum_s ceil(log2 k_s)
+ * alpha_s start-ups on the critical path and (p - m_root) n beta into the
+ * root (every other node's units); plus a copy of p n at the root for maps
+ * whose nodes are not consecutive.  Scratch: m_g n at a representative
+ * other than the root (more where it collects for a subtree), p n at the
+ * root when it reorders.
  */
 #include "../coll.h"
+#include "../phase_leader.h"
 #include "../phase_shm_nodes.h"
 
+/* gather leader among the representatives, node g a block of a->counts[g] elements. */
+static int gather_units(const vine_args *a, vine_sched *s)
+{
+    return vine__leader_gatherv(a, s, VINE_LEADER_BINOMIAL);
+}
 
 /* The root: its node through the segment, the others from the representatives, then order. */
 static int at_root(const vine_args *a, vine_sched *s, const vine_shm_nodes *f,
                    const vine_levels *nodes, const int *rank_at, int direct)
 {
-    size_t c = a->count, unit = (size_t)f->m * c, all = (size_t)a->p * c;
-    size_t mine = (size_t)f->node * unit;
+    size_t c = a->count, all = (size_t)a->p * c;
+    size_t mine = (size_t)f->first[f->node] * c;
     /* Direct: into RECV, in place there.  Else into TMP[0, p c) in node order, then RECV. */
     vine_bufpos res = {direct ? VINE_BUF_RECV : VINE_BUF_TMP, 0};
     vine_bufpos tmp = {VINE_BUF_TMP, direct ? 0 : all};
@@ -54,8 +65,8 @@ static int at_root(const vine_args *a, vine_sched *s, const vine_shm_nodes *f,
                                      direct && a->inplace, at_node);
     const vine_bufpos at_across[VINE_BUF_COUNT] = {{VINE_BUF_SEND, 0}, res, tmp};
     if (rc == VINE_OK)
-        rc = vine__shm_nodes_across(s, a, f, VINE_COLL_GATHER, vine__gather_leader_build, unit, 1,
-                                    nodes, at_across);
+        rc = vine__shm_nodes_across_units(s, a, f, VINE_COLL_GATHER, gather_units, c, 1, nodes,
+                                          at_across);
     if (rc == VINE_OK && !direct) {
         vine__shm_nodes_permute(s, rank_at, a->p, c, VINE_BUF_TMP, 0, VINE_BUF_RECV, 0, 1);
         vine__sched_fence(s);
@@ -78,8 +89,8 @@ static int elsewhere(const vine_args *a, vine_sched *s, const vine_shm_nodes *f,
     const vine_bufpos at_across[VINE_BUF_COUNT] = {
         {VINE_BUF_TMP, 0}, {VINE_BUF_RECV, 0}, {VINE_BUF_TMP, unit}};
     if (rc == VINE_OK && rep)
-        rc = vine__shm_nodes_across(s, a, f, VINE_COLL_GATHER, vine__gather_leader_build, unit, 0,
-                                    nodes, at_across);
+        rc = vine__shm_nodes_across_units(s, a, f, VINE_COLL_GATHER, gather_units, c, 0, nodes,
+                                          at_across);
     return rc;
 }
 

@@ -6,13 +6,14 @@
  * al., topology-aware scatter and gather, section 4.2,
  * papers/topology-aware-scatter-gather.txt): stage by stage down the levels
  * above the node, a binomial tree inside each group, each node one unit of
- * m count elements (phase_leader.c, run on the level map of the nodes as a
- * virtual communicator, vine__shm_nodes_map); (2) the shm scatter
- * (docs/shm.md) hands every rank its block through the segment from its
- * node's representative.  The node frame of phase_shm_nodes.h: the node
- * phase is the shm family's own builder (an shm phase, no single copy).
- * Since the root represents its node, a root that is not its node's leader
- * costs no extra step, unlike scatter leader.
+ * its ranks times count elements, units of different sizes when the nodes
+ * differ (vine__leader_scatterv, phase_leader.h; run on the level map of
+ * the nodes as a virtual communicator, vine__shm_nodes_map); (2) the shm
+ * scatter (docs/shm.md) hands every rank its block through the segment
+ * from its node's representative.  The node frame of phase_shm_nodes.h:
+ * the node phase is the shm family's own builder (an shm phase, no single
+ * copy).  Since the root represents its node, a root that is not its
+ * node's leader costs no extra step, unlike scatter leader.
  *
  * The nodes' blocks travel in node order (node 0's ranks, then node 1's
  * ..., each node's in rank order).  When that is rank order (every node's
@@ -20,26 +21,34 @@
  * (cyclic or random maps) the root first copies them into node order in p
  * count elements of scratch, one copy per run of consecutive ranks.
  *
- * Restrictions: a level map with locality whose nodes all have the same
- * size m (the nodes are units of equal size across), a segment in every
- * node (VINE_ALGO_SHM_NODES); any p, root and count, MPI_IN_PLACE at the
- * root.  Cost, N nodes, n = count bytes: across, sum_s ceil(log2 k_s)
+ * Restrictions: a level map with locality, nodes of any sizes, a segment
+ * in every node (VINE_ALGO_SHM_NODES, VINE_ALGO_SHM_UNEVEN); any p, root
+ * and count, MPI_IN_PLACE at the root.  Cost, N nodes, m_g the ranks of
+ * node g, M the largest, n = count bytes: across, sum_s ceil(log2 k_s)
  * alpha_s start-ups on the critical path (k_s the participants of the
- * root's group at stage s) and (N - 1) m n beta out of the root; inside the
- * node the representative copies (m - 1) n into its region and every rank
- * n out; plus a copy of p n at the root for maps whose nodes are not
- * consecutive.  Scratch: m n at a representative other than the root (more
- * where it forwards to a subtree), p n at the root when it reorders.
+ * root's group at stage s) and (p - m_root) n beta out of the root (every
+ * other node's units); inside the node the representative copies
+ * (m_g - 1) n into its region and every rank n out (the largest node
+ * finishes last: (M - 1) n); plus a copy of p n at the root for maps whose
+ * nodes are not consecutive.  Scratch: m_g n at a representative other
+ * than the root (more where it forwards to a subtree), p n at the root
+ * when it reorders.
  */
 #include "../coll.h"
+#include "../phase_leader.h"
 #include "../phase_shm_nodes.h"
 
+/* scatter leader among the representatives, node g a block of a->counts[g] elements. */
+static int scatter_units(const vine_args *a, vine_sched *s)
+{
+    return vine__leader_scatterv(a, s, VINE_LEADER_BINOMIAL);
+}
 
 /* The root: the other nodes' blocks to their representatives, then its own node's. */
 static int at_root(const vine_args *a, vine_sched *s, const vine_shm_nodes *f,
                    const vine_levels *nodes, const int *rank_at, int direct)
 {
-    size_t c = a->count, unit = (size_t)f->m * c, all = (size_t)a->p * c;
+    size_t c = a->count, all = (size_t)a->p * c;
     /* Direct: from SEND.  Else from TMP[0, p c), the blocks put in node order first. */
     vine_bufpos src = {direct ? VINE_BUF_SEND : VINE_BUF_TMP, 0};
     vine_bufpos tmp = {VINE_BUF_TMP, direct ? 0 : all};
@@ -49,10 +58,10 @@ static int at_root(const vine_args *a, vine_sched *s, const vine_shm_nodes *f,
         vine__sched_fence(s);
     }
     const vine_bufpos at_across[VINE_BUF_COUNT] = {src, {VINE_BUF_RECV, 0}, tmp};
-    int rc = vine__shm_nodes_across(s, a, f, VINE_COLL_SCATTER, vine__scatter_leader_build, unit, 1,
-                                    nodes, at_across);
+    int rc = vine__shm_nodes_across_units(s, a, f, VINE_COLL_SCATTER, scatter_units, c, 1, nodes,
+                                          at_across);
     const vine_bufpos at_node[VINE_BUF_COUNT] = {
-        {src.buf, src.off + (size_t)f->node * unit}, {VINE_BUF_RECV, 0}, tmp};
+        {src.buf, src.off + (size_t)f->first[f->node] * c}, {VINE_BUF_RECV, 0}, tmp};
     if (rc == VINE_OK)
         rc = vine__shm_nodes_in_node(s, a, f, VINE_COLL_SCATTER, vine__scatter_shm_build, c,
                                      a->inplace, at_node);
@@ -69,8 +78,8 @@ static int elsewhere(const vine_args *a, vine_sched *s, const vine_shm_nodes *f,
         {VINE_BUF_SEND, 0}, {VINE_BUF_TMP, 0}, {VINE_BUF_TMP, unit}};
     if (rep) {
         vine__sched_need_tmp(s, unit);
-        rc = vine__shm_nodes_across(s, a, f, VINE_COLL_SCATTER, vine__scatter_leader_build, unit, 0,
-                                    nodes, at_across);
+        rc = vine__shm_nodes_across_units(s, a, f, VINE_COLL_SCATTER, scatter_units, c, 0, nodes,
+                                          at_across);
     }
     const vine_bufpos at[VINE_BUF_COUNT] = {{rep ? VINE_BUF_TMP : VINE_BUF_SEND, 0},
                                             {VINE_BUF_RECV, 0},
