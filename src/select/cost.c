@@ -1441,14 +1441,15 @@ static double sag_ring(const ctx *x, const vine_args *a, double u)
 }
 
 /*
- * bcast bine_large: the scatter of the p blocks of n/p on the Bine tree,
- * then the distance-halving Bine allgather: step j moves min(2^j, p - 2^j)
- * blocks to the partner at rho(n - 1 - j), the farthest first, p messages
- * at once.
+ * The distance-halving Bine allgather of p blocks of b bytes: step j moves
+ * min(2^j, p - 2^j) blocks to the partner at rho(n - 1 - j), the farthest
+ * first, p messages at once (so the large steps stay near, where recursive
+ * doubling sends its largest ones the farthest); classes as rank 0's
+ * messages cross them, as for every flat algorithm.
  */
-static double bcast_bine_large(const ctx *x, const vine_args *a, double u)
+static double bine_allgather(const ctx *x, double b)
 {
-    double b = u / x->p, t = tree(x, a->root, 1, b, 1, 0);
+    double t = 0;
     int n = ceil_log2(x->p);
     for (int j = 0; j < n; j++) {
         double size = (double)(1L << j);
@@ -1456,6 +1457,24 @@ static double bcast_bine_large(const ctx *x, const vine_args *a, double u)
         t += step(x, cls, dmin(size, (double)x->p - size) * b, (double)x->p);
     }
     return t;
+}
+
+/* bcast bine_large: the scatter of the p blocks of n/p on the Bine tree, then its allgather. */
+static double bcast_bine_large(const ctx *x, const vine_args *a, double u)
+{
+    double b = u / x->p;
+    return tree(x, a->root, 1, b, 1, 0) + bine_allgather(x, b);
+}
+
+/*
+ * allgather bine_permute: the Bine allgather of the blocks in scratch in nu
+ * order, then a local copy of the p blocks into rank order (priced as
+ * Bruck's rotation, class 0's beta).
+ */
+static double ag_bine_permute(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return bine_allgather(x, u) + (double)x->p * u * lvl(x, 0)->beta;
 }
 
 /*
@@ -1480,6 +1499,24 @@ static double reduce_rab(const ctx *x, const vine_args *a, double u)
 {
     double q2 = (double)floor_pow2(x->p);
     return halving(x, -1, u, 0, 0, 1) + halving_gather(x, a->root, u / q2);
+}
+
+/*
+ * reduce bine_large: the reduce-scatter on the distance-doubling Bine
+ * butterfly (step k to the partner at rho(k), n / 2^(k+1) bytes), then the
+ * gather of the q2 blocks to the root on the Bine tree run backwards: as
+ * halving_gather, the partner at rho(k) instead of 2^k, the farthest first.
+ */
+static double reduce_bine_large(const ctx *x, const vine_args *a, double u)
+{
+    long q2 = floor_pow2(x->p);
+    double t = halving(x, -1, u, 0, 1, 1), b = u / (double)q2;
+    for (int k = ceil_log2(q2) - 1; k >= 0; k--) {
+        double n = (double)(q2 >> (k + 1));
+        int cls = vine__cost_class(x->m, a->root, mod((long)a->root + vine__bine_rho(k), x->p));
+        t += step(x, cls, n * b, n);
+    }
+    return t;
 }
 
 static double ar_rd(const ctx *x, const vine_args *a, double u)
@@ -1636,6 +1673,7 @@ static const struct formula {
     {VINE_COLL_REDUCE, "binomial", binomial_tree},
     {VINE_COLL_REDUCE, "bine", bine_tree},
     {VINE_COLL_REDUCE, "rabenseifner", reduce_rab},
+    {VINE_COLL_REDUCE, "bine_large", reduce_bine_large},
     {VINE_COLL_REDUCE, "hier", h_reduce},
     {VINE_COLL_REDUCE, "hier_large", h_reduce_large},
     {VINE_COLL_ALLREDUCE, "recursive_doubling", ar_rd},
@@ -1650,6 +1688,7 @@ static const struct formula {
     {VINE_COLL_ALLGATHER, "recursive_doubling", ag_rd},
     {VINE_COLL_ALLGATHER, "bruck", ag_bruck},
     {VINE_COLL_ALLGATHER, "ring", ag_ring},
+    {VINE_COLL_ALLGATHER, "bine_permute", ag_bine_permute},
     {VINE_COLL_ALLGATHER, "hier", h_allgather},
     /* The torus algorithms (phase_torus.h): one stage per dimension of the map's torus. */
     {VINE_COLL_ALLREDUCE, "bucket", ar_bucket},

@@ -379,14 +379,16 @@ static const char *const *candidates(vine_coll coll)
     static const char *const gather[] = {"binomial",    "bine",       "leader",
                                          "leader_bine", "leader_shm", NULL};
     static const char *const bcast[] = {
-        "binomial", "bine", "scatter_allgather_rd", "scatter_allgather_ring", "hier", "hier_large",
-        "hier_shm", NULL};
-    static const char *const reduce[] = {"binomial", "bine", "rabenseifner", "hier", "hier_large",
-                                         "hier_shm", NULL};
+        "binomial",   "bine", "scatter_allgather_rd", "scatter_allgather_ring",
+        "bine_large", "hier", "hier_large",           "hier_shm",
+        NULL};
+    static const char *const reduce[] = {"binomial", "bine",       "rabenseifner", "bine_large",
+                                         "hier",     "hier_large", "hier_shm",     NULL};
     static const char *const allreduce[] = {
         "recursive_doubling", "rabenseifner", "ring",     "bine", "bine_large", "hier", "hier_rd",
         "hier_rab",           "hier_large",   "hier_shm", NULL};
-    static const char *const allgather[] = {"recursive_doubling", "bruck", "ring", "hier", NULL};
+    static const char *const allgather[] = {"recursive_doubling", "bruck", "ring",
+                                            "bine_permute",       "hier",  NULL};
     static const char *const allgatherv[] = {"recursive_doubling", "bruck", "ring", "bine_block",
                                              NULL};
     static const char *const scan[] = {"recursive_doubling", "linear", NULL};

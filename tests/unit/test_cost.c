@@ -352,6 +352,51 @@ static void test_reduce_large(void)
     vine__levels_free(&m);
 }
 
+/*
+ * The Bine candidates of bcast (bine_large), reduce (bine_large) and
+ * allgather (bine_permute).  With every class alike (alpha 1, beta 0.1, no
+ * contention, gamma 0.01) the partners' classes do not matter: reduce
+ * bine_large has rabenseifner's steps and bytes, so their prices are equal
+ * and the tie keeps rabenseifner; bcast bine_large ties with
+ * scatter_allgather_rd; allgather bine_permute is recursive doubling's
+ * 3 steps of 1, 2 and 4 one-byte blocks, (1 + 0.1) + (1 + 0.2) + (1 + 0.4)
+ * = 3.7, plus its copy of the 8 blocks into rank order, 8 x 0.1: 4.5.  On a
+ * map like the SimGrid study's LUMI job (1,024 ranks, a rank a node,
+ * switches of 4, groups of 124) with the built-in parameters, bcast of
+ * 1 MiB goes to bine_large: its allgather keeps the large steps near, where
+ * scatter_allgather_rd's recursive doubling sends them across the groups
+ * (SimGrid: 451 against 971 us, docs/scale.md).
+ */
+static void test_bine_candidates(void)
+{
+    vine_levels m = map_of("block:2,2", 8);
+    vine_cost c = simple_cost(1, 1, 0.01);
+    for (int i = 0; i < 3; i++)
+        c.cls[i] = (vine_cost_level){1, 0.1, 1};
+    vine_args a = args_of(VINE_COLL_REDUCE, &m, 8, 0, 1 << 20);
+    double rab = cost_of(&c, &a, "rabenseifner"), bl = cost_of(&c, &a, "bine_large");
+    CHECK(rab > 0 && near(bl, rab), "reduce bine_large %g, rabenseifner %g", bl, rab);
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "rabenseifner") == 0,
+          "reduce: a tie keeps rabenseifner, got %s", vine__select_auto(&a, 1)->name);
+    a.coll = VINE_COLL_BCAST;
+    double sag = cost_of(&c, &a, "scatter_allgather_rd");
+    bl = cost_of(&c, &a, "bine_large");
+    CHECK(sag > 0 && near(bl, sag), "bcast bine_large %g, scatter_allgather_rd %g", bl, sag);
+    a = args_of(VINE_COLL_ALLGATHER, &m, 8, 0, 1);
+    CHECK(near(cost_of(&c, &a, "recursive_doubling"), 3.7), "allgather rd %g",
+          cost_of(&c, &a, "recursive_doubling"));
+    CHECK(near(cost_of(&c, &a, "bine_permute"), 4.5), "allgather bine_permute %g",
+          cost_of(&c, &a, "bine_permute"));
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+    m = map_of("block:1,4,31", 1024);
+    a = args_of(VINE_COLL_BCAST, &m, 1024, 0, 1 << 20);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "bine_large") == 0,
+          "bcast 1 MiB on the LUMI job: bine_large, got %s", vine__select_auto(&a, 1)->name);
+    vine__levels_free(&m);
+}
+
 /* Without a map, or with a flat one, auto keeps MPICH's rules. */
 static void test_flat_unchanged(void)
 {
@@ -765,6 +810,7 @@ int main(void)
     test_allreduce_large();
     test_bcast_large();
     test_reduce_large();
+    test_bine_candidates();
     test_flat_unchanged();
     test_sweep();
     test_v_uniform();
