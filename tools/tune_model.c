@@ -24,6 +24,7 @@
  * its shm level); the file keeps the first.
  */
 #include "bench/stats.h"
+#include "sched/exec.h"
 #include "tune.h"
 
 #include <math.h>
@@ -96,6 +97,9 @@ static int price(const vine_cost *c, const tune_result *r, const tune_cand *k, d
     a.p = r->q;
     a.count = r->bytes / tsize;
     a.commutative = 1;
+    /* The shm algorithm ran its small calls on the parity slots (docs/shm.md), as priced. */
+    if (is_shm(k))
+        a.shm_par_count = VINE_SHM_PAR_BYTES / tsize;
     /* allgatherv's formulas read its blocks: q equal ones, packed, as vine-tune calls it. */
     size_t *tab = NULL;
     if (r->coll == VINE_COLL_ALLGATHERV) {
