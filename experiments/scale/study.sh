@@ -35,7 +35,10 @@
 #          simulate at 1,024 ranks in minutes: ring, pairwise,
 #          scatter_allgather_ring, bine_block, alltoall:linear; the shared-
 #          memory family, bbs, mpi; the torus algorithms)
-#   SELECTORS ["mpich ompi"]   BUDGET [5400] seconds for all smpiruns: a run is
+#   SELECTORS ["mpich ompi"]   ALGO_SELECTOR [the first of SELECTORS]  the
+#          selector whose run also times vine's algorithms (none when it is
+#          not in SELECTORS: SMPI's own only, to complete an earlier run)
+#   BUDGET [5400] seconds for all smpiruns: a run is
 #          stopped when the budget is spent (its finished cases are kept) and
 #          the rest is skipped, both said on stderr
 #   SMPI_CFG  more smpirun options, e.g. "--cfg=smpi/lat-factor:0:1
@@ -62,6 +65,7 @@ BLOCK_SIZES=${BLOCK_SIZES:-8,1024,16384}
 A2A_SIZES=${A2A_SIZES:-8,1024}
 EXCLUDE=${EXCLUDE:-ring pairwise scatter_allgather_ring bine_block alltoall:linear shm hier_shm bbs mpi swing bucket bine_torus bine_torus_multiport}
 SELECTORS=${SELECTORS:-mpich ompi}
+ALGO_SELECTOR=${ALGO_SELECTOR:-${SELECTORS%% *}}
 BUDGET=${BUDGET:-5400}
 BUILD=${BUILD:-$src/build-scale}
 OUT=${OUT:-$BUILD/study}
@@ -71,6 +75,12 @@ JOBS=${JOBS:-2}
 [ -x "$VINE" ] || [ -n "${ALGOS:-}" ] ||
     { echo "study.sh: no $VINE (make build first), and no ALGOS" >&2; exit 2; }
 mkdir -p "$OUT"
+# smpirun copies the privatized library into TMPDIR as files named by rank
+# and removes them at the end: two studies sharing one TMPDIR remove each
+# other's copies (dlopen failed: 0000040.so.0), so each gets its own.
+TMPDIR=${TMPDIR_STUDY:-$OUT/tmp}
+mkdir -p "$TMPDIR"
+export TMPDIR
 if [ -z "${VINE_LIB:-}" ]; then
     cmake -S "$src" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DVINE_SMPI=ON -DVINE_TESTS=OFF \
         -DCMAKE_C_COMPILER=smpicc >"$BUILD.cmake.log" 2>&1 &&
@@ -124,7 +134,6 @@ for pl in $PLACEMENTS; do
     [ "$pl" = block ] || colls=$RANDOM_COLLS
     raw=$dir/raw-$NP.csv
     : >"$raw"
-    first=1
     for sel in $SELECTORS; do
         left=$((BUDGET - ($(date +%s) - start)))
         if [ "$left" -le 0 ]; then
@@ -135,10 +144,9 @@ for pl in $PLACEMENTS; do
         set --
         for c in $colls; do
             a=smpi
-            [ $first = 1 ] && a=$(algos_of "$c"),smpi
+            [ "$sel" = "$ALGO_SELECTOR" ] && a=$(algos_of "$c"),smpi
             set -- "$@" --coll "$c" --algos "$a" --sizes "$(sizes_of "$c")"
         done
-        first=0
         echo "study.sh: $pl, $sel selector, $NP ranks ($left s of the budget left)" >&2
         out=$dir/$sel-$NP.out
         rc=0
