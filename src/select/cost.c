@@ -1556,6 +1556,35 @@ static double ag_ring(const ctx *x, const vine_args *a, double u)
     return ring(x, x->p - 1, u);
 }
 
+/*
+ * reduce_scatter_block of blocks of u bytes, n = p u in all: recursive
+ * halving is Rabenseifner's reduce-scatter half on n (distance doubling,
+ * the nearest partner first, as vine's builder runs it); bine_permute the
+ * same on the Bine butterfly (partner at rho(k)) plus its local copy of the
+ * input into nu order at beta_0; pairwise p - 1 steps, step k a block to
+ * the rank k further, class(0, k), every rank at once, each block reduced.
+ */
+static double rsb_halving(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return halving(x, -1, (double)x->p * u, 0, 0, 1);
+}
+
+static double rsb_bine_permute(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    return halving(x, -1, (double)x->p * u, 0, 1, 1) + (double)x->p * u * lvl(x, 0)->beta;
+}
+
+static double rsb_pairwise(const ctx *x, const vine_args *a, double u)
+{
+    (void)a;
+    double t = 0;
+    for (int k = 1; k < x->p; k++)
+        t += step(x, vine__cost_class(x->m, 0, k), u, (double)x->p) + u * x->c->gamma;
+    return t;
+}
+
 static double ag_rd(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
@@ -1690,6 +1719,9 @@ static const struct formula {
     {VINE_COLL_ALLGATHER, "ring", ag_ring},
     {VINE_COLL_ALLGATHER, "bine_permute", ag_bine_permute},
     {VINE_COLL_ALLGATHER, "hier", h_allgather},
+    {VINE_COLL_REDUCE_SCATTER_BLOCK, "recursive_halving", rsb_halving},
+    {VINE_COLL_REDUCE_SCATTER_BLOCK, "pairwise", rsb_pairwise},
+    {VINE_COLL_REDUCE_SCATTER_BLOCK, "bine_permute", rsb_bine_permute},
     /* The torus algorithms (phase_torus.h): one stage per dimension of the map's torus. */
     {VINE_COLL_ALLREDUCE, "bucket", ar_bucket},
     {VINE_COLL_ALLREDUCE, "bine_torus", ar_bine_torus},

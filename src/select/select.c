@@ -392,6 +392,7 @@ static const char *const *candidates(vine_coll coll)
     static const char *const allgatherv[] = {"recursive_doubling", "bruck", "ring", "bine_block",
                                              NULL};
     static const char *const scan[] = {"recursive_doubling", "linear", NULL};
+    static const char *const rsb[] = {"recursive_halving", "pairwise", "bine_permute", NULL};
     /*
      * alltoallv and alltoallw are left to the rule: a rank knows only its own
      * rows of the tables, so a price by size could differ between ranks.  So
@@ -413,6 +414,8 @@ static const char *const *candidates(vine_coll coll)
         return allgather;
     case VINE_COLL_ALLGATHERV:
         return allgatherv;
+    case VINE_COLL_REDUCE_SCATTER_BLOCK:
+        return rsb;
     case VINE_COLL_SCAN:
     case VINE_COLL_EXSCAN:
         return scan;

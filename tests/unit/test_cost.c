@@ -365,7 +365,8 @@ static void test_reduce_large(void)
  * switches of 4, groups of 124) with the built-in parameters, bcast of
  * 1 MiB goes to bine_large: its allgather keeps the large steps near, where
  * scatter_allgather_rd's recursive doubling sends them across the groups
- * (SimGrid: 451 against 971 us, docs/scale.md).
+ * (SimGrid: 451 against 971 us, docs/scale.md).  The reduce_scatter_block
+ * prices below are worked out beside them.
  */
 static void test_bine_candidates(void)
 {
@@ -388,12 +389,33 @@ static void test_bine_candidates(void)
           cost_of(&c, &a, "recursive_doubling"));
     CHECK(near(cost_of(&c, &a, "bine_permute"), 4.5), "allgather bine_permute %g",
           cost_of(&c, &a, "bine_permute"));
+    /* reduce_scatter_block of one-byte blocks, n = 8: recursive halving's 4, 2 and 1 bytes,
+     * each reduced: (1 + 0.4 + 0.04) + (1 + 0.2 + 0.02) + (1 + 0.1 + 0.01) = 3.77;
+     * bine_permute the same plus its copy, 8 x 0.1: 4.57; pairwise 7 x (1 + 0.1 + 0.01). */
+    a = args_of(VINE_COLL_REDUCE_SCATTER_BLOCK, &m, 8, 0, 1);
+    CHECK(near(cost_of(&c, &a, "recursive_halving"), 3.77), "rsb recursive_halving %g",
+          cost_of(&c, &a, "recursive_halving"));
+    CHECK(near(cost_of(&c, &a, "bine_permute"), 4.57), "rsb bine_permute %g",
+          cost_of(&c, &a, "bine_permute"));
+    CHECK(near(cost_of(&c, &a, "pairwise"), 7.77), "rsb pairwise %g", cost_of(&c, &a, "pairwise"));
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "recursive_halving") == 0,
+          "rsb: recursive_halving, got %s", vine__select_auto(&a, 1)->name);
+    a.commutative = 0;
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "recursive_doubling") == 0,
+          "rsb, non-commutative: the rule's recursive_doubling, got %s",
+          vine__select_auto(&a, 1)->name);
     vine__select_set_cost(NULL);
     vine__levels_free(&m);
     m = map_of("block:1,4,31", 1024);
     a = args_of(VINE_COLL_BCAST, &m, 1024, 0, 1 << 20);
     CHECK(strcmp(vine__select_auto(&a, 1)->name, "bine_large") == 0,
           "bcast 1 MiB on the LUMI job: bine_large, got %s", vine__select_auto(&a, 1)->name);
+    /* 1 KiB blocks: recursive halving, where MPICH's rule (1 MiB in all) takes pairwise's
+     * 1,023 steps (SimGrid: 815 against 9,241 us). */
+    a = args_of(VINE_COLL_REDUCE_SCATTER_BLOCK, &m, 1024, 0, 1024);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "recursive_halving") == 0,
+          "rsb 1 KiB blocks on the LUMI job: recursive_halving, got %s",
+          vine__select_auto(&a, 1)->name);
     vine__levels_free(&m);
 }
 
