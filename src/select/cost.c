@@ -1481,15 +1481,18 @@ static double ag_bine_permute(const ctx *x, const vine_args *a, double u)
  * reduce rabenseifner's gather of the q2 participants' blocks of b bytes to
  * the root, undoing the near-first halving: at distance d = q2/2, ..., 1
  * the q2 / (2d) senders each pass q2 / (2d) blocks to the partner at d,
- * the smallest pieces the farthest.
+ * the smallest pieces the farthest; with bine (reduce bine_large) the
+ * partner of d = 2^k is at rho(k).
  */
-static double halving_gather(const ctx *x, int root, double b)
+static double halving_gather(const ctx *x, int root, double b, int bine)
 {
     long q2 = floor_pow2(x->p);
     double t = 0;
-    for (long d = q2 / 2; d >= 1; d /= 2) {
+    for (int k = ceil_log2(q2) - 1; k >= 0; k--) {
+        long d = 1L << k, dist = bine ? vine__bine_rho(k) : d;
         double n = (double)(q2 / (2 * d));
-        int cls = vine__cost_class(x->m, root, mod((long)root ^ d, x->p));
+        int cls =
+            vine__cost_class(x->m, root, mod(bine ? (long)root + dist : (long)root ^ d, x->p));
         t += step(x, cls, n * b, n);
     }
     return t;
@@ -1498,25 +1501,19 @@ static double halving_gather(const ctx *x, int root, double b)
 static double reduce_rab(const ctx *x, const vine_args *a, double u)
 {
     double q2 = (double)floor_pow2(x->p);
-    return halving(x, -1, u, 0, 0, 1) + halving_gather(x, a->root, u / q2);
+    return halving(x, -1, u, 0, 0, 1) + halving_gather(x, a->root, u / q2, 0);
 }
 
 /*
  * reduce bine_large: the reduce-scatter on the distance-doubling Bine
  * butterfly (step k to the partner at rho(k), n / 2^(k+1) bytes), then the
  * gather of the q2 blocks to the root on the Bine tree run backwards: as
- * halving_gather, the partner at rho(k) instead of 2^k, the farthest first.
+ * Rabenseifner's, the partner at rho(k) instead of 2^k, the farthest first.
  */
 static double reduce_bine_large(const ctx *x, const vine_args *a, double u)
 {
-    long q2 = floor_pow2(x->p);
-    double t = halving(x, -1, u, 0, 1, 1), b = u / (double)q2;
-    for (int k = ceil_log2(q2) - 1; k >= 0; k--) {
-        double n = (double)(q2 >> (k + 1));
-        int cls = vine__cost_class(x->m, a->root, mod((long)a->root + vine__bine_rho(k), x->p));
-        t += step(x, cls, n * b, n);
-    }
-    return t;
+    double q2 = (double)floor_pow2(x->p);
+    return halving(x, -1, u, 0, 1, 1) + halving_gather(x, a->root, u / q2, 1);
 }
 
 static double ar_rd(const ctx *x, const vine_args *a, double u)
