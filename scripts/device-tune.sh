@@ -42,7 +42,9 @@
 # Variables: OUT (default results/tune-DATE-TIME), NP (default: every core), RANKS,
 # BUDGET (seconds, default 520), TUNE_BUDGET (default 240), BUILD (default
 # build-tune), STAGES (default "small large overhead preload osu": the stages
-# after the tune), OSU, QUICK=1 (tiny sizes and budgets, to try the script on a
+# after the tune), TUNING (a tuning file to use instead of the tune stage's),
+# OSU, OSU_ARGS (OSU's options for the timed runs; -f adds the minimum and the
+# maximum over ranks), QUICK=1 (tiny sizes and budgets, to try the script on a
 # small machine).
 # $bind and $ranks_opt are split into words on purpose.
 # shellcheck disable=SC2086
@@ -143,7 +145,7 @@ osu() {
         [ "$round" = 2 ] && order="on off"
         for c in $osu_colls; do
             for how in $order; do
-                osu_run "$c" "$how" $osu_args >"$OUT/osu/$c-$how-$round.txt" 2>&1 || return
+                osu_run "$c" "$how" ${OSU_ARGS-$osu_args} >"$OUT/osu/$c-$how-$round.txt" 2>&1 || return
             done
         done
     done
@@ -160,7 +162,11 @@ if [ ! -x "$BIN/vine-tune" ]; then
     echo "device-tune.sh: no $BIN/vine-tune, nothing measured ($OUT/build.txt)" | tee -a "$OUT/stages.txt"
     exit 1
 fi
-stage tune $((TUNE_BUDGET + 10)) tune
+if [ -n "${TUNING:-}" ]; then
+    cp "$TUNING" "$OUT/tuning.json" && echo "tune: skipped, TUNING=$TUNING" | tee -a "$OUT/stages.txt"
+else
+    stage tune $((TUNE_BUDGET + 10)) tune
+fi
 [ -s "$OUT/tuning.json" ] || { echo "device-tune.sh: vine-tune wrote no file" | tee -a "$OUT/stages.txt"; exit 1; }
 for s in $STAGES; do
     case $s in

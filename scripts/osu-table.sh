@@ -8,9 +8,17 @@
 # the sum of the rounds' average latencies with the drop-in over the sum
 # without it, bold above MARK (default 1.05), and per collective the cells at
 # most MARK, the cells above MARK in both rounds, and the geometric mean.
+# COL=max reads the maximum over ranks instead of OSU's average (the files of
+# runs with OSU's -f; COL=min the minimum).
 set -eu
 dir=${1:?usage: osu-table.sh DIR}
 MARK=${MARK:-1.05}
+case ${COL:-avg} in avg) col=2 ;; min) col=3 ;; max) col=4 ;; *)
+    echo "osu-table.sh: COL is avg, min or max" >&2
+    exit 1
+    ;;
+esac
+[ -d "$dir" ] || { echo "osu-table.sh: no directory $dir" >&2; exit 1; }
 colls=$(cd "$dir" && ls ./*-off-1.txt 2>/dev/null | sed 's|^\./||; s|-off-1\.txt$||')
 [ -n "$colls" ] || { echo "osu-table.sh: no *-off-1.txt in $dir" >&2; exit 1; }
 order="allreduce reduce reduce_scatter bcast allgather alltoall gather scatter"
@@ -25,7 +33,9 @@ for c in $sorted; do
     for f in "$dir/$c-off-1.txt" "$dir/$c-on-1.txt" "$dir/$c-off-2.txt" "$dir/$c-on-2.txt"; do
         [ -f "$f" ] || continue
         # file name: coll, how and round; data lines: size, average latency
-        awk -v f="$(basename "$f" .txt)" '/^[0-9]+[ \t]+[0-9.]+/ { print f, $1, $2 }' "$f"
+        awk -v f="$(basename "$f" .txt)" -v col=$col '/^[0-9]+[ \t]+[0-9.]+/ && NF >= col {
+            print f, $1, $col
+        }' "$f"
     done
 done | awk -v mark="$MARK" -v colls="$sorted" '
 {

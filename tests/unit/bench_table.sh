@@ -197,6 +197,37 @@ EOT
     run sh "$tb" raw.csv one.txt x
     [ "$rc" = 1 ] && grep -q 'fewer than 4 hosts' err.txt || fail "few hosts: exit $rc"
     ;;
+osu)
+    # scripts/osu-table.sh (issue 17): OSU's output without and with the
+    # drop-in, two rounds.  Worked out by hand: allreduce 8 B (10 + 14) /
+    # (10 + 10) = 1.20, above 1.05 in round 2 only; 16 B (8 + 8) / (10 + 10)
+    # = 0.80; bcast 8 B (12 + 12) / (10 + 10) = 1.20, above in both rounds.
+    # Geometric means: allreduce sqrt(1.2 x 0.8) = 0.98; all (1.2 x 0.8 x
+    # 1.2)^(1/3) = 1.05.  COL=max reads the fourth column: allreduce 8 B
+    # (20 + 20) / (40 + 40) = 0.50.
+    mkdir osu
+    for r in 1 2; do
+        printf '# OSU MPI Allreduce Latency Test\n# Size  Avg Latency(us)\n8 10.00 5.0 40.0 100\n16 10.00 5.0 40.0 100\n' \
+            >osu/allreduce-off-$r.txt
+        printf 'bcast noise line\n8 10.00 1.0 2.0 100\n' >osu/bcast-off-$r.txt
+        printf '8 12.00 1.0 2.0 100\n' >osu/bcast-on-$r.txt
+    done
+    printf '$ mpirun ...\n8 10.00 4.0 20.0 100\n16 8.00 4.0 20.0 100\n' >osu/allreduce-on-1.txt
+    printf '8 14.00 4.0 20.0 100\n16 8.00 4.0 20.0 100\n' >osu/allreduce-on-2.txt
+    ot=$unit_dir/../../scripts/osu-table.sh
+    ok sh "$ot" osu
+    has '| size | allreduce | bcast |' '| 8B | **1.20** | **1.20** |' '| 16B | 0.80 | |' \
+        '| allreduce | 1 of 2 | - | 0.98 |' '| bcast | 0 of 1 | 8B | 1.20 |' '| all | 1 of 3 | | 1.05 |'
+    COL=max ok sh "$ot" osu
+    has '| 8B | 0.50 | 1.00 |'
+    mkdir empty
+    run sh "$ot" empty
+    [ "$rc" = 1 ] && grep -q 'no \*-off-1.txt' err.txt || fail "no files: exit $rc"
+    run sh "$ot" missing
+    [ "$rc" = 1 ] && grep -q 'no directory missing' err.txt || fail "no directory: exit $rc"
+    COL=mean run sh "$ot" osu
+    [ "$rc" = 1 ] && grep -q 'COL is avg, min or max' err.txt || fail "bad COL: exit $rc"
+    ;;
 bad)
     expect 2 'unknown argument' "$vine" table best --in "$R1" --bogus
     expect 2 'unknown argument' "$vine" table pairs --in "$R1" --pair bcast:bine/mpi --exclude x
