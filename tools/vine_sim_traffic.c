@@ -24,7 +24,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: vine sim traffic --topo SPEC --ranks LIST --coll C[,C...]|all\n"
                "       --size LIST [--algo A[,A...]|all] [--placement SPEC] [--root R]\n"
                "       [--baseline ALGO|none] [--seg BYTES] [--levels SPEC] [--numa K]\n"
-               "       [--remap] [--dist SPEC] [--ports]\n"
+               "       [--remap] [--dist SPEC] [--ports] [--lat-factor F] [--bw-factor F]\n"
                "       [--csv FILE] [--json FILE]\n"
                "  --topo SPEC       lumi, leonardo, marenostrum5, fugaku, dragonfly:a=4,p=2,h=2,\n"
                "                    dragonflyplus:..., fattree:..., torus:4x4x4, mesh:8x8,\n"
@@ -63,24 +63,31 @@ static void usage(FILE *f)
                "  --ports           after each row, per port of the hosts (a direction on a\n"
                "                    torus: ports=K in the topology), the most and the mean\n"
                "                    bytes sent and received over the job's hosts\n"
+               "  --lat-factor F, --bw-factor F   per-message factors of the time model, as\n"
+               "                    SimGrid's SMPI applies them: a message of b bytes between\n"
+               "                    hosts takes lat(b) times its route's latency and its\n"
+               "                    bandwidth term over bw(b); F is T0:V0;T1:V1;... (the\n"
+               "                    value of the largest threshold T <= b, 1 below them),\n"
+               "                    smpi (SimGrid 3.32's defaults) or none (default)\n"
                "  --csv FILE, --json FILE   also write the rows to FILE\n"
                "Exits 0, 1 when a simulation fails, 2 on bad options.\n");
 }
 
 typedef struct opts {
     const char *topo, *ranks, *placement, *coll, *algo, *size, *root, *baseline, *seg, *levels,
-        *csv, *json, *numa, *dist;
+        *csv, *json, *numa, *dist, *latf, *bwf;
     int remap, help, ports;
 } opts;
 
 static int parse_opts(int argc, char **argv, opts *o)
 {
-    static const char *names[] = {"--topo", "--ranks", "--placement", "--coll", "--algo",
-                                  "--size", "--root",  "--baseline",  "--seg",  "--levels",
-                                  "--csv",  "--json",  "--numa",      "--dist"};
-    const char **slots[] = {&o->topo, &o->ranks, &o->placement, &o->coll, &o->algo,
-                            &o->size, &o->root,  &o->baseline,  &o->seg,  &o->levels,
-                            &o->csv,  &o->json,  &o->numa,      &o->dist};
+    static const char *names[] = {"--topo", "--ranks",  "--placement",  "--coll",
+                                  "--algo", "--size",   "--root",       "--baseline",
+                                  "--seg",  "--levels", "--csv",        "--json",
+                                  "--numa", "--dist",   "--lat-factor", "--bw-factor"};
+    const char **slots[] = {&o->topo, &o->ranks,    &o->placement, &o->coll,   &o->algo, &o->size,
+                            &o->root, &o->baseline, &o->seg,       &o->levels, &o->csv,  &o->json,
+                            &o->numa, &o->dist,     &o->latf,      &o->bwf};
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         int hit = 0;
@@ -163,6 +170,7 @@ typedef struct run {
     long failed;    /* rows whose simulation failed */
     int ports;      /* per host (vine_topo.ports) */
     double *pbytes; /* --ports: the bytes through every port (vine__sim_run_ports) */
+    vine_sim_factor latf, bwf; /* --lat-factor, --bw-factor */
 } run;
 
 /* Is name one of the comma-separated words of list? */
@@ -371,6 +379,13 @@ static int parse_all(run *w)
     if (numa < 1)
         return vine_cli_usage_error("vine sim", "traffic", "--numa %ld: expected 1 to 1024", numa);
     w->numa = (int)numa;
+    char ferr[256];
+    if (o->latf && vine__sim_factor_parse(strcmp(o->latf, "smpi") ? o->latf : "smpi-lat", &w->latf,
+                                          ferr, sizeof ferr))
+        return vine_cli_usage_error("vine sim", "traffic", "--lat-factor: %s", ferr);
+    if (o->bwf && vine__sim_factor_parse(strcmp(o->bwf, "smpi") ? o->bwf : "smpi-bw", &w->bwf, ferr,
+                                         sizeof ferr))
+        return vine_cli_usage_error("vine sim", "traffic", "--bw-factor: %s", ferr);
     rc = plan_algos(w);
     for (int k = 0; k < w->nplans && !rc; k++) {
         int l = (int)strlen(vine__coll_name(w->plans[k].coll));
@@ -996,6 +1011,7 @@ int vs_cmd_traffic(int argc, char **argv)
     if (!rc)
         rc = vs_net_open("traffic", w.o.topo, &w.net);
     if (!rc) {
+        vine__router_set_factors(w.net.router, &w.latf, &w.bwf);
         w.ports = w.net.t.ports > 1 ? w.net.t.ports : 1;
         if (w.o.ports &&
             !(w.pbytes = calloc(2 * (size_t)w.net.t.nhosts * w.ports + 1, sizeof *w.pbytes)))

@@ -43,10 +43,18 @@
 #          the rest is skipped, both said on stderr
 #   SMPI_CFG  more smpirun options, e.g. "--cfg=smpi/lat-factor:0:1
 #          --cfg=smpi/bw-factor:0:1" (SMPI's per-message factors off)
+#   SIM_ARGS ["--lat-factor smpi --bw-factor smpi"]  more vine sim traffic
+#          options: by default SMPI's own per-message factors, so that the
+#          model check compares like with like; set it empty when SMPI_CFG
+#          turns them off
 #   BUILD [build-scale] OUT [BUILD/study]  VINE [build/bin/vine]  JOBS [2]
 #   ALGOS  the algorithms of every collective, instead of `vine list`'s less
 #          EXCLUDE (for a run without VINE, which also skips vine sim and
 #          needs PLATFORM and HOSTS: the SimGrid tier's smoke run)
+#   SMPI_ROWS [yes]  no: the ALGO_SELECTOR run times vine's algorithms only,
+#          not SMPI's own (to re-time, say, auto after a change of the cost
+#          model; the simulation is deterministic, so the rows of an earlier
+#          run stay valid)
 # Each smpirun gets VINE_TOPOLOGY=map:MAP when there is a map, so that the
 # hierarchical algorithms and auto see the platform's switches and groups.
 #
@@ -71,6 +79,7 @@ BUILD=${BUILD:-$src/build-scale}
 OUT=${OUT:-$BUILD/study}
 VINE=${VINE:-$src/build/bin/vine}
 JOBS=${JOBS:-2}
+SIM_ARGS=${SIM_ARGS---lat-factor smpi --bw-factor smpi}
 
 [ -x "$VINE" ] || [ -n "${ALGOS:-}" ] ||
     { echo "study.sh: no $VINE (make build first), and no ALGOS" >&2; exit 2; }
@@ -145,6 +154,7 @@ for pl in $PLACEMENTS; do
         for c in $colls; do
             a=smpi
             [ "$sel" = "$ALGO_SELECTOR" ] && a=$(algos_of "$c"),smpi
+            [ "$sel" = "$ALGO_SELECTOR" ] && [ "${SMPI_ROWS:-yes}" = no ] && a=$(algos_of "$c")
             set -- "$@" --coll "$c" --algos "$a" --sizes "$(sizes_of "$c")"
         done
         echo "study.sh: $pl, $sel selector, $NP ranks ($left s of the budget left)" >&2
@@ -167,7 +177,7 @@ for pl in $PLACEMENTS; do
     : >"$sim"
     for c in $colls; do
         "$VINE" sim traffic --topo "simgrid:$PLATFORM" --placement "hosts:$hosts" --ranks "$NP" \
-            --coll "$c" --size "$(sizes_of "$c")" --algo all --csv "$dir/sim-$c.csv" \
+            --coll "$c" --size "$(sizes_of "$c")" --algo all --csv "$dir/sim-$c.csv" $SIM_ARGS \
             >"$dir/sim-$c.txt" 2>&1 && cat "$dir/sim-$c.csv" >>"$sim" ||
             { echo "study.sh: vine sim traffic failed: $dir/sim-$c.txt" >&2; status=1; }
     done

@@ -24,6 +24,9 @@
 #include "../sched/verify.h"
 #include "sim_int.h"
 
+#include <errno.h>
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -622,6 +625,78 @@ static void no_path(vine_router *rt, int hu, int hv, char *err, size_t errlen)
              vine__topo_vname(rt->t, hv, b2, 32));
 }
 
+int vine__sim_factor_parse(const char *spec, vine_sim_factor *f, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    if (strcmp(spec, "none") == 0)
+        return VINE_OK;
+    if (strcmp(spec, "smpi-lat") == 0)
+        spec = VINE_SIM_SMPI_LAT_FACTOR;
+    else if (strcmp(spec, "smpi-bw") == 0)
+        spec = VINE_SIM_SMPI_BW_FACTOR;
+    const char *q = spec;
+    while (*q) {
+        char *end;
+        errno = 0;
+        double at = strtod(q, &end);
+        if (end == q || *end != ':' || errno || !(at >= 0) || !isfinite(at)) {
+            snprintf(err, errlen, "factor '%s': expected THRESHOLD:VALUE;... at '%s'", spec, q);
+            goto bad;
+        }
+        q = end + 1;
+        double v = strtod(q, &end);
+        if (end == q || (*end && *end != ';') || errno || !(v > 0) || !isfinite(v)) {
+            snprintf(err, errlen, "factor '%s': expected a positive value at '%s'", spec, q);
+            goto bad;
+        }
+        if (f->n == VINE_SIM_FACTORS_MAX) {
+            snprintf(err, errlen, "factor '%s': more than %d thresholds", spec,
+                     VINE_SIM_FACTORS_MAX);
+            goto bad;
+        }
+        int i = f->n++;
+        for (; i > 0 && f->at[i - 1] > at; i--) { /* insertion: ascending thresholds */
+            f->at[i] = f->at[i - 1];
+            f->val[i] = f->val[i - 1];
+        }
+        if (i > 0 && f->at[i - 1] == at) {
+            snprintf(err, errlen, "factor '%s': threshold %.17g given twice", spec, at);
+            goto bad;
+        }
+        f->at[i] = at;
+        f->val[i] = v;
+        q = *end ? end + 1 : end;
+    }
+    if (f->n == 0) {
+        snprintf(err, errlen, "factor '%s': no THRESHOLD:VALUE", spec);
+        goto bad;
+    }
+    return VINE_OK;
+bad:
+    memset(f, 0, sizeof *f);
+    return VINE_ERR_UNSUPPORTED;
+}
+
+double vine__sim_factor_at(const vine_sim_factor *f, double b)
+{
+    double v = 1;
+    for (int i = 0; i < f->n && f->at[i] <= b; i++)
+        v = f->val[i];
+    return v;
+}
+
+void vine__router_set_factors(vine_router *r, const vine_sim_factor *lat, const vine_sim_factor *bw)
+{
+    if (lat)
+        r->latf = *lat;
+    else
+        r->latf.n = 0;
+    if (bw)
+        r->bwf = *bw;
+    else
+        r->bwf.n = 0;
+}
+
 /* Pass 4: routes, loads and time, step by step. */
 static int route_all(sim *s, vine_router *rt, const int *rank_host, size_t elem_bytes,
                      vine_sim_result *res, double *port_bytes, char *err, size_t errlen)
@@ -735,6 +810,11 @@ static int route_all(sim *s, vine_router *rt, const int *rank_host, size_t elem_
                 double x;
                 port_pass(&P, rt, rank_host[s->bsrc[m]], rank_host[sd->dst], ro, 0, stv, &x);
                 bw = x > bw ? x : bw;
+            }
+            if (rt->latf.n || rt->bwf.n) {
+                double bytes = (double)sd->count * (double)elem_bytes;
+                lat *= vine__sim_factor_at(&rt->latf, bytes);
+                bw /= vine__sim_factor_at(&rt->bwf, bytes);
             }
             dur = lat + bw > dur ? lat + bw : dur;
         }

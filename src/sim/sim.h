@@ -90,6 +90,44 @@ int vine__router_new(const vine_topo *t, vine_router **out);
 void vine__router_free(vine_router *r);
 
 /*
+ * Per-message factors of the time model, as SimGrid's SMPI applies them
+ * (smpi/lat-factor, smpi/bw-factor): a message of b bytes between two hosts
+ * takes lat(b) times its route's latency, and its bandwidth term divided by
+ * bw(b).  Each is a step function given as "T0:V0;T1:V1;..." (SMPI's
+ * syntax): the value of the largest threshold T <= b, 1 below the smallest;
+ * thresholds in any order, at most VINE_SIM_FACTORS_MAX.  Messages inside a
+ * host keep the host's own latency and bandwidth.  A new router has none
+ * (every factor 1).
+ */
+#define VINE_SIM_FACTORS_MAX 32
+typedef struct vine_sim_factor {
+    int n;                            /* 0: the factor is 1 */
+    double at[VINE_SIM_FACTORS_MAX];  /* thresholds in bytes, ascending */
+    double val[VINE_SIM_FACTORS_MAX]; /* the factor from at[i] up */
+} vine_sim_factor;
+
+/* SimGrid 3.32's defaults of smpi/lat-factor and smpi/bw-factor. */
+#define VINE_SIM_SMPI_LAT_FACTOR                                                                   \
+    "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;"             \
+    "732:1.9503;257:1.95341;0:2.01467"
+#define VINE_SIM_SMPI_BW_FACTOR                                                                    \
+    "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;1426:0.608902;"          \
+    "732:0.341987;257:0.338112;0:0.812084"
+
+/*
+ * Parses spec into f: SMPI's syntax above, or "smpi-lat" / "smpi-bw" for
+ * the defaults, or "none" (every factor 1).  Values must be positive and
+ * finite, thresholds non-negative and distinct.  VINE_OK, or
+ * VINE_ERR_UNSUPPORTED with one line in err.
+ */
+int vine__sim_factor_parse(const char *spec, vine_sim_factor *f, char *err, size_t errlen);
+/* The factor of a message of b bytes. */
+double vine__sim_factor_at(const vine_sim_factor *f, double b);
+/* Sets the router's factors (NULL: none). */
+void vine__router_set_factors(vine_router *r, const vine_sim_factor *lat,
+                              const vine_sim_factor *bw);
+
+/*
  * Replays algorithm algo for the case a (a->p ranks; a->rank ignored;
  * a->counts/displs as the verifier fills them for vector collectives; the v
  * collectives' tables of every rank, vstride p for alltoallv and alltoallw,

@@ -82,6 +82,7 @@ struct vine_router {
     size_t max_routes, max_pool; /* cache budgets */
     unsigned epoch;              /* bumped whenever the cache is dropped */
     uint32_t stamp;              /* the simulator's step stamp, never 0 */
+    vine_sim_factor latf, bwf;   /* per-message factors (sim.h); n = 0: none */
 };
 
 /*

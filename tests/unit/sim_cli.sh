@@ -43,6 +43,24 @@ traffic)
         fail "linear bcast row: $line (want steps 1, messages 15, bytes 15360, xgroup 8192)"
     # The binomial baseline row compares with itself: 0%.
     grep -q '^16,bcast,binomial,1024,ok,.*,binomial,0.0000,' t.csv || fail "baseline row not 0%"
+    # --lat-factor and --bw-factor (SMPI's per-message factors): the linear
+    # bcast's one step of 1 KiB messages takes lat(1024) = 1.61075 times the
+    # latency and its bandwidth term over bw(1024) = 0.341987 (SMPI's
+    # defaults); with T0:V0 factors of 2 and 0.5, exactly 2 lat + 2 bw, twice
+    # the time without them.
+    t0=$(awk -F, '$2 == "bcast" && $3 == "linear" && $4 == 1024 { print $16 }' t.csv)
+    run "$vine" sim traffic --topo "$DF" --ranks 16 --coll bcast --algo linear --size 1KiB \
+        --lat-factor 0:2 --bw-factor 0:0.5 --csv f.csv
+    [ "$rc" = 0 ] || fail "factors: exit $rc"
+    t2=$(awk -F, 'NR == 2 { print $16 }' f.csv)
+    awk -v a="$t0" -v b="$t2" 'BEGIN { exit !(a > 0 && (b / a - 2) ^ 2 < 1e-18) }' ||
+        fail "factors 2 and 0.5: $t2 s, want twice $t0 s"
+    run "$vine" sim traffic --topo "$DF" --ranks 16 --coll bcast --algo linear --size 1KiB \
+        --lat-factor smpi --bw-factor smpi --csv s.csv
+    [ "$rc" = 0 ] || fail "smpi factors: exit $rc"
+    ts=$(awk -F, 'NR == 2 { print $16 }' s.csv)
+    awk -v a="$t0" -v b="$ts" 'BEGIN { exit !(b > 1.6 * a && b < 2.93 * a) }' ||
+        fail "smpi factors: $ts s, want between 1.61 and 2.92 times $t0 s"
     ;;
 vdist)
     # The v collectives with irregular blocks (--dist).  Every expected value
@@ -268,6 +286,8 @@ $T --ranks 10000|--placement block with 10000 ranks
 $T --placement nowhere|--placement nowhere
 $T --csv /nonexistent/dir/t.csv|cannot open for writing
 $T --ranks|needs a value
+$T --lat-factor 5|--lat-factor: factor '5': expected THRESHOLD:VALUE
+$T --bw-factor 0:0|--bw-factor: factor '0:0': expected a positive value
 sim traffic --ranks 16 --coll bcast --size 1KiB|--topo, --ranks and --coll are required
 sim traffic --topo nosuch:3 --ranks 16 --coll bcast --size 1KiB|--topo nosuch:3
 sim traffic --topo $DF --ranks 16 --coll bcast|--size is required

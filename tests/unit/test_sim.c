@@ -64,6 +64,74 @@ static int run(const vine_topo *t, const int *rank_host, const char *coll, const
     return rc;
 }
 
+/* ---- per-message factors (SMPI's lat-factor and bw-factor) -------------------------------- */
+
+static void test_factors(void)
+{
+    char err[256];
+    vine_sim_factor f, g;
+    /* Parsing: any order, the step function, SMPI's defaults, errors. */
+    CHECK(vine__sim_factor_parse("100:3;0:2;1000:0.5", &f, err, sizeof err) == VINE_OK && f.n == 3,
+          "parse: %s", err);
+    CHECK(f.at[0] == 0 && f.at[1] == 100 && f.at[2] == 1000, "parse: not sorted");
+    CHECK(vine__sim_factor_at(&f, 0) == 2 && vine__sim_factor_at(&f, 99) == 2 &&
+              vine__sim_factor_at(&f, 100) == 3 && vine__sim_factor_at(&f, 999.5) == 3 &&
+              vine__sim_factor_at(&f, 1e9) == 0.5,
+          "factor_at");
+    CHECK(vine__sim_factor_parse("10:4", &f, err, sizeof err) == VINE_OK &&
+              vine__sim_factor_at(&f, 9) == 1 && vine__sim_factor_at(&f, 10) == 4,
+          "below the smallest threshold: 1");
+    CHECK(vine__sim_factor_parse("smpi-lat", &f, err, sizeof err) == VINE_OK && f.n == 9 &&
+              vine__sim_factor_at(&f, 8) == 2.01467 && vine__sim_factor_at(&f, 65472) == 11.6436,
+          "smpi-lat");
+    CHECK(vine__sim_factor_parse("smpi-bw", &g, err, sizeof err) == VINE_OK && g.n == 9 &&
+              vine__sim_factor_at(&g, 300) == 0.338112,
+          "smpi-bw");
+    CHECK(vine__sim_factor_parse("none", &g, err, sizeof err) == VINE_OK && g.n == 0 &&
+              vine__sim_factor_at(&g, 5) == 1,
+          "none");
+    static const char *bad[] = {"",        "5",    "5:",  ":5",    "5:0",     "5:-1", "-1:2",
+                                "5:2;5:3", "5:2x", "a:1", "5:inf", "0:2;bad", "0:2;;"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = 0;
+        CHECK(vine__sim_factor_parse(bad[i], &g, err, sizeof err) == VINE_ERR_UNSUPPORTED &&
+                  strstr(err, "factor '") && g.n == 0,
+              "bad factor '%s' accepted (%s)", bad[i], err);
+    }
+
+    /* The time: h0 -(1 GB/s, 1 us)- s -(2 GB/s, 3 us)- h1, one message of n bytes:
+     * lat(n) (1 + 3) us + n / (bw(n) 1 GB/s). */
+    int rh[2] = {0, 1};
+    vine_topo t;
+    vine__topo_init(&t);
+    int h0 = vine__topo_add_vertex(&t, VINE_V_HOST, 0, NULL);
+    int s = vine__topo_add_vertex(&t, VINE_V_SWITCH, 0, NULL);
+    int h1 = vine__topo_add_vertex(&t, VINE_V_HOST, 0, NULL);
+    vine__topo_add_link(&t, h0, s, 1e9, 1e-6, VINE_LVL_HOST);
+    vine__topo_add_link(&t, s, h1, 2e9, 3e-6, VINE_LVL_HOST);
+    vine__topo_finish(&t);
+    const vine_algo *al = vine__algo_find(VINE_COLL_BCAST, "binomial");
+    vine_router *r;
+    CHECK(al && vine__router_new(&t, &r) == VINE_OK, "factors: router");
+    vine__sim_factor_parse("0:2;4096:10", &f, err, sizeof err);
+    vine__sim_factor_parse("0:0.5;4096:0.25", &g, err, sizeof err);
+    vine__router_set_factors(r, &f, &g);
+    vine_sim_result res;
+    vine_args a = args(VINE_COLL_BCAST, 2, 1000);
+    int rc = vine__sim_run(r, rh, al, &a, 1, &res, err, sizeof err);
+    CHECK(rc == VINE_OK && near(res.time, 2 * 4e-6 + 1000 / 0.5e9), "factors 1000 B: %.12g",
+          res.time);
+    a = args(VINE_COLL_BCAST, 2, 4096);
+    rc = vine__sim_run(r, rh, al, &a, 1, &res, err, sizeof err);
+    CHECK(rc == VINE_OK && near(res.time, 10 * 4e-6 + 4096 / 0.25e9), "factors 4096 B: %.12g",
+          res.time);
+    vine__router_set_factors(r, NULL, NULL); /* off again: the plain line time */
+    rc = vine__sim_run(r, rh, al, &a, 1, &res, err, sizeof err);
+    CHECK(rc == VINE_OK && near(res.time, 4e-6 + 4096 / 1e9), "factors off: %.12g", res.time);
+    vine__router_free(r);
+    vine__topo_free(&t);
+}
+
 /* ---- the Bine paper's Fig. 1 ------------------------------------------------------------- */
 
 #define BW 1e9
@@ -909,6 +977,7 @@ int main(int argc, char **argv)
         return bench(argc, argv);
     test_fig1();
     test_line();
+    test_factors();
     test_split();
     test_ring();
     test_small_cases();
