@@ -25,6 +25,7 @@ static void usage(FILE *f)
                "       --size LIST [--algo A[,A...]|all] [--placement SPEC] [--root R]\n"
                "       [--baseline ALGO|none] [--seg BYTES] [--levels SPEC] [--numa K]\n"
                "       [--remap] [--dist SPEC] [--ports] [--lat-factor F] [--bw-factor F]\n"
+               "       [--clock step|rank]\n"
                "       [--csv FILE] [--json FILE]\n"
                "  --topo SPEC       lumi, leonardo, marenostrum5, fugaku, dragonfly:a=4,p=2,h=2,\n"
                "                    dragonflyplus:..., fattree:..., torus:4x4x4, mesh:8x8,\n"
@@ -69,25 +70,28 @@ static void usage(FILE *f)
                "                    bandwidth term over bw(b); F is T0:V0;T1:V1;... (the\n"
                "                    value of the largest threshold T <= b, 1 below them),\n"
                "                    smpi (SimGrid 3.32's defaults) or none (default)\n"
+               "  --clock step|rank  step (default): a step lasts as long as its slowest\n"
+               "                    message; rank: every rank keeps its own clock and waits\n"
+               "                    only for its partners\n"
                "  --csv FILE, --json FILE   also write the rows to FILE\n"
                "Exits 0, 1 when a simulation fails, 2 on bad options.\n");
 }
 
 typedef struct opts {
     const char *topo, *ranks, *placement, *coll, *algo, *size, *root, *baseline, *seg, *levels,
-        *csv, *json, *numa, *dist, *latf, *bwf;
+        *csv, *json, *numa, *dist, *latf, *bwf, *clock;
     int remap, help, ports;
 } opts;
 
 static int parse_opts(int argc, char **argv, opts *o)
 {
-    static const char *names[] = {"--topo", "--ranks",  "--placement",  "--coll",
-                                  "--algo", "--size",   "--root",       "--baseline",
-                                  "--seg",  "--levels", "--csv",        "--json",
-                                  "--numa", "--dist",   "--lat-factor", "--bw-factor"};
+    static const char *names[] = {"--topo",      "--ranks", "--placement", "--coll", "--algo",
+                                  "--size",      "--root",  "--baseline",  "--seg",  "--levels",
+                                  "--csv",       "--json",  "--numa",      "--dist", "--lat-factor",
+                                  "--bw-factor", "--clock"};
     const char **slots[] = {&o->topo, &o->ranks,    &o->placement, &o->coll,   &o->algo, &o->size,
                             &o->root, &o->baseline, &o->seg,       &o->levels, &o->csv,  &o->json,
-                            &o->numa, &o->dist,     &o->latf,      &o->bwf};
+                            &o->numa, &o->dist,     &o->latf,      &o->bwf,    &o->clock};
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         int hit = 0;
@@ -171,6 +175,7 @@ typedef struct run {
     int ports;      /* per host (vine_topo.ports) */
     double *pbytes; /* --ports: the bytes through every port (vine__sim_run_ports) */
     vine_sim_factor latf, bwf; /* --lat-factor, --bw-factor */
+    int rank_clock;            /* --clock rank */
 } run;
 
 /* Is name one of the comma-separated words of list? */
@@ -386,6 +391,10 @@ static int parse_all(run *w)
     if (o->bwf && vine__sim_factor_parse(strcmp(o->bwf, "smpi") ? o->bwf : "smpi-bw", &w->bwf, ferr,
                                          sizeof ferr))
         return vine_cli_usage_error("vine sim", "traffic", "--bw-factor: %s", ferr);
+    if (o->clock && strcmp(o->clock, "step") && strcmp(o->clock, "rank"))
+        return vine_cli_usage_error("vine sim", "traffic", "--clock %s: expected step or rank",
+                                    o->clock);
+    w->rank_clock = o->clock && strcmp(o->clock, "rank") == 0;
     rc = plan_algos(w);
     for (int k = 0; k < w->nplans && !rc; k++) {
         int l = (int)strlen(vine__coll_name(w->plans[k].coll));
@@ -1012,6 +1021,7 @@ int vs_cmd_traffic(int argc, char **argv)
         rc = vs_net_open("traffic", w.o.topo, &w.net);
     if (!rc) {
         vine__router_set_factors(w.net.router, &w.latf, &w.bwf);
+        vine__router_set_clock(w.net.router, w.rank_clock);
         w.ports = w.net.t.ports > 1 ? w.net.t.ports : 1;
         if (w.o.ports &&
             !(w.pbytes = calloc(2 * (size_t)w.net.t.nhosts * w.ports + 1, sizeof *w.pbytes)))

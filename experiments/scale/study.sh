@@ -43,10 +43,11 @@
 #          the rest is skipped, both said on stderr
 #   SMPI_CFG  more smpirun options, e.g. "--cfg=smpi/lat-factor:0:1
 #          --cfg=smpi/bw-factor:0:1" (SMPI's per-message factors off)
-#   SIM_ARGS ["--lat-factor smpi --bw-factor smpi"]  more vine sim traffic
-#          options: by default SMPI's own per-message factors, so that the
-#          model check compares like with like; set it empty when SMPI_CFG
-#          turns them off
+#   SIM_ARGS ["--lat-factor smpi --bw-factor smpi --clock rank"]  more vine
+#          sim traffic options: by default SMPI's own per-message factors, so
+#          that the model check compares like with like, and a clock per rank
+#          (docs/scale.md says why); "--clock step" or empty when SMPI_CFG
+#          turns the factors off
 #   BUILD [build-scale] OUT [BUILD/study]  VINE [build/bin/vine]  JOBS [2]
 #   ALGOS  the algorithms of every collective, instead of `vine list`'s less
 #          EXCLUDE (for a run without VINE, which also skips vine sim and
@@ -79,7 +80,7 @@ BUILD=${BUILD:-$src/build-scale}
 OUT=${OUT:-$BUILD/study}
 VINE=${VINE:-$src/build/bin/vine}
 JOBS=${JOBS:-2}
-SIM_ARGS=${SIM_ARGS---lat-factor smpi --bw-factor smpi}
+SIM_ARGS=${SIM_ARGS---lat-factor smpi --bw-factor smpi --clock rank}
 
 [ -x "$VINE" ] || [ -n "${ALGOS:-}" ] ||
     { echo "study.sh: no $VINE (make build first), and no ALGOS" >&2; exit 2; }

@@ -685,6 +685,11 @@ double vine__sim_factor_at(const vine_sim_factor *f, double b)
     return v;
 }
 
+void vine__router_set_clock(vine_router *r, int per_rank)
+{
+    r->clock = per_rank != 0;
+}
+
 void vine__router_set_factors(vine_router *r, const vine_sim_factor *lat, const vine_sim_factor *bw)
 {
     if (lat)
@@ -709,9 +714,18 @@ static int route_all(sim *s, vine_router *rt, const int *rank_host, size_t elem_
     loads L = {calloc(na, sizeof(double)), calloc(na, sizeof(double)), calloc(na, sizeof(uint32_t)),
                malloc(na * sizeof(int)), 0};
     uint32_t *rid = malloc(maxb * sizeof *rid);
+    /* The per-rank clock (vine__router_set_clock): each rank's time, the
+     * next one within a step, and the step's message durations. */
+    double *clk = NULL, *nclk = NULL, *mdur = NULL;
+    if (rt->clock) {
+        clk = calloc((size_t)s->p, sizeof *clk);
+        nclk = malloc((size_t)s->p * sizeof *nclk);
+        mdur = malloc(maxb * sizeof *mdur);
+    }
     ports P;
     int rc = ports_new(&P, t->nhosts, rt->ports);
-    if (rc != VINE_OK || !L.load || !L.total || !L.stamp || !L.touched || !rid) {
+    if (rc != VINE_OK || !L.load || !L.total || !L.stamp || !L.touched || !rid ||
+        (rt->clock && (!clk || !nclk || !mdur))) {
         rc = VINE_ERR_NO_MEM;
         snprintf(err, errlen, "out of memory");
         goto out;
@@ -739,6 +753,8 @@ static int route_all(sim *s, vine_router *rt, const int *rank_host, size_t elem_
                 res->level_bytes[VINE_LVL_NODE] += bytes;
                 double d = t->node_lat + bytes / t->node_bw;
                 dur = d > dur ? d : dur;
+                if (mdur)
+                    mdur[m - b0] = d;
                 rid[m - b0] = UINT32_MAX;
                 continue;
             }
@@ -817,8 +833,28 @@ static int route_all(sim *s, vine_router *rt, const int *rank_host, size_t elem_
                 bw /= vine__sim_factor_at(&rt->bwf, bytes);
             }
             dur = lat + bw > dur ? lat + bw : dur;
+            if (mdur)
+                mdur[m - b0] = lat + bw;
         }
         res->time += dur;
+        if (clk) { /* a message starts when both ends are ready; its ends move on after it */
+            for (size_t m = b0; m < b1; m++) {
+                int u = s->bsrc[m], v = s->sends[s->bidx[m]].dst;
+                nclk[u] = clk[u];
+                nclk[v] = clk[v];
+            }
+            for (size_t m = b0; m < b1; m++) {
+                int u = s->bsrc[m], v = s->sends[s->bidx[m]].dst;
+                double e = (clk[u] > clk[v] ? clk[u] : clk[v]) + mdur[m - b0];
+                nclk[u] = e > nclk[u] ? e : nclk[u];
+                nclk[v] = e > nclk[v] ? e : nclk[v];
+            }
+            for (size_t m = b0; m < b1; m++) {
+                int u = s->bsrc[m], v = s->sends[s->bidx[m]].dst;
+                clk[u] = nclk[u];
+                clk[v] = nclk[v];
+            }
+        }
         for (int k = 0; k < L.ntouched; k++) {
             int arc = L.touched[k];
             L.total[arc] += L.load[arc];
@@ -832,10 +868,18 @@ static int route_all(sim *s, vine_router *rt, const int *rank_host, size_t elem_
             res->max_arc_bytes = L.total[arc];
             res->max_arc = arc;
         }
+    if (clk) {
+        res->time = 0;
+        for (int k = 0; k < s->p; k++)
+            res->time = clk[k] > res->time ? clk[k] : res->time;
+    }
     rc = port_summary(&P, rt, L.total, rank_host, s->p, res, port_bytes);
     if (rc != VINE_OK)
         snprintf(err, errlen, "out of memory");
 out:
+    free(clk);
+    free(nclk);
+    free(mdur);
     ports_free(&P);
     free(L.load);
     free(L.total);

@@ -123,6 +123,17 @@ typedef struct vine_sim_factor {
 int vine__sim_factor_parse(const char *spec, vine_sim_factor *f, char *err, size_t errlen);
 /* The factor of a message of b bytes. */
 double vine__sim_factor_at(const vine_sim_factor *f, double b);
+/*
+ * The time model's clock.  By default (per_rank 0) step-synchronous: a step
+ * lasts as long as its slowest message and the time is the sum of the steps.
+ * With per_rank 1 each rank keeps its own clock: a message of a step starts
+ * when both its sender and its receiver are there (the later of their
+ * clocks), takes the same duration as in the step model (its latency and
+ * the step's contention on its links), and moves both ends' clocks to its
+ * end (a rank's several messages of one step run side by side); the time is
+ * the latest rank's clock.  A rank then waits only for its own partners.
+ */
+void vine__router_set_clock(vine_router *r, int per_rank);
 /* Sets the router's factors (NULL: none). */
 void vine__router_set_factors(vine_router *r, const vine_sim_factor *lat,
                               const vine_sim_factor *bw);

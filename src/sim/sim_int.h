@@ -83,6 +83,7 @@ struct vine_router {
     unsigned epoch;              /* bumped whenever the cache is dropped */
     uint32_t stamp;              /* the simulator's step stamp, never 0 */
     vine_sim_factor latf, bwf;   /* per-message factors (sim.h); n = 0: none */
+    int clock;                   /* 1: per-rank clock (sim.h) */
 };
 
 /*

@@ -61,6 +61,18 @@ traffic)
     ts=$(awk -F, 'NR == 2 { print $16 }' s.csv)
     awk -v a="$t0" -v b="$ts" 'BEGIN { exit !(b > 1.6 * a && b < 2.93 * a) }' ||
         fail "smpi factors: $ts s, want between 1.61 and 2.92 times $t0 s"
+    # --clock rank: the linear bcast is one step, so every rank's clock ends
+    # where the step does; the binomial bcast of 64 KiB, three steps whose
+    # messages do not all start together, ends no later than on steps.
+    run "$vine" sim traffic --topo "$DF" --ranks 16 --coll bcast --algo linear,binomial \
+        --size 1KiB,64KiB --clock rank --csv r.csv
+    [ "$rc" = 0 ] || fail "--clock rank: exit $rc"
+    tr=$(awk -F, '$3 == "linear" && $4 == 1024 { print $16 }' r.csv)
+    [ "$tr" = "$t0" ] || fail "--clock rank, linear bcast: $tr s, want $t0 s"
+    bs=$(awk -F, '$2 == "bcast" && $3 == "binomial" && $4 == 65536 { print $16 }' t.csv)
+    br=$(awk -F, '$3 == "binomial" && $4 == 65536 { print $16 }' r.csv)
+    awk -v a="$bs" -v b="$br" 'BEGIN { exit !(b > 0 && b <= a) }' ||
+        fail "--clock rank, binomial bcast: $br s, want at most $bs s"
     ;;
 vdist)
     # The v collectives with irregular blocks (--dist).  Every expected value
@@ -288,6 +300,7 @@ $T --csv /nonexistent/dir/t.csv|cannot open for writing
 $T --ranks|needs a value
 $T --lat-factor 5|--lat-factor: factor '5': expected THRESHOLD:VALUE
 $T --bw-factor 0:0|--bw-factor: factor '0:0': expected a positive value
+$T --clock sideways|--clock sideways: expected step or rank
 sim traffic --ranks 16 --coll bcast --size 1KiB|--topo, --ranks and --coll are required
 sim traffic --topo nosuch:3 --ranks 16 --coll bcast --size 1KiB|--topo nosuch:3
 sim traffic --topo $DF --ranks 16 --coll bcast|--size is required

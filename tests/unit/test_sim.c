@@ -132,6 +132,51 @@ static void test_factors(void)
     vine__topo_free(&t);
 }
 
+/* ---- the per-rank clock -------------------------------------------------------------------- */
+
+static void test_clock(void)
+{
+    /* Switches A (hosts 0-4) and B (hosts 5-7), host links 1 us, A-B 10 us, all 1 TB/s;
+     * the binomial bcast of 8 bytes from rank 0 on 8 ranks, ranks 1, 6, 7 under B:
+     * 0->4 (2 us); 0->2 (2), 4->6 (12); 0->1 (12), 2->3, 4->5, 6->7 (2 each), each message
+     * also 8 bytes / 1 TB/s = d.  Step model: 2 + 12 + 12 us + 3 d.  Per-rank clock: rank
+     * 0 is at 4 us after 0->2, so 0->1 ends at 16; 4->6 ends at 14, 4->5 and 6->7 at 16:
+     * 16 us + 3 d. */
+    char err[256];
+    vine_topo t;
+    vine__topo_init(&t);
+    int h[8];
+    for (int i = 0; i < 8; i++)
+        h[i] = vine__topo_add_vertex(&t, VINE_V_HOST, i < 5 ? 0 : 1, NULL);
+    int sa = vine__topo_add_vertex(&t, VINE_V_SWITCH, 0, NULL);
+    int sb = vine__topo_add_vertex(&t, VINE_V_SWITCH, 1, NULL);
+    for (int i = 0; i < 8; i++)
+        vine__topo_add_link(&t, h[i], i < 5 ? sa : sb, 1e12, 1e-6, VINE_LVL_HOST);
+    vine__topo_add_link(&t, sa, sb, 1e12, 10e-6, VINE_LVL_GLOBAL);
+    vine__topo_finish(&t);
+    int rh[8] = {0, 5, 1, 2, 3, 4, 6, 7};
+    const vine_algo *al = vine__algo_find(VINE_COLL_BCAST, "binomial");
+    vine_router *r;
+    CHECK(al && vine__router_new(&t, &r) == VINE_OK, "clock: router");
+    vine_args a = args(VINE_COLL_BCAST, 8, 8);
+    vine_sim_result res;
+    const double d = 8 / 1e12;
+    int rc = vine__sim_run(r, rh, al, &a, 1, &res, err, sizeof err);
+    CHECK(rc == VINE_OK && res.steps == 3 && near(res.time, 26e-6 + 3 * d),
+          "clock step: %d %s steps %d time %.12g", rc, err, res.steps, res.time);
+    vine__router_set_clock(r, 1);
+    rc = vine__sim_run(r, rh, al, &a, 1, &res, err, sizeof err);
+    CHECK(rc == VINE_OK && near(res.time, 16e-6 + 3 * d), "clock rank: time %.12g", res.time);
+    /* A latency factor of 2 doubles every latency: 32 us on the per-rank clock. */
+    vine_sim_factor f;
+    vine__sim_factor_parse("0:2", &f, err, sizeof err);
+    vine__router_set_factors(r, &f, NULL);
+    rc = vine__sim_run(r, rh, al, &a, 1, &res, err, sizeof err);
+    CHECK(rc == VINE_OK && near(res.time, 32e-6 + 3 * d), "clock rank, factor 2: %.12g", res.time);
+    vine__router_free(r);
+    vine__topo_free(&t);
+}
+
 /* ---- the Bine paper's Fig. 1 ------------------------------------------------------------- */
 
 #define BW 1e9
@@ -978,6 +1023,7 @@ int main(int argc, char **argv)
     test_fig1();
     test_line();
     test_factors();
+    test_clock();
     test_split();
     test_ring();
     test_small_cases();
