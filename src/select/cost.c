@@ -318,6 +318,81 @@ static double step(const ctx *x, int cls, double bytes, double senders)
     return lv->alpha + bytes * lv->beta * f;
 }
 
+/*
+ * The class of step s of a Bine butterfly on the first q ranks, in which rank
+ * r exchanges with vine__bine_pi(r, s, q), and in *contended whether two of
+ * its messages that cross that class go between the same two groups (one
+ * level below it) and so share their links: the step is priced at the
+ * highest class any message crosses, with that class's contention factor
+ * only then.  Bine's distances are modular, so at every other step rank 0's
+ * partner is q - |rho(s)|, across the whole job; rank 0's class with every
+ * rank sending would price such a step as if all its messages crossed the
+ * top level at once, while only the pairs that wrap around the ends of a
+ * group do, one or two per pair of groups (docs/selection.md).  Every rank's
+ * pair is classified, or every (q / 16384)-th on more ranks (two sampled
+ * messages between the same groups still mean contention); without memory
+ * for the pairs, the count of crossing messages against the groups decides,
+ * as for the other algorithms.
+ */
+static int bine_step(const ctx *x, int s, int q, int *contended, int *typical)
+{
+    *contended = 0;
+    if (!x->m)
+        return *typical = vine__cost_class(NULL, 0, vine__bine_pi(0, s, q));
+    long n[VINE_LEVELS_MAX + 1] = {0}, all = 0;
+    int top = 0, stride = q > 16384 ? q / 16384 : 1;
+    for (int r = 0; r < q; r += stride, all++) {
+        int c = vine__cost_class(x->m, r, vine__bine_pi(r, s, q));
+        n[c]++;
+        top = c > top ? c : top;
+    }
+    long ge = 0; /* the median message's class: the highest that half of them cross */
+    for (*typical = top; *typical > 0; --*typical)
+        if (2 * (ge += n[*typical]) >= all)
+            break;
+    if (top == 0)
+        return 0;
+    size_t cap = 4;
+    while (cap < 2 * (size_t)n[top])
+        cap *= 2;
+    uint64_t *key = malloc(cap * sizeof *key);
+    uint32_t *cnt = calloc(cap, sizeof *cnt);
+    if (!key || !cnt) {
+        free(key);
+        free(cnt);
+        *contended = (double)n[top] * stride > groups_below(x, top);
+        return top;
+    }
+    for (int r = 0; r < q && !*contended; r += stride) {
+        int v = vine__bine_pi(r, s, q);
+        if (vine__cost_class(x->m, r, v) != top)
+            continue;
+        uint64_t k = (uint64_t)(uint32_t)vine__levels_group(x->m, top - 1, r) << 32 |
+                     (uint32_t)vine__levels_group(x->m, top - 1, v);
+        size_t h = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+        while (cnt[h] && key[h] != k)
+            h = (h + 1) & (cap - 1);
+        key[h] = k;
+        *contended = ++cnt[h] > 1;
+    }
+    free(key);
+    free(cnt);
+    return top;
+}
+
+/*
+ * One step moving bytes: the latency of class typ (the median message's
+ * class: a rank waits only for its own partner, so a few pairs of a higher
+ * class lengthen their own ranks' step, not every rank's), the
+ * bandwidth of class cls (the highest crossed), with its contention factor
+ * when contended.
+ */
+static double step_at(const ctx *x, int typ, int cls, double bytes, int contended)
+{
+    const vine_cost_level *lv = lvl(x, cls);
+    return lvl(x, typ)->alpha + bytes * lv->beta * (contended ? lv->contention : 1.0);
+}
+
 /* The unit's representative rank: unit i is rank i (level -1) or group i's leader. */
 static int rep(const ctx *x, int level, int i)
 {
@@ -407,10 +482,13 @@ static double butterfly(const ctx *x, int level, int bine, double bytes, double 
  * 2^k), with the allgather that mirrors it when both is set, after the
  * halved fold for p not a power of two (3 steps between ranks 0 and 1, 2 n
  * bytes, n/2 reduced).  With bine set the partner of step k is the Bine
- * partner at rho(k), as allreduce bine_large sends them.  Among the units
- * of a level (as butterfly(): level -1 the ranks, 0 one rank per node with
- * width ranks of each node at once).
+ * partner at rho(k), as allreduce bine_large sends them; with bine
+ * HALVING_FAR the farthest partner first (step k moves n / 2^(k+1) to the
+ * partner at q/2^(k+1)), as the reduce-scatter's recursive halving runs
+ * (phase_hd.c).  Among the units of a level (as butterfly(): level -1 the
+ * ranks, 0 one rank per node with width ranks of each node at once).
  */
+#define HALVING_FAR 2
 static double halving(const ctx *x, int level, double n, int both, int bine, double width)
 {
     int q = units(x, level);
@@ -423,9 +501,14 @@ static double halving(const ctx *x, int level, double n, int both, int bine, dou
     }
     for (int k = 0; (1L << (k + 1)) <= q2; k++) {
         double b = n / (double)(2L << k);
-        long dist = bine ? vine__bine_rho(k) : 1L << k;
-        int cls = unit_class(x, level, 0, mod(dist, (int)q2));
-        t += (both ? 2 : 1) * step(x, cls, b, (double)q2 * width) + b * x->c->gamma;
+        long dist = bine == HALVING_FAR ? q2 >> (k + 1) : bine ? vine__bine_rho(k) : 1L << k;
+        int cls = unit_class(x, level, 0, mod(dist, (int)q2)), cont, typ;
+        double one = step(x, cls, b, (double)q2 * width);
+        if (bine == 1 && level < 0) {
+            cls = bine_step(x, k, (int)q2, &cont, &typ);
+            one = step_at(x, typ, cls, b, cont);
+        }
+        t += (both ? 2 : 1) * one + b * x->c->gamma;
     }
     return t;
 }
@@ -1444,8 +1527,8 @@ static double sag_ring(const ctx *x, const vine_args *a, double u)
  * The distance-halving Bine allgather of p blocks of b bytes: step j moves
  * min(2^j, p - 2^j) blocks to the partner at rho(n - 1 - j), the farthest
  * first, p messages at once (so the large steps stay near, where recursive
- * doubling sends its largest ones the farthest); classes as rank 0's
- * messages cross them, as for every flat algorithm.
+ * doubling sends its largest ones the farthest); each step's class and
+ * crossing messages from every rank's pair (bine_step).
  */
 static double bine_allgather(const ctx *x, double b)
 {
@@ -1453,8 +1536,8 @@ static double bine_allgather(const ctx *x, double b)
     int n = ceil_log2(x->p);
     for (int j = 0; j < n; j++) {
         double size = (double)(1L << j);
-        int cls = vine__cost_class(x->m, 0, mod(vine__bine_rho(n - 1 - j), x->p));
-        t += step(x, cls, dmin(size, (double)x->p - size) * b, (double)x->p);
+        int cont, typ, cls = bine_step(x, n - 1 - j, x->p, &cont, &typ);
+        t += step_at(x, typ, cls, dmin(size, (double)x->p - size) * b, cont);
     }
     return t;
 }
@@ -1555,8 +1638,10 @@ static double ag_ring(const ctx *x, const vine_args *a, double u)
 
 /*
  * reduce_scatter_block of blocks of u bytes, n = p u in all: recursive
- * halving is Rabenseifner's reduce-scatter half on n (distance doubling,
- * the nearest partner first, as vine's builder runs it); bine_permute the
+ * halving is Rabenseifner's reduce-scatter half on n with the farthest
+ * partner first (distance halving, as vine's builder runs it: each rank
+ * must end with its own block, so the halves follow the rank's bits from
+ * the top); bine_permute the
  * same on the Bine butterfly (partner at rho(k)) plus its local copy of the
  * input into nu order at beta_0; pairwise p - 1 steps, step k a block to
  * the rank k further, class(0, k), every rank at once, each block reduced.
@@ -1564,7 +1649,7 @@ static double ag_ring(const ctx *x, const vine_args *a, double u)
 static double rsb_halving(const ctx *x, const vine_args *a, double u)
 {
     (void)a;
-    return halving(x, -1, (double)x->p * u, 0, 0, 1);
+    return halving(x, -1, (double)x->p * u, 0, HALVING_FAR, 1);
 }
 
 static double rsb_bine_permute(const ctx *x, const vine_args *a, double u)

@@ -410,12 +410,63 @@ static void test_bine_candidates(void)
     a = args_of(VINE_COLL_BCAST, &m, 1024, 0, 1 << 20);
     CHECK(strcmp(vine__select_auto(&a, 1)->name, "bine_large") == 0,
           "bcast 1 MiB on the LUMI job: bine_large, got %s", vine__select_auto(&a, 1)->name);
-    /* 1 KiB blocks: recursive halving, where MPICH's rule (1 MiB in all) takes pairwise's
-     * 1,023 steps (SimGrid: 815 against 9,241 us). */
+    /* 1 KiB blocks: bine_permute, where MPICH's rule (1 MiB in all) takes pairwise's 1,023
+     * steps and recursive halving sends its half vector across the groups first (SimGrid:
+     * 238 against 9,241 and 815 us).  The same for allgather's 1 KiB blocks (SimGrid:
+     * bine_permute 234, recursive doubling 869 us) and allreduce's 1 MiB (bine_large 461,
+     * rabenseifner 532 us). */
     a = args_of(VINE_COLL_REDUCE_SCATTER_BLOCK, &m, 1024, 0, 1024);
-    CHECK(strcmp(vine__select_auto(&a, 1)->name, "recursive_halving") == 0,
-          "rsb 1 KiB blocks on the LUMI job: recursive_halving, got %s",
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "bine_permute") == 0,
+          "rsb 1 KiB blocks on the LUMI job: bine_permute, got %s", vine__select_auto(&a, 1)->name);
+    a = args_of(VINE_COLL_ALLGATHER, &m, 1024, 0, 1024);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "bine_permute") == 0,
+          "allgather 1 KiB blocks on the LUMI job: bine_permute, got %s",
           vine__select_auto(&a, 1)->name);
+    a = args_of(VINE_COLL_ALLREDUCE, &m, 1024, 0, 1 << 20);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "bine_large") == 0,
+          "allreduce 1 MiB on the LUMI job: bine_large, got %s", vine__select_auto(&a, 1)->name);
+    vine__levels_free(&m);
+}
+
+/*
+ * A Bine step is priced from every rank's pair (cost.c, bine_step): the
+ * latency of the median message's class, the bandwidth of the highest class
+ * any message crosses, contended only when two of those messages go
+ * between the same two groups.  Classes 0 (alpha 1, beta 0.1), 1 (10, 1)
+ * and 2 (100, 10), contention 3 above class 0, one-byte blocks.
+ *   p = 16, two nodes of 8 (block:8), allgather bine_permute, step j to
+ *   the partner at rho(3 - j) (r + rho for even r, r - rho for odd):
+ *   rho = -5: 12 of 16 messages cross the nodes: 10 + 1 x 1 x 3 = 13;
+ *   rho = 3: 4 cross (6-9, 14-1 both ways), median class 0, two of them
+ *   from node 0 to node 1: 1 + 2 x 3 = 7; rho = -1: 4 cross (0-15, 7-8):
+ *   1 + 4 x 3 = 13; rho = 1: inside the nodes, 1 + 8 x 0.1 = 1.8; the copy
+ *   into rank order 16 x 0.1 = 1.6: 36.4.  (Rank 0's pairs alone, as
+ *   before: 13 + 1.2 + 22 + 1.8 + 1.6 = 39.6.)  reduce_scatter_block
+ *   bine_permute sends the same steps in reverse with the halves: 36.4;
+ *   recursive halving, the farthest first: 10 + 8 x 3, then 1.4, 1.2, 1.1:
+ *   37.7.
+ *   p = 8, switches of two nodes of 2 (block:2,2): rho = 3 and -1 send half
+ *   the messages across the switches, two of them between the same two:
+ *   100 + 1 x 10 x 3 = 130 and 100 + 2 x 10 x 3 = 160; rho = 1 inside the
+ *   nodes, 1.4; the copy 0.8: 292.2.
+ */
+static void test_bine_steps(void)
+{
+    vine_cost c = simple_cost(3, 3, 0);
+    vine_levels m = map_of("block:8", 16);
+    vine_args a = args_of(VINE_COLL_ALLGATHER, &m, 16, 0, 1);
+    CHECK(near(cost_of(&c, &a, "bine_permute"), 36.4), "p=16 allgather bine_permute %g",
+          cost_of(&c, &a, "bine_permute"));
+    a = args_of(VINE_COLL_REDUCE_SCATTER_BLOCK, &m, 16, 0, 1);
+    CHECK(near(cost_of(&c, &a, "bine_permute"), 36.4), "p=16 rsb bine_permute %g",
+          cost_of(&c, &a, "bine_permute"));
+    CHECK(near(cost_of(&c, &a, "recursive_halving"), 37.7), "p=16 rsb recursive_halving %g",
+          cost_of(&c, &a, "recursive_halving"));
+    vine__levels_free(&m);
+    m = map_of("block:2,2", 8);
+    a = args_of(VINE_COLL_ALLGATHER, &m, 8, 0, 1);
+    CHECK(near(cost_of(&c, &a, "bine_permute"), 292.2), "p=8 allgather bine_permute %g",
+          cost_of(&c, &a, "bine_permute"));
     vine__levels_free(&m);
 }
 
@@ -833,6 +884,7 @@ int main(void)
     test_bcast_large();
     test_reduce_large();
     test_bine_candidates();
+    test_bine_steps();
     test_flat_unchanged();
     test_sweep();
     test_v_uniform();
