@@ -64,6 +64,18 @@ static int run(const vine_topo *t, const int *rank_host, const char *coll, const
     return rc;
 }
 
+/* h0 -(1 GB/s, 1 us)- s -(2 GB/s, 3 us)- h1: two hosts on one switch. */
+static void line_topo(vine_topo *t)
+{
+    vine__topo_init(t);
+    int h0 = vine__topo_add_vertex(t, VINE_V_HOST, 0, NULL);
+    int s = vine__topo_add_vertex(t, VINE_V_SWITCH, 0, NULL);
+    int h1 = vine__topo_add_vertex(t, VINE_V_HOST, 0, NULL);
+    vine__topo_add_link(t, h0, s, 1e9, 1e-6, VINE_LVL_HOST);
+    vine__topo_add_link(t, s, h1, 2e9, 3e-6, VINE_LVL_HOST);
+    vine__topo_finish(t);
+}
+
 /* ---- per-message factors (SMPI's lat-factor and bw-factor) -------------------------------- */
 
 static void test_factors(void)
@@ -103,13 +115,7 @@ static void test_factors(void)
      * lat(n) (1 + 3) us + n / (bw(n) 1 GB/s). */
     int rh[2] = {0, 1};
     vine_topo t;
-    vine__topo_init(&t);
-    int h0 = vine__topo_add_vertex(&t, VINE_V_HOST, 0, NULL);
-    int s = vine__topo_add_vertex(&t, VINE_V_SWITCH, 0, NULL);
-    int h1 = vine__topo_add_vertex(&t, VINE_V_HOST, 0, NULL);
-    vine__topo_add_link(&t, h0, s, 1e9, 1e-6, VINE_LVL_HOST);
-    vine__topo_add_link(&t, s, h1, 2e9, 3e-6, VINE_LVL_HOST);
-    vine__topo_finish(&t);
+    line_topo(&t);
     const vine_algo *al = vine__algo_find(VINE_COLL_BCAST, "binomial");
     vine_router *r;
     CHECK(al && vine__router_new(&t, &r) == VINE_OK, "factors: router");
@@ -280,13 +286,7 @@ static void test_line(void)
 
     /* h0 -(1 GB/s, 1 us)- s -(2 GB/s, 3 us)- h1 */
     vine_topo t;
-    vine__topo_init(&t);
-    int h0 = vine__topo_add_vertex(&t, VINE_V_HOST, 0, NULL);
-    int s = vine__topo_add_vertex(&t, VINE_V_SWITCH, 0, NULL);
-    int h1 = vine__topo_add_vertex(&t, VINE_V_HOST, 0, NULL);
-    vine__topo_add_link(&t, h0, s, 1e9, 1e-6, VINE_LVL_HOST);
-    vine__topo_add_link(&t, s, h1, 2e9, 3e-6, VINE_LVL_HOST);
-    vine__topo_finish(&t);
+    line_topo(&t);
     int rc = run(&t, rh, "bcast", "binomial", a, 1, &res, err, sizeof err);
     CHECK(rc == VINE_OK, "line: %d %s", rc, err);
     CHECK(res.steps == 1 && res.messages == 1, "line steps %d messages %zu", res.steps,
@@ -306,8 +306,8 @@ static void test_line(void)
 
     /* Two hosts joined directly (different groups): one arc. */
     vine__topo_init(&t);
-    h0 = vine__topo_add_vertex(&t, VINE_V_HOST, 0, NULL);
-    h1 = vine__topo_add_vertex(&t, VINE_V_HOST, 1, NULL);
+    int h0 = vine__topo_add_vertex(&t, VINE_V_HOST, 0, NULL);
+    int h1 = vine__topo_add_vertex(&t, VINE_V_HOST, 1, NULL);
     vine__topo_add_link(&t, h0, h1, 5e9, 2e-6, VINE_LVL_GLOBAL);
     vine__topo_finish(&t);
     a.root = 0;
