@@ -683,6 +683,10 @@ static void print_dist_line(const run *w)
 static void print_intro(const run *w)
 {
     printf("topology: %s\n  %s\n", w->o.topo, w->net.desc);
+    if (w->rank_clock || w->o.latf || w->o.bwf)
+        printf("time model: %s clock, latency factor %s, bandwidth factor %s\n",
+               w->rank_clock ? "per-rank" : "step", w->o.latf ? w->o.latf : "none",
+               w->o.bwf ? w->o.bwf : "none");
     printf("sizes: the call's count in bytes (whole vector for bcast, reduce, allreduce; "
            "per-rank block otherwise);\n  reductions on %d-byte elements\n",
            VS_REDUCE_ELEM);
@@ -928,7 +932,18 @@ static void write_json(const run *w, FILE *f)
             "reduce, allreduce, scan and exscan, the per-rank block otherwise (the mean block "
             "of the v collectives with --dist); reductions on %d-byte elements\",\n",
             VS_REDUCE_ELEM);
-    fprintf(f, "  \"dist\": ");
+    fprintf(f, "  \"time_model\": {\"clock\": \"%s\", \"lat_factor\": ",
+            w->rank_clock ? "rank" : "step");
+    if (w->o.latf)
+        vs_json_str(f, w->o.latf);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"bw_factor\": ");
+    if (w->o.bwf)
+        vs_json_str(f, w->o.bwf);
+    else
+        fputs("null", f);
+    fprintf(f, "},\n  \"dist\": ");
     if (w->has_dist)
         vs_json_str(f, w->o.dist);
     else

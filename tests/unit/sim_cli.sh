@@ -56,8 +56,13 @@ traffic)
     awk -v a="$t0" -v b="$t2" 'BEGIN { exit !(a > 0 && (b / a - 2) ^ 2 < 1e-18) }' ||
         fail "factors 2 and 0.5: $t2 s, want twice $t0 s"
     run "$vine" sim traffic --topo "$DF" --ranks 16 --coll bcast --algo linear --size 1KiB \
-        --lat-factor smpi --bw-factor smpi --csv s.csv
+        --lat-factor smpi --bw-factor smpi --csv s.csv --json s.json
     [ "$rc" = 0 ] || fail "smpi factors: exit $rc"
+    grep -q '^time model: step clock, latency factor smpi, bandwidth factor smpi$' out.txt ||
+        fail "no time model line"
+    grep -q '"time_model": {"clock": "step", "lat_factor": "smpi", "bw_factor": "smpi"}' s.json ||
+        fail "no time_model in the JSON"
+    "$check" json s.json time_model rows || fail "s.json"
     ts=$(awk -F, 'NR == 2 { print $16 }' s.csv)
     awk -v a="$t0" -v b="$ts" 'BEGIN { exit !(b > 1.6 * a && b < 2.93 * a) }' ||
         fail "smpi factors: $ts s, want between 1.61 and 2.92 times $t0 s"
