@@ -310,12 +310,23 @@ static double groups_below(const ctx *x, int cls)
     return vine__levels_ngroups(x->m, cls - 1);
 }
 
+/*
+ * One step moving bytes: the latency of class typ, the bandwidth of class
+ * cls, with its contention factor when contended.  For a Bine step typ is
+ * the median message's class and cls the highest any message crosses
+ * (bine_step): a rank waits only for its own partner, so a few pairs of a
+ * higher class lengthen their own ranks' step, not every rank's.
+ */
+static double step_at(const ctx *x, int typ, int cls, double bytes, int contended)
+{
+    const vine_cost_level *lv = lvl(x, cls);
+    return lvl(x, typ)->alpha + bytes * lv->beta * (contended ? lv->contention : 1.0);
+}
+
 /* One step: senders messages of bytes each, all crossing class cls at once. */
 static double step(const ctx *x, int cls, double bytes, double senders)
 {
-    const vine_cost_level *lv = lvl(x, cls);
-    double f = senders > groups_below(x, cls) ? lv->contention : 1.0;
-    return lv->alpha + bytes * lv->beta * f;
+    return step_at(x, cls, cls, bytes, senders > groups_below(x, cls));
 }
 
 /*
@@ -378,19 +389,6 @@ static int bine_step(const ctx *x, int s, int q, int *contended, int *typical)
     free(key);
     free(cnt);
     return top;
-}
-
-/*
- * One step moving bytes: the latency of class typ (the median message's
- * class: a rank waits only for its own partner, so a few pairs of a higher
- * class lengthen their own ranks' step, not every rank's), the
- * bandwidth of class cls (the highest crossed), with its contention factor
- * when contended.
- */
-static double step_at(const ctx *x, int typ, int cls, double bytes, int contended)
-{
-    const vine_cost_level *lv = lvl(x, cls);
-    return lvl(x, typ)->alpha + bytes * lv->beta * (contended ? lv->contention : 1.0);
 }
 
 /* The unit's representative rank: unit i is rank i (level -1) or group i's leader. */
