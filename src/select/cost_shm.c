@@ -14,7 +14,7 @@
  *     (vine__cost_shm_copy);
  *   - bytes reduced, gamma each.
  *
- * The data-movement engine (shm_common.c) is a two-slot pipeline: a writer
+ * The data-movement engine (shm_common.c) is a pipeline: a writer
  * copies chunk c + 1 in while its readers copy chunk c out, so with a
  * writer's time w and a reader's time r per chunk, C chunks take
  * w + (C - 2) max(w, r) + max(w', r) + r' (primes: the last, shorter
@@ -51,13 +51,13 @@ static double dmax(double a, double b)
 
 /* How vine__shm_plan cuts a stream of len bytes: chunks, their size and the last one's. */
 typedef struct plan {
-    double chunks, chunk, last;
+    double chunks, chunk, last, slots;
 } plan;
 
 /* cap and the region in bytes, elem the bytes of an element (slots hold whole elements). */
 static plan plan_of(double len, double cap, double region, double elem)
 {
-    plan pl = {len > 0, len, len};
+    plan pl = {len > 0, len, len, 2};
     if (len <= 0 || (len <= region && len <= cap))
         return pl;
     double per = floor(region / elem), slot = (per >= 2 ? floor(per / 2) : per) * elem;
@@ -66,6 +66,10 @@ static plan plan_of(double len, double cap, double region, double elem)
         pl.chunk = elem;
     pl.chunks = ceil(len / pl.chunk);
     pl.last = len - (pl.chunks - 1) * pl.chunk;
+    /* As many slots as the region holds chunks (vine__shm_plan). */
+    pl.slots = fmin(fmin(floor(region / pl.chunk), pl.chunks), VINE_SHM_MAX_SLOTS);
+    if (pl.slots < 2)
+        pl.slots = per >= 2 ? 2 : 1;
     return pl;
 }
 
@@ -73,7 +77,7 @@ static plan plan_of(double len, double cap, double region, double elem)
 typedef struct move {
     const vine_cost_shm *s;
     const vine_cost_shm_call *c;
-    double reuse;  /* 1 when a slot is written twice (more than two chunks) */
+    double reuse;  /* 1 when a slot is written twice (more chunks than slots) */
     double blocks; /* scatter, alltoall: the blocks of a chunk, on average */
 } move;
 
@@ -151,7 +155,7 @@ static double move_time(const vine_cost_shm *s, const vine_cost_shm_call *c, dou
     double len = (long_stream ? p - 1 : 1) * c->n;
     double elem = c->elem > 0 ? c->elem : 1;
     plan pl = plan_of(len, (double)VINE_SHM_CHUNK_BYTES * elem, region, elem);
-    move m = {s, c, pl.chunks > 2, blocks_in(pl.chunks, p)};
+    move m = {s, c, pl.chunks > pl.slots, blocks_in(pl.chunks, p)};
     double w, r, wl, rl, t;
     if (pl.chunks <= 1) {
         chunk_times(&m, len, &w, &r);
@@ -224,7 +228,8 @@ static double red_time(const vine_cost_shm *s, const vine_cost_shm_call *c, doub
     plan pl = plan_of(len, (double)VINE_SHM_CHUNK_ELEMS * elem, region, elem);
     double a = s->alpha, all = vine__cost_shm_copy(s, p), q = (p - 1.0) / p;
     /* Per chunk: the fold's waits and reads (and the results' for reduce and allreduce). */
-    double flags = pl.chunks * (scat ? 2 : 4) * (p - 1) * a + dmax(0, pl.chunks - 2) * (p - 1) * a;
+    double flags =
+        pl.chunks * (scat ? 2 : 4) * (p - 1) * a + dmax(0, pl.chunks - pl.slots) * (p - 1) * a;
     double bytes;
     if (c->coll == VINE_COLL_ALLREDUCE) /* in, the fold's p parts, the p parts out */
         bytes = len * (3 * all + q * s->gamma);

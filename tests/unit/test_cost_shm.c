@@ -80,10 +80,15 @@ static void test_hand_values(void)
     c.n = 65537;
     CHECK(near(vine__cost_shm(&s, &c), 15 + 1048.576 + 1050.576 + 2.016), "bcast 64KiB+1: %g",
           vine__cost_shm(&s, &c));
-    /* Three chunks: the slot of chunk 0 is reused, w adds the 15 readers' flags. */
+    /* Three chunks in a 1 MiB region of 16 slots: no slot is reused, the readers pace it. */
     c.n = 3 * 65536;
-    double w = 1048.576 + 15, r = 2 + 1048.576;
-    CHECK(near(vine__cost_shm(&s, &c), 15 + w + w + w + r), "bcast 3 chunks: %g",
+    double w = 1048.576, r = 2 + 1048.576;
+    CHECK(near(vine__cost_shm(&s, &c), 15 + w + r + r + r), "bcast 3 chunks: %g",
+          vine__cost_shm(&s, &c));
+    /* In a region of two slots the slot of chunk 0 is reused: w adds the 15 readers' flags. */
+    c.region = 2 * 65536;
+    w += 15;
+    CHECK(near(vine__cost_shm(&s, &c), 15 + w + w + w + r), "bcast 3 chunks, 2 slots: %g",
           vine__cost_shm(&s, &c));
     /* gather p=4, 100 B: entry 3, writer 1, the root reads 3 x (2 + 1) alone, its own block 1. */
     c = call_of(VINE_COLL_GATHER, 4, 100, 1);
@@ -102,10 +107,16 @@ static void test_hand_values(void)
     /* reduce small path: the root folds alone: 3 + 0.4 + 6 + (1.6 + 12). */
     c.coll = VINE_COLL_REDUCE;
     CHECK(near(vine__cost_shm(&s, &c), 23), "reduce small: %g", vine__cost_shm(&s, &c));
-    /* allreduce 32769 ints: chunks of 16384, three; 3 + 3*4*3 + 1*3 + 131076 (0.03 + 0.075). */
+    /* allreduce 32769 ints: chunks of 16384, three, in 3 of the region's slots (no reuse):
+     * 3 + 3*4*3 + 131076 (0.03 + 0.075). */
     c = call_of(VINE_COLL_ALLREDUCE, 4, 131076, 4);
-    CHECK(near(vine__cost_shm(&s, &c), 3 + 36 + 3 + 131076 * 0.105), "allreduce 3 chunks: %g",
+    CHECK(near(vine__cost_shm(&s, &c), 3 + 36 + 131076 * 0.105), "allreduce 3 chunks: %g",
           vine__cost_shm(&s, &c));
+    /* In a region of two slots chunk 2 waits for the 3 readers of chunk 0: + 1*3. */
+    c.region = 2 * 65536;
+    CHECK(near(vine__cost_shm(&s, &c), 3 + 36 + 3 + 131076 * 0.105),
+          "allreduce 3 chunks, 2 slots: %g", vine__cost_shm(&s, &c));
+    c.region = 0;
     /* 16384 ints: one chunk: 3 + 12 + 65536 x 0.105. */
     c.n = 65536;
     CHECK(near(vine__cost_shm(&s, &c), 3 + 12 + 65536 * 0.105), "allreduce 1 chunk: %g",

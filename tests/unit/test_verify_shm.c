@@ -674,6 +674,57 @@ static void test_par(void)
            VINE_OK, NULL);
 }
 
+/* WAITs of s for a flag value above v0 (not the entry wait). */
+static size_t late_waits(const vine_sched *s, size_t v0)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->nops; i++)
+        n += s->ops[i].kind == VINE_OP_WAIT && s->ops[i].count > v0;
+    return n;
+}
+
+/* gather p=4 of count-byte blocks through regions of 4096 B in chunks of 256 B. */
+static int gather_case(tcase *t, size_t count)
+{
+    int rc = VINE_OK;
+    memset(t, 0, sizeof *t);
+    t->a = (vine_args){
+        .coll = VINE_COLL_GATHER, .p = 4, .count = count, .shm_count = 4096, .seg_count = 256};
+    for (int r = 0; r < 4; r++) {
+        vine_args a = t->a;
+        a.rank = r;
+        vine__sched_init(&t->s[r], 4, r);
+        rc = rc ? rc : vine__gather_shm_build(&a, &t->s[r]);
+    }
+    return rc;
+}
+
+/* The move engine's slots: a stream within the region never waits for its readers. */
+static void test_slots(void)
+{
+    char msg[1024];
+    tcase t;
+    /* 1 KiB blocks: 4 chunks in a region of 16 slots. */
+    int rc = gather_case(&t, 1024);
+    CHECK(rc == VINE_OK && late_waits(&t.s[1], 0) == 0 && late_waits(&t.s[3], 0) == 0,
+          "gather 1 KiB in 4 chunks of a 4 KiB region: non-roots wait only at entry");
+    rc = rc ? rc : par_calls(&t, 2, msg, sizeof msg);
+    report("gather, a stream within the region, two calls", rc, msg, VINE_OK, NULL);
+    tc_free(&t);
+    /* 8 KiB blocks: 32 chunks in 16 slots; a non-root waits for the root before chunks 16-31. */
+    rc = gather_case(&t, 8192);
+    CHECK(rc == VINE_OK && late_waits(&t.s[1], 0) == 16,
+          "gather 8 KiB in 32 chunks of 16 slots: 16 reuse waits (%zu)", late_waits(&t.s[1], 0));
+    rc = rc ? rc : par_calls(&t, 2, msg, sizeof msg);
+    report("gather, a stream twice the region, two calls", rc, msg, VINE_OK, NULL);
+    /* Broken: rank 1 reuses its slots without waiting for the root. */
+    drop_waits(&t.s[1]);
+    rc = par_calls(&t, 1, msg, sizeof msg);
+    report("gather reusing slots without the reuse waits", rc, msg, VINE_ERR_INTERNAL,
+           "without a flag ordering them");
+    tc_free(&t);
+}
+
 int main(void)
 {
     test_accepted();
@@ -682,6 +733,7 @@ int main(void)
     test_run();
     test_pairs();
     test_par();
+    test_slots();
     printf("%d failures\n", failures);
     return failures != 0;
 }

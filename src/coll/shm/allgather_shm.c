@@ -1,6 +1,6 @@
 /*
  * Shared-memory allgather.  Through the regions: every rank copies its block
- * into its region in chunks (two slots, at most VINE_SHM_CHUNK_BYTES or
+ * into its region in chunks (slots, at most VINE_SHM_CHUNK_BYTES or
  * seg_count each) and SETs 2c + 1 for chunk c, then WAITs for chunk c of
  * every other rank (starting after itself, so readers spread over the
  * regions), GETs it into its place in RECV and SETs 2c + 2; a rank writes a

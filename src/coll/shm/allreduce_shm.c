@@ -2,7 +2,7 @@
  * Shared-memory allreduce.  Small vectors (count p <= VINE_SHM_SMALL_TOTAL
  * within one region): every rank copies its input into its region and SETs
  * 1, then folds all p inputs into RECV.  Otherwise a reduce-scatter and an
- * allgather on shared memory, chunk by chunk (two slots of at most
+ * allgather on shared memory, chunk by chunk (slots of at most
  * VINE_SHM_CHUNK_ELEMS or seg_count elements): every rank copies its chunk
  * in and SETs 3c + 1; rank j reduces part j of the chunk, reading it in all
  * regions, into its own region's copy of part j (which no other rank reads),

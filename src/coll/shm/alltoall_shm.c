@@ -1,7 +1,7 @@
 /*
  * Shared-memory alltoall.  Through the regions: rank w's blocks for ranks
  * w + 1, w + 2, ... (mod p) form a stream of (p - 1) n bytes, which it copies
- * into its region in chunks (two slots, at most VINE_SHM_CHUNK_BYTES or
+ * into its region in chunks (slots, at most VINE_SHM_CHUNK_BYTES or
  * seg_count each), SETting 2c + 1 for chunk c; each rank then WAITs for the
  * writers whose chunk c holds part of its block, GETs it and SETs 2c + 2,
  * which a writer WAITs for before it reuses the slot.  Since every stream

@@ -1,6 +1,6 @@
 /*
  * Shared-memory broadcast.  Through the regions: the root copies RECV into
- * its region in chunks (two slots of at most half the region, at most
+ * its region in chunks (slots of at most half the region, at most
  * VINE_SHM_CHUNK_BYTES or seg_count each) and SETs 2c + 1 for chunk c; every
  * other rank WAITs for it and GETs the chunk into its RECV, then SETs 2c + 2,
  * which the root WAITs for before it writes that slot again, so copy-in of

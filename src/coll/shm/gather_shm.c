@@ -1,6 +1,6 @@
 /*
  * Shared-memory gather.  Through the regions: every rank but the root copies
- * its block into its region in chunks (two slots, at most
+ * its block into its region in chunks (slots, at most
  * VINE_SHM_CHUNK_BYTES or seg_count each) and SETs 2c + 1 for chunk c; the
  * root WAITs for each rank in turn (starting after itself), GETs its chunk
  * into RECV, and SETs 2c + 2 once it has read chunk c of all, which each

@@ -2,7 +2,7 @@
  * Shared-memory reduce-scatter (and reduce_scatter_block).  The blocks of
  * counts are dealt round-robin into one stream, m elements of each block a
  * round (m = S / p for chunks of S elements, at least VINE_SHM_MIN_PIECE), so
- * that every chunk holds work for all ranks.  Chunk by chunk (two slots of at
+ * that every chunk holds work for all ranks.  Chunk by chunk (slots of at
  * most VINE_SHM_CHUNK_ELEMS or seg_count elements) every rank copies its
  * input of the chunk into its region and SETs 3c + 1; each rank reduces its
  * pieces, reading them in all regions, into its own region's copy (which no

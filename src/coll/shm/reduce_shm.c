@@ -2,7 +2,7 @@
  * Shared-memory reduce.  Small vectors (count p <= VINE_SHM_SMALL_TOTAL
  * within one region): every rank but the root copies its input into its
  * region and SETs 1; the root folds all p inputs into RECV.  Otherwise a
- * reduce-scatter on shared memory chunk by chunk (two slots of at most
+ * reduce-scatter on shared memory chunk by chunk (slots of at most
  * VINE_SHM_CHUNK_ELEMS or seg_count elements), as allreduce shm: rank j
  * reduces part j of each chunk from all regions into its region and SETs
  * 3c + 2, and only the root GETs the parts into RECV.  Operands are folded

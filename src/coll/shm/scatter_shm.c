@@ -1,7 +1,7 @@
 /*
  * Shared-memory scatter.  Through the regions: the root's blocks for ranks
  * root + 1, root + 2, ... (mod p) form one stream of (p - 1) n bytes, which
- * the root copies into its region in chunks (two slots, at most
+ * the root copies into its region in chunks (slots, at most
  * VINE_SHM_CHUNK_BYTES or seg_count each), SETting 2c + 1 for chunk c; each
  * rank WAITs for the chunks that hold part of its block, GETs that part and
  * SETs 2c + 2, which the root WAITs for before it reuses the slot.  Single

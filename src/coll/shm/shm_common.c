@@ -10,9 +10,10 @@
  * p - 1 blocks list them for ranks w + 1, w + 2, ... (mod p), so that in any
  * chunk the ranks read from different writers.  All streams are cut into the
  * same chunks; in chunk c every writer copies its chunk into slot c % slots of
- * its region and SETs 2c + 1, every rank then WAITs for the writers of its
- * pieces of chunk c, GETs them and SETs 2c + 2 (when a later chunk reuses the
- * slot), which the writer WAITs for before it writes chunk c + slots.
+ * its region (as many slots as the region holds chunks, vine__shm_plan) and
+ * SETs 2c + 1, every rank then WAITs for the writers of its pieces of chunk
+ * c, GETs them and SETs 2c + 2 (when a later chunk reuses the slot), which
+ * the writer WAITs for before it writes chunk c + slots.
  */
 #include "shm_common.h"
 
@@ -39,6 +40,14 @@ int vine__shm_plan(const vine_args *a, size_t len, size_t cap, size_t per_chunk,
     if (pl->chunk < need)
         pl->chunk = need < slot ? need : slot;
     pl->nchunks = (len - 1) / pl->chunk + 1;
+    /* As many slots as the region holds chunks: a writer waits for a slot's readers only
+     * when its stream is longer than the region, so that within it writers never wait
+     * for readers (a gather's non-roots leave once their block is in). */
+    size_t k = m / pl->chunk;
+    k = k < pl->nchunks ? k : pl->nchunks;
+    k = k < VINE_SHM_MAX_SLOTS ? k : VINE_SHM_MAX_SLOTS;
+    if (pl->slots == 2 && k > 2)
+        pl->slots = (int)k;
     return pl->nchunks <= budget ? VINE_OK : VINE_ERR_UNSUPPORTED;
 }
 

@@ -8,9 +8,10 @@
  *     readers of this region have finished it.  So no schedule waits at its
  *     end for the readers of its region.
  *   - Data that passes through a region goes in chunks of at most half the
- *     region (two slots, so that the owner writes chunk c + 1 while readers
- *     read chunk c); a slot is written again only after every reader of its
- *     previous chunk has said, with a SET, that it has read it.
+ *     region, in slots (at least two, so that the owner writes chunk c + 1
+ *     while readers read chunk c; as many as the region holds); a slot is
+ *     written again only after every reader of its previous chunk has said,
+ *     with a SET, that it has read it.
  *   - A GET from a peer's SEND or RECV (single copy) follows WAIT 0 on that
  *     peer, and the peer returns only after the reader's SET: user buffers
  *     are never read after their owner has left the call.
@@ -40,11 +41,16 @@
 /* Fan-in of the barrier's arrival tree. */
 #define VINE_SHM_RADIX 8
 
+/* The most slots a region is cut into (vine_shm_plan). */
+#define VINE_SHM_MAX_SLOTS 64
+
 /* How a stream of len elements goes through a region: nchunks chunks in slots. */
 typedef struct vine_shm_plan {
     size_t chunk;   /* elements per chunk (the slot size) */
     size_t nchunks; /* ceil(len / chunk); 0 when len is 0 */
-    int slots;      /* 1 or 2: chunk c lies at (c % slots) * chunk */
+    int slots;      /* chunk c lies at (c % slots) * chunk; 1 when the region holds one
+                       element, else 2 or up to VINE_SHM_MAX_SLOTS, as many chunks as
+                       the region holds */
 } vine_shm_plan;
 
 /*

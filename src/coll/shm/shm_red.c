@@ -10,15 +10,13 @@
  * elements of each rank's block a round, and chunk c is the c-th run of S
  * elements of that stream, so that every chunk keeps all ranks busy.  In
  * chunk c every rank copies its input of the chunk into slot c % slots of its
- * region and SETs 3c + 1; the owner of a piece folds the piece of all ranks'
- * regions into its own region's copy of it, x_{p-1} first, then
- * x_j op (...) for j = p - 2 down to 0 (GET, GETRED and one local REDUCE of
- * its own input, all dst = src op dst, so operands stay in rank order);
- * SETs 3c + 2 when others will read the result; and ranks that want the
- * result GET the other owners' pieces.  A rank SETs 3c + 3 after its reads
- * of chunk c, which the region's owner WAITs for before it writes the slot
- * again.  No rank but the owner reads a region's copy of the owner's own
- * piece, which is why the owner may fold into it.
+ * region (as many slots as the region holds chunks) and SETs 3c + 1; the owner of a piece folds the
+ * piece of all ranks' regions into its own region's copy of it, x_{p-1} first, then x_j op (...)
+ * for j = p - 2 down to 0 (GET, GETRED and one local REDUCE of its own input, all dst = src op dst,
+ * so operands stay in rank order); SETs 3c + 2 when others will read the result; and ranks that
+ * want the result GET the other owners' pieces.  A rank SETs 3c + 3 after its reads of chunk c,
+ * which the region's owner WAITs for before it writes the slot again.  No rank but the owner reads
+ * a region's copy of the owner's own piece, which is why the owner may fold into it.
  *
  * Small vectors (count * p <= VINE_SHM_SMALL_TOTAL within one region) skip
  * the slicing: every rank copies its input into its region and SETs 1, and
@@ -47,8 +45,9 @@ typedef struct red {
     size_t len, m; /* the stream's length and (reduce_scatter) its piece length */
     size_t t, done;
     int j;              /* the stream's cursor: round t, rank j, done elements of the piece */
-    piece *pc[3];       /* the pieces of chunk c in pc[c % 3] */
-    size_t npc[3], cap; /* their number; room for cap each */
+    piece **pc;         /* the pieces of chunk c in pc[c % ring], ring = slots + 1 */
+    size_t *npc;        /* their number */
+    size_t ring, cap;   /* room for cap pieces each */
     size_t *seen;       /* p stamps: which ranks a phase has waited for */
 } red;
 
@@ -118,8 +117,8 @@ static void wait_once(red *R, vine_sched *s, int peer, size_t v, size_t stamp)
 static void reuse_wait(red *R, vine_sched *s, size_t c)
 {
     const vine_args *a = R->a;
-    const piece *P = R->pc[c % 3];
-    size_t np = R->npc[c % 3], stamp = 4 * c + 1, v = 3 * c + 3;
+    const piece *P = R->pc[c % R->ring];
+    size_t np = R->npc[c % R->ring], stamp = 4 * c + 1, v = 3 * c + 3;
     for (size_t k = 0; k < np && R->kind == VINE_SHM_RED_ALL; k++) {
         /* Every rank has read this rank's result: all are readers. */
         if (P[k].owner == a->rank) {
@@ -199,7 +198,7 @@ static void gather(red *R, vine_sched *s, const piece *P, size_t np, size_t c)
 static void red_chunk(red *R, vine_sched *s, size_t c)
 {
     int r = R->a->rank, own = 0;
-    size_t slots = (size_t)R->pl.slots, i = c % 3;
+    size_t slots = (size_t)R->pl.slots, i = c % R->ring;
     R->npc[i] = R->kind == VINE_SHM_RED_SCAT ? stream_pieces(R, c, R->pc[i])
                                              : vector_pieces(R, c, R->pc[i]);
     if (c == 0)
@@ -236,19 +235,26 @@ static int red_init(red *R)
         R->m = S < VINE_SHM_MIN_PIECE ? S : VINE_SHM_MIN_PIECE;
     /* Whole pieces of m, plus the two cut by the chunk's ends and the p blocks' last pieces. */
     R->cap = S / R->m + (size_t)p + 2;
+    /* A chunk's pieces are kept until the reuse wait of chunk c + slots has read them. */
+    R->ring = (size_t)R->pl.slots + 1;
     R->seen = calloc((size_t)p, sizeof *R->seen);
-    for (int i = 0; i < 3; i++)
-        R->pc[i] = malloc(R->cap * sizeof *R->pc[i]);
-    if (!R->seen || !R->pc[0] || !R->pc[1] || !R->pc[2])
+    R->npc = calloc(R->ring, sizeof *R->npc);
+    R->pc = calloc(R->ring, sizeof *R->pc);
+    if (!R->seen || !R->npc || !R->pc)
         return VINE_ERR_NO_MEM;
+    for (size_t i = 0; i < R->ring; i++)
+        if (!(R->pc[i] = malloc(R->cap * sizeof *R->pc[i])))
+            return VINE_ERR_NO_MEM;
     return VINE_OK;
 }
 
 static void red_free(red *R)
 {
     free(R->seen);
-    for (int i = 0; i < 3; i++)
+    free(R->npc);
+    for (size_t i = 0; R->pc && i < R->ring; i++)
         free(R->pc[i]);
+    free(R->pc);
 }
 
 /*
