@@ -29,6 +29,8 @@
 #          order, e.g. from `vine sim export --topo lumi --simgrid lumi.xml
 #          --hostfile lumi.hosts`; its first NP lines place the ranks
 #   SELECTORS ["mpich ompi"]   BUILD [build-scale]  OUT [BUILD/run]  JOBS [2]
+#   SIM_ARGS ["--lat-factor smpi --bw-factor smpi --clock rank"]  vine sim
+#          traffic's time model, as in study.sh
 #   vine's own settings pass through to the ranks, e.g. VINE_TOPOLOGY=torus:8x8x4
 #   for SimGrid's TORUS cluster torus-256.xml (docs/scale.md: SimGrid numbers a
 #   torus host's coordinates with the first dimension fastest)
@@ -64,6 +66,7 @@ smpicc -O2 -I"$src/include" "$here/scale_exp.c" -o "$DRIVER" -L"$(dirname "$VINE
 
 if [ -z "${ALGOS:-}" ]; then
     VINE=${VINE:-$src/build/bin/vine}
+SIM_ARGS=${SIM_ARGS---lat-factor smpi --bw-factor smpi --clock rank}
     ALGOS=auto$("$VINE" list --coll "$COLL" 2>/dev/null |
         awk 'NR > 1 && $2 != "mpi" && $2 !~ /hier|leader|shm|bbs/ { printf ",%s", $2 }')
 fi
@@ -99,10 +102,11 @@ for sel in $SELECTORS; do
     sed "s/^/$sel,/" "$out" | tee -a "$csv"
 done
 VINE=${VINE:-$src/build/bin/vine}
+SIM_ARGS=${SIM_ARGS---lat-factor smpi --bw-factor smpi --clock rank}
 if [ -x "$VINE" ]; then
     # The same cases through vine's own simulator, then the comparison.
     "$VINE" sim traffic --topo "simgrid:$PLATFORM" --ranks "$NP" --coll "$COLL" --size "$SIZES" \
-        --algo all --csv "$OUT/$COLL-$NP-sim.csv" >"$OUT/$COLL-$NP-sim.txt" 2>&1 &&
+        --algo all --csv "$OUT/$COLL-$NP-sim.csv" $SIM_ARGS >"$OUT/$COLL-$NP-sim.txt" 2>&1 &&
         sh "$here/compare.sh" "$csv" "$OUT/$COLL-$NP-sim.csv" | tee "$OUT/$COLL-$NP-compare.md"
 fi
 echo "run.sh: $csv"

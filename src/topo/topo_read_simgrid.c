@@ -37,7 +37,9 @@
  *   TORUS "d1,d2,..,dk"  one host per position, no switch; each host links
  *     to its successor in every dimension with wrap-around (SimGrid's
  *     TorusZone: a dimension of size 2 has two parallel links per pair, size
- *     1 none).  Every host is its own group; every link GLOBAL.
+ *     1 none).  Every host is its own group; every link GLOBAL.  The grid
+ *     is kept as vine_topo.shape (dimensions reversed: SimGrid's first is
+ *     the fastest, vine's last), as the torus generator keeps it.
  *   FLAT  every host on a private link (HOST) to one switch; one group.
  *
  * The host count must equal the topology's.  Cost: linear in the file and
@@ -778,6 +780,14 @@ static int build_torus(sg_build *b)
                 return rc;
             dp *= d[j];
         }
+    }
+    /* The grid (topo.h's shape, the last dimension fastest; SimGrid's first is), so that
+     * vine sim gives the ranks torus coordinates as it does for the torus generator. */
+    if (nd <= VINE_TOPO_MAXDIM) {
+        b->t->shape_nd = nd;
+        b->t->shape_wrap = 1;
+        for (int k = 0; k < nd; k++)
+            b->t->shape[k] = (int)d[nd - 1 - k];
     }
     return VINE_OK;
 }

@@ -396,6 +396,15 @@ static void test_simgrid(void)
         CHECK(links_between(&t, "t0", "t16", NULL) == 2 && links_between(&t, "t0", "t3", NULL) == 1,
               "torus: parallel links of the size-2 dimension");
         CHECK(near(t.links[0].bw, 1.25e9) && near(t.links[0].lat, 100e-9), "torus: bw lat");
+        /* SimGrid's 4,4,2 (the first dimension fastest) is vine's grid 2x4x4: host 6 is
+         * SimGrid's (2,1,0), vine's (0,1,2). */
+        int c[VINE_TOPO_MAXDIM] = {0};
+        if (t.shape_nd == 3)
+            vine__topo_grid_coords(&t, 6, c);
+        CHECK(t.shape_nd == 3 && t.shape_wrap && t.shape[0] == 2 && t.shape[1] == 4 &&
+                  t.shape[2] == 4 && c[0] == 0 && c[1] == 1 && c[2] == 2,
+              "torus: the grid %dD, %dx%dx%d, host 6 at (%d,%d,%d)", t.shape_nd, t.shape[0],
+              t.shape[1], t.shape[2], c[0], c[1], c[2]);
         vine__topo_free(&t);
     }
     /* Parallel fat-tree links, unit variants, a non-contiguous radical, FLAT. */
