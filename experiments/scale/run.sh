@@ -66,7 +66,6 @@ smpicc -O2 -I"$src/include" "$here/scale_exp.c" -o "$DRIVER" -L"$(dirname "$VINE
 
 if [ -z "${ALGOS:-}" ]; then
     VINE=${VINE:-$src/build/bin/vine}
-SIM_ARGS=${SIM_ARGS---lat-factor smpi --bw-factor smpi --clock rank}
     ALGOS=auto$("$VINE" list --coll "$COLL" 2>/dev/null |
         awk 'NR > 1 && $2 != "mpi" && $2 !~ /hier|leader|shm|bbs/ { printf ",%s", $2 }')
 fi
