@@ -1574,7 +1574,18 @@ static double halving_gather(const ctx *x, int root, double b, int bine)
         double n = (double)(q2 / (2 * d));
         int cls =
             vine__cost_class(x->m, root, mod(bine ? (long)root + dist : (long)root ^ d, x->p));
-        t += step(x, cls, n * b, n);
+        double one = step(x, cls, n * b, n);
+        if (bine) {
+            /* The senders' pairs are among step k's of the Bine butterfly, priced as
+             * the allgather half of allreduce bine_large prices them (bine_step): the
+             * root's own partner at rho(k) wraps around the communicator for odd k,
+             * which on a block placement is the farthest group, unlike most pairs.
+             * Only n of the q2 ranks send, so contention needs the count rule too. */
+            int cont, typ;
+            cls = bine_step(x, k, (int)q2, &cont, &typ);
+            one = step_at(x, typ, cls, n * b, cont && n > groups_below(x, cls));
+        }
+        t += one;
     }
     return t;
 }
