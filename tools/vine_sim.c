@@ -46,6 +46,7 @@ static void usage_export(FILE *f)
 {
     fprintf(f, "usage: vine sim export --topo SPEC --simgrid FILE [--hostfile FILE]\n"
                "                       [--map FILE] [--routing DijkstraCache|Dijkstra|Floyd]\n"
+               "                       [--cluster]\n"
                "  Writes the network model of --topo (hosts, switches, links with their\n"
                "  bandwidth and latency) as a SimGrid 4.1 platform for smpirun -platform:\n"
                "  one zone, a <host> per host in vine's host order, a <router> per switch,\n"
@@ -57,6 +58,10 @@ static void usage_export(FILE *f)
                "                    group), for VINE_TOPOLOGY=map:FILE in the smpirun job\n"
                "  --routing R       SimGrid's routing of the zone: DijkstraCache (default),\n"
                "                    Dijkstra, or Floyd (O(V^3) at load: small graphs only)\n"
+               "  --cluster         write SimGrid's own cluster of the same network instead of\n"
+               "                    the graph, routed by SimGrid's cluster routing: FAT_TREE\n"
+               "                    for the fattree generator's trees, TORUS for its tori\n"
+               "                    (every link of one bandwidth and latency)\n"
                "docs/sim.md describes the format.\n");
 }
 
@@ -89,6 +94,7 @@ static int write_hostfile(const vine_topo *t, const char *path, int map)
 static int cmd_export(int argc, char **argv)
 {
     const char *topo = NULL, *out = NULL, *hosts = NULL, *routing = NULL, *map = NULL;
+    int cluster = 0;
     const char *const names[] = {"--topo", "--simgrid", "--hostfile", "--routing", "--map"};
     const char **const slots[] = {&topo, &out, &hosts, &routing, &map};
     for (int i = 1; i < argc; i++) {
@@ -101,10 +107,17 @@ static int cmd_export(int argc, char **argv)
             usage_export(stdout);
             return 0;
         }
+        if (strcmp(argv[i], "--cluster") == 0) {
+            cluster = 1;
+            continue;
+        }
         return vine_cli_usage_error("vine sim", "export", "unknown option '%s'", argv[i]);
     }
     if (!topo || !out)
         return vine_cli_usage_error("vine sim", "export", "needs --topo SPEC and --simgrid FILE");
+    if (cluster && routing)
+        return vine_cli_usage_error("vine sim", "export",
+                                    "--routing and --cluster: a cluster has its own routing");
     char err[1024] = "";
     vine_topo t;
     vine__topo_init(&t);
@@ -113,7 +126,8 @@ static int cmd_export(int argc, char **argv)
         return vine_cli_usage_error("vine sim", "export", "--topo %s: %s", topo,
                                     err[0] ? err : "not a topology");
     if (rc == VINE_OK)
-        rc = vine__topo_write_simgrid(&t, out, routing, err, sizeof err);
+        rc = cluster ? vine__topo_write_simgrid_cluster(&t, out, err, sizeof err)
+                     : vine__topo_write_simgrid(&t, out, routing, err, sizeof err);
     if (rc != VINE_OK) {
         fprintf(stderr, "vine sim export: %s\n", rc == VINE_ERR_NO_MEM ? "out of memory" : err);
         vine__topo_free(&t);
@@ -126,8 +140,12 @@ static int cmd_export(int argc, char **argv)
             vine__topo_free(&t);
             return 1;
         }
-    printf("wrote %s: %s, %d hosts, %d routers, %d links (routing %s)\n", out, t.name, t.nhosts,
-           t.nvert - t.nhosts, t.nlinks, routing ? routing : "DijkstraCache");
+    if (cluster)
+        printf("wrote %s: %s as SimGrid's own %s cluster, %d hosts\n", out, t.name,
+               t.ft_levels ? "FAT_TREE" : "TORUS", t.nhosts);
+    else
+        printf("wrote %s: %s, %d hosts, %d routers, %d links (routing %s)\n", out, t.name, t.nhosts,
+               t.nvert - t.nhosts, t.nlinks, routing ? routing : "DijkstraCache");
     if (hosts)
         printf("wrote %s: %d host names in host order\n", hosts, t.nhosts);
     if (map)

@@ -45,6 +45,9 @@ enum vine_vkind { VINE_V_HOST = 0, VINE_V_SWITCH = 1 };
 /* The most dimensions of a torus or mesh. */
 #define VINE_TOPO_MAXDIM 16
 
+/* The most switch levels of a fat tree (vine__topo_gen_fattree). */
+#define VINE_TOPO_FT_MAXLEV 8
+
 typedef struct vine_link {
     int a, b;   /* vertices */
     double bw;  /* bytes per second, each direction */
@@ -85,6 +88,13 @@ typedef struct vine_topo {
      */
     int shape_nd, shape_wrap;
     int shape[VINE_TOPO_MAXDIM];
+    /*
+     * The fat tree generator's levels, down[] and up[] (topo_gen.h), for
+     * vine sim export --cluster (SimGrid's FAT_TREE of the same tree);
+     * ft_levels = 0 for every other topology.
+     */
+    int ft_levels;
+    int ft_down[VINE_TOPO_FT_MAXLEV], ft_up[VINE_TOPO_FT_MAXLEV];
     /* growth capacities (private to topo.c) */
     int vcap, lcap, hcap;
 } vine_topo;

@@ -345,6 +345,11 @@ int vine__topo_gen_fattree(vine_topo *t, int levels, const int *down, const int 
     for (int i = 0; i < levels - 1; i++)
         len += (size_t)snprintf(nm + len, sizeof nm - len, "%s%d", i ? "/" : " up=", up[i]);
     set_name(t, "%s glevel=%d", nm, glevel);
+    t->ft_levels = levels;
+    for (int i = 0; i < levels; i++) {
+        t->ft_down[i] = down[i];
+        t->ft_up[i] = i < levels - 1 ? up[i] : 0;
+    }
     return finish(t, lp);
 }
 

@@ -79,7 +79,6 @@ int vine__topo_gen_dragonflyplus(vine_topo *t, int g, int leaves, int spines, in
  * switches above glevel are in no group (-1).  The Bine paper's Fig. 1 is
  * down = {2, 4}, up = {1}, glevel 0.
  */
-#define VINE_TOPO_FT_MAXLEV 8
 int vine__topo_gen_fattree(vine_topo *t, int levels, const int *down, const int *up, int glevel,
                            const vine_topo_linkparams *lp, char *err, size_t errlen);
 

@@ -41,4 +41,18 @@ int vine__topo_read_simgrid(const char *path, vine_topo *t, char *err, size_t er
 int vine__topo_write_simgrid(const vine_topo *t, const char *path, const char *routing, char *err,
                              size_t errlen);
 
+/*
+ * Writes SimGrid's own cluster of t instead of its graph, so that SimGrid
+ * routes it with its cluster's routing: a FAT_TREE for the fat tree
+ * generator's trees (Zahavi's PGFT "L;down[];1,up[];1,..", the same tree)
+ * and a TORUS for the torus generator's (one router a point with one host:
+ * SimGrid joins the hosts themselves, without the host links, and a
+ * dimension of 2 has two links a pair), every link of one bandwidth and
+ * latency (the torus's host links aside) and the hosts with vine's default
+ * names h0, h1 ...  Returns VINE_OK, VINE_ERR_UNSUPPORTED with a message in
+ * err (another topology, links that differ, the file cannot be written).
+ */
+int vine__topo_write_simgrid_cluster(const vine_topo *t, const char *path, char *err,
+                                     size_t errlen);
+
 #endif

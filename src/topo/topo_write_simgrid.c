@@ -281,3 +281,123 @@ int vine__topo_write_simgrid(const vine_topo *t, const char *path, const char *r
     free(w.reverse);
     return rc;
 }
+
+/*
+ * SimGrid's own cluster of t (vine__topo_write_simgrid_cluster): the
+ * topology's one bandwidth and latency, or a message in err.
+ */
+static int uniform_links(const vine_topo *t, int skip_host_links, double *bw, double *lat,
+                         char *err, size_t errlen)
+{
+    int n = 0;
+    for (int i = 0; i < t->nlinks; i++) {
+        const vine_link *l = &t->links[i];
+        if (skip_host_links && l->level == VINE_LVL_HOST)
+            continue;
+        if (n++ == 0) {
+            *bw = l->bw;
+            *lat = l->lat;
+        } else if (l->bw != *bw || l->lat != *lat) {
+            snprintf(err, errlen,
+                     "links of %g B/s, %g s and %g B/s, %g s: SimGrid's cluster has one "
+                     "bandwidth and latency for every link (write the graph without --cluster)",
+                     *bw, *lat, l->bw, l->lat);
+            return VINE_ERR_UNSUPPORTED;
+        }
+    }
+    return VINE_OK;
+}
+
+/* Whether every host of t has vine's default name h<host>, as the cluster names them. */
+static int default_host_names(const vine_topo *t)
+{
+    for (int h = 0; h < t->nhosts; h++) {
+        char buf[32], want[32];
+        snprintf(want, sizeof want, "h%d", h);
+        if (strcmp(vine__topo_vname(t, t->host_vert[h], buf, sizeof buf), want) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+int vine__topo_write_simgrid_cluster(const vine_topo *t, const char *path, char *err, size_t errlen)
+{
+    char params[512];
+    const char *kind;
+    double bw = 0, lat = 0;
+    size_t len = 0;
+    int rc;
+    if (!default_host_names(t)) {
+        snprintf(err, errlen,
+                 "%.60s: hosts with names of their own; a SimGrid cluster names "
+                 "them h0, h1, ...",
+                 t->name);
+        return VINE_ERR_UNSUPPORTED;
+    }
+    if (t->ft_levels >= 2) {
+        /* Zahavi's PGFT: m = down[], w = 1 (a host's leaf) then up[], one link a pair. */
+        int L = t->ft_levels;
+        if ((rc = uniform_links(t, 0, &bw, &lat, err, errlen)) != VINE_OK)
+            return rc;
+        kind = "FAT_TREE";
+        len = (size_t)snprintf(params, sizeof params, "%d;", L);
+        for (int i = 0; i < L && len < sizeof params; i++)
+            len += (size_t)snprintf(params + len, sizeof params - len, "%s%d", i ? "," : "",
+                                    t->ft_down[i]);
+        for (int i = 0; i < L && len < sizeof params; i++)
+            len += (size_t)snprintf(params + len, sizeof params - len, "%s%d", i ? "," : ";",
+                                    i ? t->ft_up[i - 1] : 1);
+        for (int i = 0; i < L && len < sizeof params; i++)
+            len += (size_t)snprintf(params + len, sizeof params - len, "%s1", i ? "," : ";");
+    } else if (t->shape_nd >= 1 && t->shape_wrap && t->nvert == 2 * t->nhosts) {
+        /* One router a point with one host: SimGrid's TORUS joins the hosts themselves,
+         * its first dimension the fastest (vine's last). */
+        if ((rc = uniform_links(t, 1, &bw, &lat, err, errlen)) != VINE_OK)
+            return rc;
+        kind = "TORUS";
+        for (int k = t->shape_nd - 1; k >= 0 && len < sizeof params; k--)
+            len += (size_t)snprintf(params + len, sizeof params - len, "%s%d",
+                                    k < t->shape_nd - 1 ? "," : "", t->shape[k]);
+    } else {
+        snprintf(err, errlen,
+                 "%.60s: SimGrid has no cluster of this topology (--cluster writes the fat tree "
+                 "and torus generators' networks); write the graph without --cluster",
+                 t->name);
+        return VINE_ERR_UNSUPPORTED;
+    }
+    if (len >= sizeof params) {
+        snprintf(err, errlen, "%.60s: topo_parameters too long", t->name);
+        return VINE_ERR_UNSUPPORTED;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        return VINE_ERR_UNSUPPORTED;
+    }
+    fprintf(f, "<?xml version='1.0'?>\n"
+               "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+    fputs("<!-- Written by vine sim export --cluster: SimGrid's own ", f);
+    put_esc(f, kind);
+    fputs(" cluster of ", f);
+    put_esc(f, t->name);
+    fprintf(f, "\n     (%d hosts h0 ..., routed by SimGrid's %s routing). -->\n", t->nhosts, kind);
+    fprintf(f,
+            "<platform version=\"4.1\">\n  <cluster id=\"vine\" prefix=\"h\" suffix=\"\" "
+            "radical=\"0-%d\" speed=\"1Gf\" bw=\"",
+            t->nhosts - 1);
+    put_num(f, bw, "Bps");
+    fputs("\" lat=\"", f);
+    put_num(f, lat, "s");
+    fprintf(f, "\"\n           topology=\"%s\" topo_parameters=\"%s\" loopback_bw=\"", kind,
+            params);
+    put_num(f, t->node_bw, "Bps");
+    fputs("\" loopback_lat=\"", f);
+    put_num(f, t->node_lat, "s");
+    fputs("\"/>\n</platform>\n", f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        return VINE_ERR_UNSUPPORTED;
+    }
+    return VINE_OK;
+}

@@ -260,6 +260,20 @@ EOF2
     run "$vine" sim export --topo dragonfly:a=2,p=2,h=1 --simgrid df.xml --map /nonexistent/m
     [ "$rc" = 1 ] && grep -q "/nonexistent/m: cannot write" err.txt ||
         fail "unwritable map: exit $rc, $(cat err.txt)"
+    # --cluster: SimGrid's own FAT_TREE of a fat tree, which vine reads back.
+    run "$vine" sim export --topo fattree:down=2/2,up=2 --simgrid ft.xml --cluster
+    cat out.txt err.txt
+    [ "$rc" = 0 ] && grep -q 'topology="FAT_TREE" topo_parameters="2;2,2;1,2;1,1"' ft.xml ||
+        fail "--cluster: exit $rc"
+    run "$vine" sim traffic --topo simgrid:ft.xml --ranks 4 --coll allreduce --size 1KiB
+    [ "$rc" = 0 ] && grep -q '4 hosts' out.txt || fail "traffic on the cluster: exit $rc"
+    run "$vine" sim export --topo dragonfly:a=2,p=2,h=1 --simgrid df.xml --cluster
+    [ "$rc" = 2 ] && grep -q "SimGrid has no cluster of this topology" err.txt ||
+        fail "--cluster of a Dragonfly: exit $rc, $(cat err.txt)"
+    run "$vine" sim export --topo fattree:down=2/2,up=2 --simgrid ft.xml --cluster \
+        --routing Floyd
+    [ "$rc" = 2 ] && grep -q "a cluster has its own routing" err.txt ||
+        fail "--cluster with --routing: exit $rc, $(cat err.txt)"
     ;;
 nognuplot)
     # With gnuplot out of PATH, --plot fails clearly (exit 1) before simulating.

@@ -276,6 +276,97 @@ static void test_read(void)
                      "not connected");
 }
 
+/* The sum of hop distances between all pairs of hosts (BFS from each). */
+static long host_distance_sum(const vine_topo *t)
+{
+    int *dist = malloc((size_t)t->nvert * sizeof *dist),
+        *queue = malloc((size_t)t->nvert * sizeof *queue);
+    long sum = 0;
+    for (int h = 0; dist && queue && h < t->nhosts; h++) {
+        for (int v = 0; v < t->nvert; v++)
+            dist[v] = -1;
+        int head = 0, tail = 0, src = t->host_vert[h];
+        dist[src] = 0;
+        queue[tail++] = src;
+        while (head < tail) {
+            int v = queue[head++];
+            for (int k = t->adj_start[v]; k < t->adj_start[v + 1]; k++) {
+                int w = vine__topo_arc_head(t, t->adj_arc[k]);
+                if (dist[w] < 0) {
+                    dist[w] = dist[v] + 1;
+                    queue[tail++] = w;
+                }
+            }
+        }
+        for (int g = 0; g < t->nhosts; g++)
+            sum += dist[t->host_vert[g]];
+    }
+    free(dist);
+    free(queue);
+    return sum;
+}
+
+/*
+ * vine sim export --cluster: a fat tree as SimGrid's FAT_TREE and a torus as its TORUS, read
+ * back by vine's reader of SimGrid's clusters: the same tree (vertices, links, host
+ * distances), the same torus grid (without the torus generator's host links and routers).
+ */
+static void test_cluster(void)
+{
+    char err[1024] = "";
+    const char *path = tmp_path("cluster.xml");
+    vine_topo a, b;
+    vine__topo_init(&a);
+    vine__topo_init(&b);
+    int rc = vine__topo_parse("fattree:down=4/3/2,up=2/3", &a, err, sizeof err);
+    rc = rc ? rc : vine__topo_write_simgrid_cluster(&a, path, err, sizeof err);
+    CHECK(rc == VINE_OK && count_in_file(path, "topo_parameters=\"3;4,3,2;1,2,3;1,1,1\"") == 1,
+          "fat tree as FAT_TREE: %s", err);
+    rc = rc ? rc : vine__topo_read_simgrid(path, &b, err, sizeof err);
+    CHECK(rc == VINE_OK && a.nhosts == b.nhosts && a.nvert == b.nvert && a.nlinks == b.nlinks,
+          "fat tree read back: %d/%d/%d hosts/vertices/links, %d/%d/%d (%s)", a.nhosts, a.nvert,
+          a.nlinks, b.nhosts, b.nvert, b.nlinks, err);
+    if (rc == VINE_OK)
+        CHECK(host_distance_sum(&a) == host_distance_sum(&b), "fat tree: distance sums %ld, %ld",
+              host_distance_sum(&a), host_distance_sum(&b));
+    vine__topo_free(&a);
+    vine__topo_free(&b);
+
+    vine__topo_init(&a);
+    vine__topo_init(&b);
+    rc = vine__topo_parse("torus:5x4x3,bw=2e9,lat=1e-6", &a, err, sizeof err);
+    rc = rc ? rc : vine__topo_write_simgrid_cluster(&a, path, err, sizeof err);
+    CHECK(rc == VINE_OK && count_in_file(path, "topo_parameters=\"3,4,5\"") == 1 &&
+              count_in_file(path, "bw=\"2000000000Bps\"") == 1,
+          "torus as TORUS: %s", err);
+    rc = rc ? rc : vine__topo_read_simgrid(path, &b, err, sizeof err);
+    CHECK(rc == VINE_OK && b.nhosts == 60 && b.nvert == 60 && b.nlinks == 180 && b.shape_nd == 3 &&
+              b.shape[0] == 5 && b.shape[1] == 4 && b.shape[2] == 3,
+          "torus read back: %d hosts, %d vertices, %d links, grid %dD (%s)", b.nhosts, b.nvert,
+          b.nlinks, b.shape_nd, err);
+    /* The generator's hosts hang off their routers: two hops more a pair. */
+    if (rc == VINE_OK)
+        CHECK(host_distance_sum(&a) == host_distance_sum(&b) + 2L * 60 * 59,
+              "torus: distance sums %ld, %ld", host_distance_sum(&a), host_distance_sum(&b));
+    vine__topo_free(&a);
+    vine__topo_free(&b);
+
+    /* Refused: a Dragonfly, links of two bandwidths, a mesh. */
+    const char *no[][2] = {
+        {"dragonfly:a=2,p=2,h=1", "SimGrid has no cluster of this topology"},
+        {"fattree:down=4/4,up=2,hbw=50e9", "one bandwidth and latency for every link"},
+        {"mesh:3x3", "SimGrid has no cluster of this topology"}};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+        vine__topo_init(&a);
+        err[0] = '\0';
+        rc = vine__topo_parse(no[i][0], &a, err, sizeof err);
+        rc = rc ? rc : vine__topo_write_simgrid_cluster(&a, path, err, sizeof err);
+        CHECK(rc == VINE_ERR_UNSUPPORTED && strstr(err, no[i][1]), "%s --cluster: rc %d, '%s'",
+              no[i][0], rc, err);
+        vine__topo_free(&a);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *datadir = argc > 1 ? argv[1] : "tests/data/topo";
@@ -287,7 +378,9 @@ int main(int argc, char **argv)
     test_round_trips(datadir);
     test_write_errors();
     test_read();
-    static const char *names[] = {"export.xml", "x.xml", "par.xml", "bad.xml", "hand.xml"};
+    test_cluster();
+    static const char *names[] = {"export.xml", "x.xml",    "par.xml",
+                                  "bad.xml",    "hand.xml", "cluster.xml"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unlink(tmp_path(names[i]));
     rmdir(tmpdir);
