@@ -107,14 +107,36 @@ typedef struct node_bufs {
 static const node_bufs in_recv = {{VINE_BUF_RECV, 0}, {VINE_BUF_TMP, 0}};
 
 /*
+ * The map of m's levels 1 .. m->node (those above level 0 up to the node)
+ * for the virtual communicator of peers[0 .. n-1], one rank of each level-0
+ * group in group order: level l - 1 of *up is level l of m, its node level
+ * m->node - 1.  Finished; VINE_OK, VINE_ERR_NO_MEM.
+ */
+static int map_above(const vine_levels *m, const int *peers, int n, vine_levels *up)
+{
+    int rc = vine__levels_alloc(up, n, m->node);
+    if (rc != VINE_OK)
+        return rc;
+    up->node = m->node - 1;
+    for (int l = 0; l < m->node; l++)
+        for (int k = 0; k < n; k++)
+            up->group[(size_t)l * (size_t)n + (size_t)k] = vine__levels_group(m, l + 1, peers[k]);
+    if ((rc = vine__levels_finish(up, NULL, 0)) != VINE_OK)
+        vine__levels_free(up);
+    return rc;
+}
+
+/*
  * The collective of the rank's block v of q (at its block offset in b->w)
  * among the representatives of its lane j, one per node: across runs on a
  * virtual communicator of the nodes rooted at root_node, with that block as
  * its send and receive buffer (inplace as given), its scratch at b->scr
- * (the node phase's scratch is free by then).
+ * (the node phase's scratch is free by then).  With above, level 0 is a
+ * unit inside the node and across gets the map of the levels above it up to
+ * the node (map_above); otherwise no map.
  */
 static int across_nodes(const vine_args *a, vine_sched *s, vine_build_fn across, int q, int j,
-                        int v, int root, int root_node, const node_bufs *b, int inplace)
+                        int v, int root, int root_node, const node_bufs *b, int inplace, int above)
 {
     const vine_levels *m = a->levels;
     int nnodes = vine__levels_ngroups(m, 0);
@@ -127,8 +149,14 @@ static int across_nodes(const vine_args *a, vine_sched *s, vine_build_fn across,
     vine_args sub = sub_args(a, nnodes, vine__levels_group(m, 0, a->rank), root_node);
     sub.count = vine__block_len(a->count, q, v);
     sub.inplace = inplace;
+    vine_levels up = {0};
+    int rc = above ? map_above(m, peers, nnodes, &up) : VINE_OK;
+    if (above)
+        sub.levels = &up;
     vine_bufpos at[VINE_BUF_COUNT] = {{b->w.buf, off}, {b->w.buf, off}, b->scr};
-    int rc = vine__sub_run(s, across, &sub, peers, at);
+    if (rc == VINE_OK)
+        rc = vine__sub_run(s, across, &sub, peers, at);
+    vine__levels_free(&up);
     free(peers);
     return rc;
 }
@@ -161,7 +189,8 @@ static int lane_fold_out(const vine_args *a, vine_sched *s)
     return vine__sched_finish(s);
 }
 
-int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across)
+/* The frame on level 0 of a->levels; above: across gets the map above it (across_nodes). */
+static int node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across, int above)
 {
     const vine_levels *m = a->levels;
     int n, i = vine__levels_local(m, 0, a->rank), q = vine__node_lanes(m);
@@ -179,7 +208,7 @@ int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across
         node.inplace = a->inplace || l.n > 1;
         rc = vine__sub_run(s, node_reduce_scatter, &node, mem, same);
         if (rc == VINE_OK)
-            rc = across_nodes(a, s, across, q, i, i, -1, 0, &in_recv, 1);
+            rc = across_nodes(a, s, across, q, i, i, -1, 0, &in_recv, 1, above);
         if (rc == VINE_OK)
             rc = vine__sub_run(s, node_allgather, &node, mem, same);
     }
@@ -187,6 +216,19 @@ int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across
         rc = vine__sub_run(s, lane_fold_out, &fold, l.ranks, same);
     free(l.ranks);
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
+}
+
+int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across)
+{
+    return node_allreduce(a, s, across, 0);
+}
+
+int vine__node_allreduce_levels(const vine_args *a, vine_sched *s, vine_build_fn flat,
+                                vine_build_fn up)
+{
+    const vine_levels *m = vine__args_levels(a);
+    vine_args b = vine__args_all_levels(a);
+    return m->node > 0 ? node_allreduce(&b, s, up, 1) : node_allreduce(&b, s, flat, 0);
 }
 
 /*
@@ -231,7 +273,7 @@ int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across)
         if (rc == VINE_OK && h == h_root)
             rc = vine__sub_run(s, node_scatter, &node, reps, same);
         if (rc == VINE_OK)
-            rc = across_nodes(a, s, across, q, j, v, a->root, h_root, &in_recv, 1);
+            rc = across_nodes(a, s, across, q, j, v, a->root, h_root, &in_recv, 1, 0);
         if (rc == VINE_OK)
             rc = vine__sub_run(s, node_allgather, &node, reps, same);
         free(reps);
@@ -297,7 +339,7 @@ int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across)
             rc = vine__sub_run(s, node_reduce_scatter, &node, reps, io);
         /* The reduce across the nodes reads its input in place at its root. */
         if (rc == VINE_OK)
-            rc = across_nodes(a, s, across, q, j, v, a->root, h_root, &b, h == h_root);
+            rc = across_nodes(a, s, across, q, j, v, a->root, h_root, &b, h == h_root, 0);
         if (rc == VINE_OK && h == h_root)
             reduce_gather(a, s, q, v, a->root, reps, b.w);
         free(reps);

@@ -17,7 +17,7 @@
  *
  * Needs a level map and a commutative op (the ring and the fold mix operand
  * order).  The ranks of a node need not be consecutive; levels above the
- * node are not used.
+ * node are not used; those inside it are, by vine__node_allreduce_levels.
  */
 #ifndef VINE_PHASE_NODE_H
 #define VINE_PHASE_NODE_H
@@ -34,6 +34,20 @@ int vine__node_lanes(const vine_levels *m);
  * across's status.
  */
 int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across);
+
+/*
+ * The same frame on every level up to the node (issue 18), from the full
+ * map (vine__args_levels(a)) when levels lie inside the node: the frame on
+ * the innermost level (a NUMA domain, say), and among each lane's
+ * representatives, one per unit, up, which runs this function again on the
+ * map of the levels above (with up's own frame on the next level), down to
+ * the node level, where flat runs among the nodes as in
+ * vine__node_allreduce.  Without levels inside the node this is
+ * vine__node_allreduce(a, s, flat).  up is the caller's builder that calls
+ * this function with the same flat and up.  Finishes s.
+ */
+int vine__node_allreduce_levels(const vine_args *a, vine_sched *s, vine_build_fn flat,
+                                vine_build_fn up);
 
 /*
  * The same frame for a broadcast (bcast hier_large) from a->root, in RECV:

@@ -11,7 +11,9 @@
  * allreduce hier_rd (the same frame, phase_node.h); only the partners across
  * nodes differ, which keeps more of the inter-node traffic between nearby
  * nodes (Bine trees, section 4).  Ranks of a node need not be consecutive;
- * levels above the node are not used.  Nodes of different sizes: q is the
+ * levels above the node are not used; levels inside it (VINE_NODE_LEVELS)
+ * nest the frame: the rings in a NUMA domain, say, then the same frame among
+ * the domains' lanes of a node (vine__node_allreduce_levels).  Nodes of different sizes: q is the
  * smallest node's size, and the other ranks of a larger node first fold
  * their vectors into its first q ranks and get the result back at the end
  * (the lanes of phase_node.h).
@@ -31,5 +33,7 @@
 
 int vine__allreduce_hier_build(const vine_args *a, vine_sched *s)
 {
-    return vine__node_allreduce(a, s, vine__allreduce_bine_build);
+    /* Itself as the frame of the next level up when levels lie inside the node. */
+    return vine__node_allreduce_levels(a, s, vine__allreduce_bine_build,
+                                       vine__allreduce_hier_build);
 }

@@ -7,7 +7,8 @@
  * reduce-scatter on the distance-doubling butterfly, then the mirrored
  * allgather, on contiguous blocks); a ring allgather inside each node
  * spreads the q reduced blocks.  The frame, with its lanes for nodes of
- * different sizes, is phase_node.h.  Against allreduce hier (a butterfly on
+ * different sizes, is phase_node.h; levels inside the node nest it (as
+ * allreduce hier).  Against allreduce hier (a butterfly on
  * the whole block), the traffic across nodes drops from lg N blocks to about
  * two per rank, and the halves that travel farthest are the smallest.
  *
@@ -24,5 +25,7 @@
 
 int vine__allreduce_hier_large_build(const vine_args *a, vine_sched *s)
 {
-    return vine__node_allreduce(a, s, vine__allreduce_bine_large_build);
+    /* Itself as the frame of the next level up when levels lie inside the node. */
+    return vine__node_allreduce_levels(a, s, vine__allreduce_bine_large_build,
+                                       vine__allreduce_hier_large_build);
 }

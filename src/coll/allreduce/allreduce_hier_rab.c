@@ -7,7 +7,7 @@
  * reduce-scatter from node distance N'/2 down, then recursive-doubling
  * allgather, with the halved fold).  The classic counterpart of hier_large:
  * the same rounds and bytes, but the largest halves go to the farthest
- * nodes.
+ * nodes.  Levels inside the node nest the frame (as allreduce hier).
  *
  * Restrictions: commutative op, a level map with locality.  Cost: that of
  * allreduce hier_large (allreduce_hier_large.c).  Scratch: that of
@@ -19,5 +19,7 @@
 
 int vine__allreduce_hier_rab_build(const vine_args *a, vine_sched *s)
 {
-    return vine__node_allreduce(a, s, vine__allreduce_rabenseifner_build);
+    /* Itself as the frame of the next level up when levels lie inside the node. */
+    return vine__node_allreduce_levels(a, s, vine__allreduce_rabenseifner_build,
+                                       vine__allreduce_hier_rab_build);
 }

@@ -11,7 +11,8 @@
  * of the vector leaves each rank's node, and every inter-node message is
  * between ranks with the same local index, so the q ranks of a node use the
  * network in parallel.  Ranks of a node need not be consecutive; levels
- * above the node are not used.  Nodes of different sizes: q is the smallest
+ * above the node are not used, those inside it nest the frame (as allreduce
+ * hier).  Nodes of different sizes: q is the smallest
  * node's size, and the other ranks of a larger node fold into its first q
  * ranks first (the lanes of phase_node.h).
  *
@@ -24,5 +25,7 @@
 
 int vine__allreduce_hier_rd_build(const vine_args *a, vine_sched *s)
 {
-    return vine__node_allreduce(a, s, vine__allreduce_recursive_doubling_build);
+    /* Itself as the frame of the next level up when levels lie inside the node. */
+    return vine__node_allreduce_levels(a, s, vine__allreduce_recursive_doubling_build,
+                                       vine__allreduce_hier_rd_build);
 }
