@@ -218,6 +218,17 @@ static int node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn acros
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
 }
 
+typedef int (*node_frame_fn)(const vine_args *a, vine_sched *s, vine_build_fn across, int above);
+
+/* A frame on the full map: with levels inside the node, up across its innermost units. */
+static int on_levels(const vine_args *a, vine_sched *s, vine_build_fn flat, vine_build_fn up,
+                     node_frame_fn frame)
+{
+    const vine_levels *m = vine__args_levels(a);
+    vine_args b = vine__args_all_levels(a);
+    return m->node > 0 ? frame(&b, s, up, 1) : frame(&b, s, flat, 0);
+}
+
 int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across)
 {
     return node_allreduce(a, s, across, 0);
@@ -226,9 +237,7 @@ int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across
 int vine__node_allreduce_levels(const vine_args *a, vine_sched *s, vine_build_fn flat,
                                 vine_build_fn up)
 {
-    const vine_levels *m = vine__args_levels(a);
-    vine_args b = vine__args_all_levels(a);
-    return m->node > 0 ? node_allreduce(&b, s, up, 1) : node_allreduce(&b, s, flat, 0);
+    return on_levels(a, s, flat, up, node_allreduce);
 }
 
 /*
@@ -253,7 +262,7 @@ static int node_scatter(const vine_args *a, vine_sched *s)
     return vine__sched_finish(s);
 }
 
-int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across)
+static int node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across, int above)
 {
     const vine_levels *m = a->levels;
     int q = vine__node_lanes(m), h = vine__levels_group(m, 0, a->rank);
@@ -273,7 +282,7 @@ int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across)
         if (rc == VINE_OK && h == h_root)
             rc = vine__sub_run(s, node_scatter, &node, reps, same);
         if (rc == VINE_OK)
-            rc = across_nodes(a, s, across, q, j, v, a->root, h_root, &in_recv, 1, 0);
+            rc = across_nodes(a, s, across, q, j, v, a->root, h_root, &in_recv, 1, above);
         if (rc == VINE_OK)
             rc = vine__sub_run(s, node_allgather, &node, reps, same);
         free(reps);
@@ -301,7 +310,7 @@ static void reduce_gather(const vine_args *a, vine_sched *s, int q, int v, int r
     vine__sched_fence(s);
 }
 
-int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across)
+static int node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across, int above)
 {
     const vine_levels *m = a->levels;
     size_t n = a->count;
@@ -339,11 +348,32 @@ int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across)
             rc = vine__sub_run(s, node_reduce_scatter, &node, reps, io);
         /* The reduce across the nodes reads its input in place at its root. */
         if (rc == VINE_OK)
-            rc = across_nodes(a, s, across, q, j, v, a->root, h_root, &b, h == h_root, 0);
+            rc = across_nodes(a, s, across, q, j, v, a->root, h_root, &b, h == h_root, above);
         if (rc == VINE_OK && h == h_root)
             reduce_gather(a, s, q, v, a->root, reps, b.w);
         free(reps);
     }
     free(l.ranks);
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
+}
+
+int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across)
+{
+    return node_bcast(a, s, across, 0);
+}
+
+int vine__node_bcast_levels(const vine_args *a, vine_sched *s, vine_build_fn flat, vine_build_fn up)
+{
+    return on_levels(a, s, flat, up, node_bcast);
+}
+
+int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across)
+{
+    return node_reduce(a, s, across, 0);
+}
+
+int vine__node_reduce_levels(const vine_args *a, vine_sched *s, vine_build_fn flat,
+                             vine_build_fn up)
+{
+    return on_levels(a, s, flat, up, node_reduce);
 }

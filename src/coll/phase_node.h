@@ -74,4 +74,17 @@ int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across);
  */
 int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across);
 
+/*
+ * The bcast and reduce frames on every level up to the node, as
+ * vine__node_allreduce_levels: the frame on the innermost level, and up
+ * (the caller's builder, bcast or reduce hier_large) among the lanes'
+ * representatives, rooted at the root's unit, on the map of the levels
+ * above.  Without levels inside the node these are vine__node_bcast(a, s,
+ * flat) and vine__node_reduce(a, s, flat).
+ */
+int vine__node_bcast_levels(const vine_args *a, vine_sched *s, vine_build_fn flat,
+                            vine_build_fn up);
+int vine__node_reduce_levels(const vine_args *a, vine_sched *s, vine_build_fn flat,
+                             vine_build_fn up);
+
 #endif

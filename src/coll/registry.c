@@ -174,14 +174,14 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_BCAST, "hier", VINE_ALGO_LEVELS | A, "level map",
      "binomial broadcast level by level, from the top groups down to the nodes",
      vine__bcast_hier_build},
-    {VINE_COLL_BCAST, "hier_large", VINE_ALGO_LEVELS, "level map",
+    {VINE_COLL_BCAST, "hier_large", VINE_ALGO_LEVELS | A, "level map",
      "scatter in the root's node, bcast bine_large of each block across nodes, ring allgather "
      "in the node",
      vine__bcast_hier_large_build},
     {VINE_COLL_REDUCE, "hier", C | VINE_ALGO_LEVELS | A, "commutative op, level map",
      "binomial reduce level by level, from the nodes up to the top groups",
      vine__reduce_hier_build},
-    {VINE_COLL_REDUCE, "hier_large", C | VINE_ALGO_LEVELS, "commutative op, level map",
+    {VINE_COLL_REDUCE, "hier_large", C | VINE_ALGO_LEVELS | A, "commutative op, level map",
      "ring reduce-scatter in the node, reduce bine_large of each block across nodes, blocks "
      "to the root",
      vine__reduce_hier_large_build},

@@ -115,8 +115,10 @@ static void test_admits(void)
         {"gather", "leader"},        {"gather", "leader_bine"}, {"scatter", "leader"},
         {"scatter", "leader_bine"},  {"bcast", "hier"},         {"reduce", "hier"},
         {"allgather", "hier"},       {"allreduce", "hier"},     {"allreduce", "hier_rd"},
-        {"allreduce", "hier_large"}, {"allreduce", "hier_rab"}};
-    static const char *const node_only[][2] = {{"bcast", "hier_large"}, {"reduce", "hier_large"}};
+        {"allreduce", "hier_large"}, {"allreduce", "hier_rab"}, {"bcast", "hier_large"},
+        {"reduce", "hier_large"}};
+    static const char *const node_only[][2] = {
+        {"bcast", "hier_shm"}, {"reduce", "hier_shm"}, {"allreduce", "hier_shm"}};
     vine_levels full, node;
     /* One node of 8 ranks in 4 NUMA domains: the node map is flat. */
     if (parse_ok("block:2/node=block:4", 8, &full) || vine__levels_split_node(&full, &node)) {

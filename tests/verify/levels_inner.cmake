@@ -1,8 +1,8 @@
 # Verifier tier, issue 18: level maps with levels inside the node (`vine
 # verify --levels` with a node= mark, src/coll/levels.h).  The algorithms
 # that run on any number of levels (gather and scatter leader and
-# leader_bine, bcast, reduce and allgather hier, allreduce hier, hier_rd,
-# hier_large and hier_rab) take the full map; every
+# leader_bine, bcast, reduce and allgather hier, bcast and reduce hier_large,
+# allreduce hier, hier_rd, hier_large and hier_rab) take the full map; every
 # other one keeps the map from the node up and must pass and skip exactly as
 # on that map alone.  Each run must report exactly the expected number of
 # passed and skipped cases.  About 10 s of CPU in all.
@@ -40,10 +40,14 @@ foreach(m "numa;block:2/node=block:4;0" "uneven;cyclic:2/node=sizes:1,3,5,7;0"
   math(EXPR pass "931 - ${skip}")
   vine_inner_verify(bcast.${name} ${pass} ${skip} --coll bcast --algo hier --ranks 3-16
     --levels ${spec})
+  vine_inner_verify(bcast_large.${name} ${pass} ${skip} --coll bcast --algo hier_large
+    --ranks 3-16 --levels ${spec})
   math(EXPR skip "${flat3} * 42")
   math(EXPR pass "1862 - ${skip}")
   vine_inner_verify(reduce.${name} ${pass} ${skip} --coll reduce --algo hier --ranks 3-16
     --levels ${spec})
+  vine_inner_verify(reduce_large.${name} ${pass} ${skip} --coll reduce --algo hier_large
+    --ranks 3-16 --levels ${spec})
   math(EXPR skip "${flat3} * 14")
   math(EXPR pass "196 - ${skip}")
   vine_inner_verify(allgather.${name} ${pass} ${skip} --coll allgather --algo hier --ranks 3-16
@@ -57,7 +61,7 @@ endforeach()
 # The algorithms that stay on the nodes, and the shm family, on numa's map
 # at 3 .. 20 ranks: the same counts as on its nodes alone (block:8), where
 # up to 8 ranks the map is flat and the flat shm family applies.
-foreach(ca "bcast;hier_large,shm;1736;3479" "reduce;hier_large,shm;3472;6958"
+foreach(ca "bcast;shm;924;3248" "reduce;shm;1848;6496"
     "allreduce;hier_shm,shm;364;1148"
     "gather;shm;1848;6496" "allgather;shm;336;672")
   list(GET ca 0 coll)
@@ -77,9 +81,9 @@ foreach(m "random;random:5:6/node=random:7:8,3" "blocks;block:4,2/node=block:3/b
     --ranks ${vine_inner_large} --levels ${spec})
   vine_inner_verify(scatter.large.${name} 3248 0 --coll scatter --algo leader,leader_bine
     --ranks ${vine_inner_large} --levels ${spec})
-  vine_inner_verify(bcast.large.${name} 812 0 --coll bcast --algo hier
+  vine_inner_verify(bcast.large.${name} 1624 0 --coll bcast --algo hier,hier_large
     --ranks ${vine_inner_large} --levels ${spec})
-  vine_inner_verify(reduce.large.${name} 1624 0 --coll reduce --algo hier
+  vine_inner_verify(reduce.large.${name} 3248 0 --coll reduce --algo hier,hier_large
     --ranks ${vine_inner_large} --levels ${spec})
   vine_inner_verify(allgather.large.${name} 406 0 --coll allgather --algo hier
     --ranks ${vine_inner_large} --levels ${spec})

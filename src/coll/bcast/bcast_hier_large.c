@@ -10,6 +10,9 @@
  * phase_node.h).  Against bcast hier, which sends the whole buffer down a
  * binomial tree of nodes, each rank sends about 2 n/q across the network
  * instead of up to lg N times n, and the q ranks of a node use it at once.
+ * Levels inside the node (VINE_NODE_LEVELS) nest the frame: the scatter and
+ * ring in the root's NUMA domain, say, then the same frame among the
+ * domains' lanes (vine__node_bcast_levels).
  *
  * Restrictions: a level map with locality; any p, root and count.  Cost, N
  * nodes, N' = 2^floor(lg N), q the smallest node, m = n/q, w the most ranks
@@ -24,5 +27,7 @@
 
 int vine__bcast_hier_large_build(const vine_args *a, vine_sched *s)
 {
-    return vine__node_bcast(a, s, vine__bcast_bine_large_build);
+    /* Itself as the frame of the next level up when levels lie inside the node. */
+    return vine__node_bcast_levels(a, s, vine__bcast_bine_large_build,
+                                   vine__bcast_hier_large_build);
 }

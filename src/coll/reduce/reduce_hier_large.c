@@ -11,7 +11,8 @@
  * phase_node.h); the root stands for its lane, so any root works.  Against
  * reduce hier, which sends the whole vector up a binomial tree of nodes,
  * each rank sends about 2 n/q across the network instead of up to lg N
- * times n, and the q ranks of a node use it at once.
+ * times n, and the q ranks of a node use it at once.  Levels inside the
+ * node nest the frame (as bcast hier_large).
  *
  * Restrictions: a level map with locality and a commutative op (the ring
  * and the butterfly mix operand order).  Cost, N nodes, N' = 2^floor(lg N),
@@ -29,5 +30,7 @@
 
 int vine__reduce_hier_large_build(const vine_args *a, vine_sched *s)
 {
-    return vine__node_reduce(a, s, vine__reduce_bine_large_build);
+    /* Itself as the frame of the next level up when levels lie inside the node. */
+    return vine__node_reduce_levels(a, s, vine__reduce_bine_large_build,
+                                    vine__reduce_hier_large_build);
 }
