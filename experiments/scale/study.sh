@@ -22,6 +22,9 @@
 #          file and host-to-groups map into OUT), or PLATFORM=FILE.xml with
 #          HOSTS=FILE (its host names in host order) and optionally MAP=FILE
 #          (VINE_TOPOLOGY's map of them) for a SimGrid file of your own
+#   CLUSTER [no]  yes: export TOPO as SimGrid's own cluster (vine sim export
+#          --cluster: FAT_TREE for a fat tree, TORUS for a torus), routed by
+#          SimGrid's cluster routing, instead of vine's graph
 #   PLACEMENTS ["block random:1"]  block: the first NP hosts; random:S: NP hosts
 #          drawn at random with seed S, in host order (a fragmented allocation)
 #   COLLS ["allreduce bcast reduce allgather reduce_scatter_block alltoall"]
@@ -104,7 +107,10 @@ smpicc -O2 -I"$src/include" "$here/scale_exp.c" -o "$DRIVER" -L"$(dirname "$VINE
 
 if [ -z "${PLATFORM:-}" ] && [ -x "$VINE" ]; then
     PLATFORM=$OUT/platform.xml HOSTS=$OUT/platform.hosts MAP=$OUT/platform.map
-    "$VINE" sim export --topo "$TOPO" --simgrid "$PLATFORM" --hostfile "$HOSTS" --map "$MAP"
+    cluster=
+    [ "${CLUSTER:-no}" = yes ] && cluster=--cluster
+    "$VINE" sim export --topo "$TOPO" --simgrid "$PLATFORM" --hostfile "$HOSTS" --map "$MAP" \
+        $cluster
 fi
 [ -r "${PLATFORM:-}" ] && [ -r "${HOSTS:-}" ] ||
     { echo "study.sh: PLATFORM needs HOSTS, its host names in host order" >&2; exit 2; }
