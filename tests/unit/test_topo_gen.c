@@ -12,6 +12,7 @@
  */
 #include "check.h"
 #include "topo/topo_gen.h"
+#include "topo_bfs.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -143,21 +144,7 @@ static void diameters(const vine_topo *t, int *hostd, int *swd)
     int *dist = malloc((size_t)t->nvert * sizeof *dist), *queue = malloc((size_t)t->nvert * 4);
     *hostd = *swd = 0;
     for (int s = 0; s < t->nvert; s++) {
-        for (int v = 0; v < t->nvert; v++)
-            dist[v] = -1;
-        int qh = 0, qt = 0;
-        dist[s] = 0;
-        queue[qt++] = s;
-        while (qh < qt) {
-            int v = queue[qh++];
-            for (int k = t->adj_start[v]; k < t->adj_start[v + 1]; k++) {
-                int w = vine__topo_arc_head(t, t->adj_arc[k]);
-                if (dist[w] < 0) {
-                    dist[w] = dist[v] + 1;
-                    queue[qt++] = w;
-                }
-            }
-        }
+        topo_bfs(t, s, dist, queue);
         for (int v = 0; v < t->nvert; v++) {
             if (t->kind[v] != t->kind[s])
                 continue;

@@ -19,6 +19,7 @@
 #include "check.h"
 #include "topo/topo.h"
 #include "topo/topo_read.h"
+#include "topo_bfs.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -137,35 +138,6 @@ static int links_between(const vine_topo *t, const char *a, const char *b, int *
     return n;
 }
 
-/* The sum over ordered host pairs of the shortest distance in links. */
-static long distance_sum(const vine_topo *t)
-{
-    int *dist = malloc((size_t)t->nvert * sizeof *dist), *q = malloc((size_t)t->nvert * sizeof *q);
-    long sum = 0;
-    for (int h = 0; h < t->nhosts; h++) {
-        for (int v = 0; v < t->nvert; v++)
-            dist[v] = -1;
-        int head = 0, tail = 0;
-        q[tail++] = t->host_vert[h];
-        dist[t->host_vert[h]] = 0;
-        while (head < tail) {
-            int v = q[head++];
-            for (int k = t->adj_start[v]; k < t->adj_start[v + 1]; k++) {
-                int w = vine__topo_arc_head(t, t->adj_arc[k]);
-                if (dist[w] < 0) {
-                    dist[w] = dist[v] + 1;
-                    q[tail++] = w;
-                }
-            }
-        }
-        for (int g = 0; g < t->nhosts; g++)
-            sum += dist[t->host_vert[g]];
-    }
-    free(dist);
-    free(q);
-    return sum;
-}
-
 /* Structural invariants of any topology a reader returns. */
 static void check_sane(const vine_topo *t, const char *what)
 {
@@ -229,8 +201,8 @@ static void test_slurm(void)
      * 4, across pods (8 and 10 hosts) 6. */
     long same_leaf = 4 * 3 + 4 * 3 + 6 * 5 + 4 * 3, same_pod = 2 * (4 * 4 + 6 * 4);
     long across = 2 * 8 * 10;
-    CHECK(distance_sum(&t) == 2 * same_leaf + 4 * same_pod + 6 * across, "slurm: distance sum %ld",
-          distance_sum(&t));
+    CHECK(topo_host_distance_sum(&t) == 2 * same_leaf + 4 * same_pod + 6 * across,
+          "slurm: distance sum %ld", topo_host_distance_sum(&t));
     vine__topo_free(&t);
 
     /* A one-switch cluster: one group. */
@@ -371,8 +343,8 @@ static void test_simgrid(void)
         CHECK(links_between(&t, "router-g2-c0-b2", "router-g2-c1-b2", &li) == 1 &&
                   t.links[li].level == VINE_LVL_LOCAL,
               "dragonfly: black");
-        CHECK(distance_sum(&t) == 1458, "dragonfly: distance sum %ld (SimGrid: 1458)",
-              distance_sum(&t));
+        CHECK(topo_host_distance_sum(&t) == 1458, "dragonfly: distance sum %ld (SimGrid: 1458)",
+              topo_host_distance_sum(&t));
         vine__topo_free(&t);
     }
     if (read_ok(vine__topo_read_simgrid, sample_path("simgrid-fattree.xml"), &t)) {
@@ -383,16 +355,16 @@ static void test_simgrid(void)
         CHECK(t.ngroups == 2 && t.group[t.host_vert[3]] == 0 && t.group[t.host_vert[4]] == 1 &&
                   t.group[vert_of(&t, "switch-l3-0")] == -1,
               "fattree: groups");
-        CHECK(distance_sum(&t) == 272, "fattree: distance sum %ld (SimGrid: 272)",
-              distance_sum(&t));
+        CHECK(topo_host_distance_sum(&t) == 272, "fattree: distance sum %ld (SimGrid: 272)",
+              topo_host_distance_sum(&t));
         CHECK(near(t.links[0].bw, 1.25e9) && near(t.links[0].lat, 1e-6), "fattree: bw lat");
         vine__topo_free(&t);
     }
     if (read_ok(vine__topo_read_simgrid, sample_path("simgrid-torus.xml"), &t)) {
         CHECK(t.nhosts == 32 && t.nvert == 32 && t.nlinks == 96, "torus: counts");
         CHECK(count_level(&t, VINE_LVL_GLOBAL) == 96 && t.ngroups == 32, "torus: levels");
-        CHECK(distance_sum(&t) == 2560, "torus: distance sum %ld (SimGrid: 2560)",
-              distance_sum(&t));
+        CHECK(topo_host_distance_sum(&t) == 2560, "torus: distance sum %ld (SimGrid: 2560)",
+              topo_host_distance_sum(&t));
         CHECK(links_between(&t, "t0", "t16", NULL) == 2 && links_between(&t, "t0", "t3", NULL) == 1,
               "torus: parallel links of the size-2 dimension");
         CHECK(near(t.links[0].bw, 1.25e9) && near(t.links[0].lat, 100e-9), "torus: bw lat");

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "topo/topo.h"
 #include "topo/topo_read.h"
+#include "topo_bfs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,36 +277,6 @@ static void test_read(void)
                      "not connected");
 }
 
-/* The sum of hop distances between all pairs of hosts (BFS from each). */
-static long host_distance_sum(const vine_topo *t)
-{
-    int *dist = malloc((size_t)t->nvert * sizeof *dist),
-        *queue = malloc((size_t)t->nvert * sizeof *queue);
-    long sum = 0;
-    for (int h = 0; dist && queue && h < t->nhosts; h++) {
-        for (int v = 0; v < t->nvert; v++)
-            dist[v] = -1;
-        int head = 0, tail = 0, src = t->host_vert[h];
-        dist[src] = 0;
-        queue[tail++] = src;
-        while (head < tail) {
-            int v = queue[head++];
-            for (int k = t->adj_start[v]; k < t->adj_start[v + 1]; k++) {
-                int w = vine__topo_arc_head(t, t->adj_arc[k]);
-                if (dist[w] < 0) {
-                    dist[w] = dist[v] + 1;
-                    queue[tail++] = w;
-                }
-            }
-        }
-        for (int g = 0; g < t->nhosts; g++)
-            sum += dist[t->host_vert[g]];
-    }
-    free(dist);
-    free(queue);
-    return sum;
-}
-
 /*
  * vine sim export --cluster: a fat tree as SimGrid's FAT_TREE and a torus as its TORUS, read
  * back by vine's reader of SimGrid's clusters: the same tree (vertices, links, host
@@ -327,8 +298,9 @@ static void test_cluster(void)
           "fat tree read back: %d/%d/%d hosts/vertices/links, %d/%d/%d (%s)", a.nhosts, a.nvert,
           a.nlinks, b.nhosts, b.nvert, b.nlinks, err);
     if (rc == VINE_OK)
-        CHECK(host_distance_sum(&a) == host_distance_sum(&b), "fat tree: distance sums %ld, %ld",
-              host_distance_sum(&a), host_distance_sum(&b));
+        CHECK(topo_host_distance_sum(&a) == topo_host_distance_sum(&b),
+              "fat tree: distance sums %ld, %ld", topo_host_distance_sum(&a),
+              topo_host_distance_sum(&b));
     vine__topo_free(&a);
     vine__topo_free(&b);
 
@@ -346,8 +318,9 @@ static void test_cluster(void)
           b.nlinks, b.shape_nd, err);
     /* The generator's hosts hang off their routers: two hops more a pair. */
     if (rc == VINE_OK)
-        CHECK(host_distance_sum(&a) == host_distance_sum(&b) + 2L * 60 * 59,
-              "torus: distance sums %ld, %ld", host_distance_sum(&a), host_distance_sum(&b));
+        CHECK(topo_host_distance_sum(&a) == topo_host_distance_sum(&b) + 2L * 60 * 59,
+              "torus: distance sums %ld, %ld", topo_host_distance_sum(&a),
+              topo_host_distance_sum(&b));
     vine__topo_free(&a);
     vine__topo_free(&b);
 
