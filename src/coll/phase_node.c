@@ -229,13 +229,7 @@ static int on_levels(const vine_args *a, vine_sched *s, vine_build_fn flat, vine
     return m->node > 0 ? frame(&b, s, up, 1) : frame(&b, s, flat, 0);
 }
 
-int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across)
-{
-    return node_allreduce(a, s, across, 0);
-}
-
-int vine__node_allreduce_levels(const vine_args *a, vine_sched *s, vine_build_fn flat,
-                                vine_build_fn up)
+int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn flat, vine_build_fn up)
 {
     return on_levels(a, s, flat, up, node_allreduce);
 }
@@ -357,23 +351,12 @@ static int node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across, 
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
 }
 
-int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across)
-{
-    return node_bcast(a, s, across, 0);
-}
-
-int vine__node_bcast_levels(const vine_args *a, vine_sched *s, vine_build_fn flat, vine_build_fn up)
+int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn flat, vine_build_fn up)
 {
     return on_levels(a, s, flat, up, node_bcast);
 }
 
-int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across)
-{
-    return node_reduce(a, s, across, 0);
-}
-
-int vine__node_reduce_levels(const vine_args *a, vine_sched *s, vine_build_fn flat,
-                             vine_build_fn up)
+int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn flat, vine_build_fn up)
 {
     return on_levels(a, s, flat, up, node_reduce);
 }

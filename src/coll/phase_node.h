@@ -17,7 +17,7 @@
  *
  * Needs a level map and a commutative op (the ring and the fold mix operand
  * order).  The ranks of a node need not be consecutive; levels above the
- * node are not used; those inside it are, by vine__node_allreduce_levels.
+ * node are not used; those inside it nest the frame (up, below).
  */
 #ifndef VINE_PHASE_NODE_H
 #define VINE_PHASE_NODE_H
@@ -28,38 +28,35 @@
 int vine__node_lanes(const vine_levels *m);
 
 /*
- * Appends the five phases for a->rank, with across as the allreduce among
- * the nodes (called for the virtual communicator of the nodes, in place on
- * the rank's block), and finishes s.  Returns VINE_OK, VINE_ERR_NO_MEM or
- * across's status.
+ * Appends the five phases for a->rank, with flat as the allreduce among the
+ * nodes (called for the virtual communicator of the nodes, in place on the
+ * rank's block, without a level map), and finishes s.  Returns VINE_OK,
+ * VINE_ERR_NO_MEM or flat's status.
+ *
+ * Levels inside the node (issue 18; the full map, vine__args_levels(a)):
+ * the frame runs on the innermost level (a NUMA domain, say), and among
+ * each lane's representatives, one per unit, up runs on the map of the
+ * levels above up to the node (map_above in phase_node.c).  up is the
+ * caller's own builder, which calls this function again with the same flat
+ * and up: its frame runs on the next level, down to the node level, where
+ * flat runs among the nodes.  Without levels inside the node, up is not
+ * called.
  */
-int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn across);
-
-/*
- * The same frame on every level up to the node (issue 18), from the full
- * map (vine__args_levels(a)) when levels lie inside the node: the frame on
- * the innermost level (a NUMA domain, say), and among each lane's
- * representatives, one per unit, up, which runs this function again on the
- * map of the levels above (with up's own frame on the next level), down to
- * the node level, where flat runs among the nodes as in
- * vine__node_allreduce.  Without levels inside the node this is
- * vine__node_allreduce(a, s, flat).  up is the caller's builder that calls
- * this function with the same flat and up.  Finishes s.
- */
-int vine__node_allreduce_levels(const vine_args *a, vine_sched *s, vine_build_fn flat,
-                                vine_build_fn up);
+int vine__node_allreduce(const vine_args *a, vine_sched *s, vine_build_fn flat, vine_build_fn up);
 
 /*
  * The same frame for a broadcast (bcast hier_large) from a->root, in RECV:
  * the root stands for its lane in its node; (1) it scatters the q blocks
  * among its node's lane representatives on a binomial tree, lane j getting
  * block (j - the root's lane) mod q; (2) the representatives of each lane,
- * one per node, broadcast that block from the root's node with across;
+ * one per node, broadcast that block from the root's node with flat;
  * (3) a ring allgather among each node's representatives; (4) each lane
  * broadcasts the whole buffer from its representative on a binomial tree.
- * Finishes s; returns VINE_OK, VINE_ERR_NO_MEM or across's status.
+ * Levels inside the node nest it with up, rooted at the root's unit, as
+ * for vine__node_allreduce.  Finishes s; returns VINE_OK, VINE_ERR_NO_MEM
+ * or flat's (up's) status.
  */
-int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across);
+int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn flat, vine_build_fn up);
 
 /*
  * The same frame for a reduce (reduce hier_large) to a->root, commutative
@@ -67,24 +64,12 @@ int vine__node_bcast(const vine_args *a, vine_sched *s, vine_build_fn across);
  * root stands for its lane); (1) a ring reduce-scatter among each node's
  * representatives, lane j ending with block (j - the root's lane) mod q;
  * (2) the representatives of each lane, one per node, reduce that block to
- * the root's node with across (a reduce builder, in place at its root);
+ * the root's node with flat (a reduce builder, in place at its root);
  * (3) the representatives of the root's node send their blocks to the
- * root.  Ranks other than the root work in n elements of scratch.
- * Finishes s; returns VINE_OK, VINE_ERR_NO_MEM or across's status.
+ * root.  Ranks other than the root work in n elements of scratch.  Levels
+ * inside the node nest it with up, as for vine__node_bcast.  Finishes s;
+ * returns VINE_OK, VINE_ERR_NO_MEM or flat's (up's) status.
  */
-int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn across);
-
-/*
- * The bcast and reduce frames on every level up to the node, as
- * vine__node_allreduce_levels: the frame on the innermost level, and up
- * (the caller's builder, bcast or reduce hier_large) among the lanes'
- * representatives, rooted at the root's unit, on the map of the levels
- * above.  Without levels inside the node these are vine__node_bcast(a, s,
- * flat) and vine__node_reduce(a, s, flat).
- */
-int vine__node_bcast_levels(const vine_args *a, vine_sched *s, vine_build_fn flat,
-                            vine_build_fn up);
-int vine__node_reduce_levels(const vine_args *a, vine_sched *s, vine_build_fn flat,
-                             vine_build_fn up);
+int vine__node_reduce(const vine_args *a, vine_sched *s, vine_build_fn flat, vine_build_fn up);
 
 #endif

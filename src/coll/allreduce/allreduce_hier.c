@@ -13,10 +13,10 @@
  * nodes (Bine trees, section 4).  Ranks of a node need not be consecutive;
  * levels above the node are not used; levels inside it (VINE_NODE_LEVELS)
  * nest the frame: the rings in a NUMA domain, say, then the same frame among
- * the domains' lanes of a node (vine__node_allreduce_levels).  Nodes of different sizes: q is the
- * smallest node's size, and the other ranks of a larger node first fold
- * their vectors into its first q ranks and get the result back at the end
- * (the lanes of phase_node.h).
+ * the domains' lanes of a node (vine__node_allreduce).  Nodes of different
+ * sizes: q is the smallest node's size, and the other ranks of a larger
+ * node first fold their vectors into its first q ranks and get the result
+ * back at the end (the lanes of phase_node.h).
  *
  * Restrictions: commutative op (the ring and the butterfly mix operand
  * order), a level map with locality.  Cost, N nodes, N' = 2^floor(lg N),
@@ -34,6 +34,5 @@
 int vine__allreduce_hier_build(const vine_args *a, vine_sched *s)
 {
     /* Itself as the frame of the next level up when levels lie inside the node. */
-    return vine__node_allreduce_levels(a, s, vine__allreduce_bine_build,
-                                       vine__allreduce_hier_build);
+    return vine__node_allreduce(a, s, vine__allreduce_bine_build, vine__allreduce_hier_build);
 }

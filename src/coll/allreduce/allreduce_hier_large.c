@@ -26,6 +26,6 @@
 int vine__allreduce_hier_large_build(const vine_args *a, vine_sched *s)
 {
     /* Itself as the frame of the next level up when levels lie inside the node. */
-    return vine__node_allreduce_levels(a, s, vine__allreduce_bine_large_build,
-                                       vine__allreduce_hier_large_build);
+    return vine__node_allreduce(a, s, vine__allreduce_bine_large_build,
+                                vine__allreduce_hier_large_build);
 }

@@ -20,6 +20,6 @@
 int vine__allreduce_hier_rab_build(const vine_args *a, vine_sched *s)
 {
     /* Itself as the frame of the next level up when levels lie inside the node. */
-    return vine__node_allreduce_levels(a, s, vine__allreduce_rabenseifner_build,
-                                       vine__allreduce_hier_rab_build);
+    return vine__node_allreduce(a, s, vine__allreduce_rabenseifner_build,
+                                vine__allreduce_hier_rab_build);
 }

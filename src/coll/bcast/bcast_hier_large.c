@@ -12,7 +12,7 @@
  * instead of up to lg N times n, and the q ranks of a node use it at once.
  * Levels inside the node (VINE_NODE_LEVELS) nest the frame: the scatter and
  * ring in the root's NUMA domain, say, then the same frame among the
- * domains' lanes (vine__node_bcast_levels).
+ * domains' lanes (vine__node_bcast).
  *
  * Restrictions: a level map with locality; any p, root and count.  Cost, N
  * nodes, N' = 2^floor(lg N), q the smallest node, m = n/q, w the most ranks
@@ -28,6 +28,5 @@
 int vine__bcast_hier_large_build(const vine_args *a, vine_sched *s)
 {
     /* Itself as the frame of the next level up when levels lie inside the node. */
-    return vine__node_bcast_levels(a, s, vine__bcast_bine_large_build,
-                                   vine__bcast_hier_large_build);
+    return vine__node_bcast(a, s, vine__bcast_bine_large_build, vine__bcast_hier_large_build);
 }

@@ -31,6 +31,5 @@
 int vine__reduce_hier_large_build(const vine_args *a, vine_sched *s)
 {
     /* Itself as the frame of the next level up when levels lie inside the node. */
-    return vine__node_reduce_levels(a, s, vine__reduce_bine_large_build,
-                                    vine__reduce_hier_large_build);
+    return vine__node_reduce(a, s, vine__reduce_bine_large_build, vine__reduce_hier_large_build);
 }
