@@ -10,13 +10,16 @@
  * elements of each rank's block a round, and chunk c is the c-th run of S
  * elements of that stream, so that every chunk keeps all ranks busy.  In
  * chunk c every rank copies its input of the chunk into slot c % slots of its
- * region (as many slots as the region holds chunks) and SETs 3c + 1; the owner of a piece folds the
- * piece of all ranks' regions into its own region's copy of it, x_{p-1} first, then x_j op (...)
- * for j = p - 2 down to 0 (GET, GETRED and one local REDUCE of its own input, all dst = src op dst,
- * so operands stay in rank order); SETs 3c + 2 when others will read the result; and ranks that
- * want the result GET the other owners' pieces.  A rank SETs 3c + 3 after its reads of chunk c,
- * which the region's owner WAITs for before it writes the slot again.  No rank but the owner reads
- * a region's copy of the owner's own piece, which is why the owner may fold into it.
+ * region (as many slots as the region holds chunks) and SETs 3c + 1; the
+ * owner of a piece folds the piece of all ranks' regions into its own
+ * region's copy of it, x_{p-1} first, then x_j op (...) for j = p - 2 down
+ * to 0 (GET, GETRED and one local REDUCE of its own input, all dst = src op
+ * dst, so operands stay in rank order); SETs 3c + 2 when others will read
+ * the result; and ranks that want the result GET the other owners' pieces.
+ * A rank SETs 3c + 3 after its reads of chunk c, which the region's owner
+ * WAITs for before it writes the slot again.  No rank but the owner reads a
+ * region's copy of the owner's own piece, which is why the owner may fold
+ * into it.
  *
  * Small vectors (count * p <= VINE_SHM_SMALL_TOTAL within one region) skip
  * the slicing: every rank copies its input into its region and SETs 1, and
