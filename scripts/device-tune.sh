@@ -45,7 +45,8 @@
 # after the tune), TUNING (a tuning file to use instead of the tune stage's),
 # OSU, OSU_ARGS (OSU's options for the timed runs; -f adds the minimum and the
 # maximum over ranks), QUICK=1 (tiny sizes and budgets, to try the script on a
-# small machine).
+# small machine), PACK (a .tgz path: every file of OUT packed into it at the end, for
+# a device that returns few files).
 # $bind and $ranks_opt are split into words on purpose.
 # shellcheck disable=SC2086
 set -eu
