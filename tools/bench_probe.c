@@ -9,16 +9,20 @@
  * VINE_TOPOLOGY, and the test-only VINE_TOPOLOGY_FAKE_HOSTS), and for each
  * message class c (0: inside a node, ..., nlevels: between top groups) picks
  * the leaders of the first two level c-1 groups that share a level c group.
- * That pair ping-pongs 0 bytes (alpha_c: half the round trip) and N bytes
- * (beta_c: the rest of the one-way time per byte) while every other rank
- * waits.  Then every class c pair that can be formed at once (member j of
+ * That pair ping-pongs 0 bytes (alpha_c: half the round trip), 1 KiB, 4 KiB,
+ * ... below N, and N bytes (beta_c: the rest of the one-way time per byte)
+ * while every other rank waits.  When the latency left at N after the slope
+ * of the two largest sizes exceeds 1.5 alpha_c, the excess is the class's
+ * large-message (rendezvous) term, charged from the first size that shows
+ * half of it, and beta_c is that slope (vine__cost_fit_pair).  Then every
+ * class c pair that can be formed at once (member j of
  * subgroup 2i with member j of subgroup 2i+1, in every level c group) runs
  * the N-byte ping-pong together; the slowest pair's per-byte time over the
- * single pair's is the contention factor.  gamma is the time per byte of
- * MPI_Reduce_local summing doubles.  A class with no pair keeps the
- * built-in parameters, and one whose pairs never share a group's way out
- * keeps the built-in contention; the table and the file's notes say so.
- * Rank 0 prints the table and writes the file.
+ * single pair's is the contention factor, measured with as many messages
+ * between two groups as the largest pair of groups sent (contention_flows).  gamma is the time per
+ * byte of MPI_Reduce_local summing doubles.  A class with no pair keeps the built-in parameters,
+ * and one whose pairs never share a group's way out keeps the built-in contention; the table and
+ * the file's notes say so. Rank 0 prints the table and writes the file.
  */
 #include "bench_probe.h"
 
@@ -40,12 +44,19 @@ typedef struct probe_opts {
     int iters;
 } probe_opts;
 
+/* The sizes below N that the single pair also ping-pongs: 1 KiB, 4 KiB, ... */
+#define GRID_FIRST 1024
+#define GRID_MAX 16
+
 /* What was measured for one class. */
 typedef struct probe_class {
     int a, b;            /* the single pair; a = -1: none */
     int pairs;           /* pairs that ran at once */
     int contended;       /* some group sent more than one of them */
+    int flows;           /* the most of them between one pair of groups */
     double t0, tn, tall; /* one-way seconds: 0 bytes, N bytes, N bytes all pairs at once */
+    int ngrid;           /* sizes of the grid below N, then N itself */
+    double size[GRID_MAX], t[GRID_MAX]; /* the single pair's one-way times at those sizes */
     char note[NOTE_MAX];
 } probe_class;
 
@@ -153,13 +164,14 @@ static void single_pair(const vine_levels *m, int c, probe_class *pc)
 /*
  * This rank's partner among all class c pairs formed at once: member j of
  * subgroup 2i with member j of subgroup 2i+1, in every level c group; -1
- * when it has none.  Counts the pairs, and notes whether some subgroup
- * sends more than one of them (only then can contention show).
+ * when it has none.  Counts the pairs, notes whether some subgroup sends
+ * more than one of them (only then can contention show) and the most that
+ * go between one pair of subgroups.
  */
 static int all_pairs(const vine_levels *m, int c, int rank, probe_class *pc)
 {
     int partner = -1;
-    pc->pairs = pc->contended = 0;
+    pc->pairs = pc->contended = pc->flows = 0;
     for (int g = 0; g < vine__levels_ngroups(m, c); g++) {
         int n;
         const int *sub = vine__levels_subgroups(m, c, g, &n);
@@ -171,6 +183,7 @@ static int all_pairs(const vine_levels *m, int c, int rank, probe_class *pc)
                 partner = ma[j] == rank ? mb[j] : mb[j] == rank ? ma[j] : partner;
                 pc->pairs++;
                 pc->contended |= j > 0;
+                pc->flows = j + 1 > pc->flows ? j + 1 : pc->flows;
             }
         }
     }
@@ -186,7 +199,14 @@ static void probe_class_run(const vine_levels *m, int c, int rank, const probe_o
         return;
     int peer = rank == pc->a ? pc->b : rank == pc->b ? pc->a : -1;
     pc->t0 = timed_round(peer, rank == pc->a, buf, 0, o->iters);
+    pc->ngrid = 0;
+    for (size_t b = GRID_FIRST; b < o->bytes && pc->ngrid < GRID_MAX - 1; b *= 4) {
+        pc->size[pc->ngrid] = (double)b;
+        pc->t[pc->ngrid++] = timed_round(peer, rank == pc->a, buf, b, o->iters);
+    }
     pc->tn = timed_round(peer, rank == pc->a, buf, o->bytes, o->iters);
+    pc->size[pc->ngrid] = (double)o->bytes;
+    pc->t[pc->ngrid++] = pc->tn;
     int partner = all_pairs(m, c, rank, pc);
     pc->tall = timed_round(partner, partner > rank, buf, o->bytes, o->iters);
 }
@@ -214,14 +234,23 @@ static void fill_class(vine_cost *c, int cls, probe_class *pc, size_t bytes)
         snprintf(pc->note, NOTE_MAX, "no pair of ranks of this class: built-in parameters");
         return;
     }
-    lv->alpha = pc->t0 > 0 ? pc->t0 : 0;
-    double per_byte = pc->tn - lv->alpha;
-    lv->beta = per_byte > 0 ? per_byte / (double)bytes : 0;
-    double all_byte = pc->tall - lv->alpha;
-    if (pc->contended && per_byte > 0)
+    vine__cost_fit_pair(lv, pc->t0, pc->size, pc->t, pc->ngrid);
+    double start = vine__cost_latency(lv, (double)bytes);
+    double per_byte = pc->tn - start, all_byte = pc->tall - start;
+    if (pc->contended && per_byte > 0) {
         lv->contention = all_byte > per_byte ? all_byte / per_byte : 1.0;
-    snprintf(pc->note, NOTE_MAX, "ranks %d and %d; %d pairs at once%s", pc->a, pc->b, pc->pairs,
-             pc->contended ? "" : ", never two from one group: built-in contention");
+        /* No slowdown with flows messages says only that the links take that many. */
+        lv->contention_flows = lv->contention > 1.0 ? pc->flows : 0;
+    }
+    char rndv[64] = "";
+    if (lv->rndv_alpha > 0)
+        snprintf(rndv, sizeof rndv, "; from %.0f bytes %.3f us more", lv->rndv_bytes,
+                 lv->rndv_alpha * 1e6);
+    char flows[48] = ", never two from one group: built-in contention";
+    if (pc->contended)
+        snprintf(flows, sizeof flows, ", up to %d between two groups", pc->flows);
+    snprintf(pc->note, NOTE_MAX, "ranks %d and %d; %d pairs at once%s%s", pc->a, pc->b, pc->pairs,
+             flows, rndv);
 }
 
 static void print_table(const vine_cost *c, const probe_class *pc, int nclasses,

@@ -4,10 +4,12 @@
  * algorithm that auto chooses between on a level map.
  *
  * Each formula follows the algorithm's critical path step by step.  A step
- * whose messages cross class c costs alpha_c + bytes * beta_c, and beta_c is
+ * whose messages cross class c costs alpha_c + bytes * beta_c (alpha_c plus
+ * the class's rndv_alpha for a message of rndv_bytes or more), and beta_c is
  * multiplied by the contention factor of class c when the step sends more
  * messages than there are groups one level below c: then at least two of
- * them leave one group through the same links at once.  For a flat
+ * them leave one group through the same links at once (with the class's
+ * contention_flows, in proportion to how many do).  For a flat
  * algorithm the class of a step is read off one or two representative
  * pairs (the root and the ends of the subtree it serves in rooted trees,
  * rank 0 and its partner otherwise), and every message of the step is
@@ -34,10 +36,10 @@ void vine__cost_defaults(vine_cost *c)
 {
     memset(c, 0, sizeof *c);
     c->nclasses = 4;
-    c->cls[0] = (vine_cost_level){0.5 * US, 0.05 * NS, 1.0};
-    c->cls[1] = (vine_cost_level){1.57 * US, 0.08 * NS, 1.0};
-    c->cls[2] = (vine_cost_level){2.45 * US, 0.08 * NS, 2.0};
-    c->cls[3] = (vine_cost_level){2.85 * US, 0.08 * NS, 2.0};
+    c->cls[0] = (vine_cost_level){0.5 * US, 0.05 * NS, 1.0, 0, 0, 0};
+    c->cls[1] = (vine_cost_level){1.57 * US, 0.08 * NS, 1.0, 0, 0, 0};
+    c->cls[2] = (vine_cost_level){2.45 * US, 0.08 * NS, 2.0, 0, 0, 0};
+    c->cls[3] = (vine_cost_level){2.85 * US, 0.08 * NS, 2.0, 0, 0, 0};
     c->gamma = 0.25 * NS;
     vine__cost_shm_defaults(&c->shm);
 }
@@ -64,6 +66,36 @@ const vine_cost_level *vine__cost_level(const vine_cost *c, int cls)
     if (cls >= c->nclasses)
         cls = c->nclasses - 1;
     return &c->cls[cls < 0 ? 0 : cls];
+}
+
+double vine__cost_latency(const vine_cost_level *lv, double bytes)
+{
+    return lv->alpha + (lv->rndv_alpha > 0 && bytes >= lv->rndv_bytes ? lv->rndv_alpha : 0);
+}
+
+void vine__cost_fit_pair(vine_cost_level *lv, double t0, const double *sizes, const double *t,
+                         int n)
+{
+    double big = sizes[n - 1];
+    lv->alpha = t0 > 0 ? t0 : 0;
+    lv->rndv_bytes = lv->rndv_alpha = 0;
+    if (n >= 2 && sizes[n - 1] > sizes[n - 2]) {
+        double beta = (t[n - 1] - t[n - 2]) / (sizes[n - 1] - sizes[n - 2]);
+        double jump = t[n - 1] - big * beta - lv->alpha;
+        if (beta > 0 && jump > 0 && jump > 0.5 * lv->alpha) {
+            lv->beta = beta;
+            lv->rndv_alpha = jump;
+            lv->rndv_bytes = big;
+            for (int i = 0; i < n; i++)
+                if (t[i] - sizes[i] * beta - lv->alpha >= jump / 2) {
+                    lv->rndv_bytes = sizes[i] > 1 ? sizes[i] : 1;
+                    break;
+                }
+            return;
+        }
+    }
+    double per_byte = t[n - 1] - lv->alpha;
+    lv->beta = per_byte > 0 ? per_byte / big : 0;
 }
 
 int vine__cost_class(const vine_levels *m, int r, int s)
@@ -113,8 +145,10 @@ static const char *unknown_key(json_t *o, const char *const *known)
 static int level_from_json(json_t *o, vine_cost_level *lv, const char *path, size_t i, char *err,
                            size_t errlen)
 {
-    static const char *const known[] = {"name", "note",       "pair", "alpha",
-                                        "beta", "contention", NULL};
+    static const char *const known[] = {"name",       "note",       "pair",
+                                        "alpha",      "beta",       "contention",
+                                        "rndv_bytes", "rndv_alpha", "contention_flows",
+                                        NULL};
     const char *bad;
     if (!json_is_object(o))
         return vine__errmsg(err, errlen, "%s: levels[%zu] is not an object", path, i);
@@ -128,6 +162,18 @@ static int level_from_json(json_t *o, vine_cost_level *lv, const char *path, siz
                             path, i);
     if (get_num(o, "contention", 1, 1, &lv->contention))
         return vine__errmsg(err, errlen, "%s: levels[%zu]: \"contention\" is not a number >= 1",
+                            path, i);
+    if (get_num(o, "contention_flows", 1, 0, &lv->contention_flows))
+        return vine__errmsg(err, errlen,
+                            "%s: levels[%zu]: \"contention_flows\" is not a number >= 1", path, i);
+    if (get_num(o, "rndv_alpha", 0, 0, &lv->rndv_alpha))
+        return vine__errmsg(err, errlen, "%s: levels[%zu]: \"rndv_alpha\" is not a number >= 0",
+                            path, i);
+    if (get_num(o, "rndv_bytes", 1, 0, &lv->rndv_bytes))
+        return vine__errmsg(err, errlen, "%s: levels[%zu]: \"rndv_bytes\" is not a number >= 1",
+                            path, i);
+    if (lv->rndv_alpha > 0 && lv->rndv_bytes < 1)
+        return vine__errmsg(err, errlen, "%s: levels[%zu]: \"rndv_alpha\" needs \"rndv_bytes\"",
                             path, i);
     return VINE_OK;
 }
@@ -206,6 +252,12 @@ static json_t *level_to_json(const vine_cost_level *lv, const char *note)
     json_object_set_new(o, "alpha", json_real(lv->alpha));
     json_object_set_new(o, "beta", json_real(lv->beta));
     json_object_set_new(o, "contention", json_real(lv->contention));
+    if (lv->contention_flows > 0)
+        json_object_set_new(o, "contention_flows", json_real(lv->contention_flows));
+    if (lv->rndv_alpha > 0) {
+        json_object_set_new(o, "rndv_bytes", json_real(lv->rndv_bytes));
+        json_object_set_new(o, "rndv_alpha", json_real(lv->rndv_alpha));
+    }
     return o;
 }
 
@@ -231,7 +283,8 @@ json_t *vine__cost_to_json(const vine_cost *c)
 {
     for (int i = 0; i < c->nclasses; i++)
         if (!isfinite(c->cls[i].alpha) || !isfinite(c->cls[i].beta) ||
-            !isfinite(c->cls[i].contention))
+            !isfinite(c->cls[i].contention) || !isfinite(c->cls[i].rndv_bytes) ||
+            !isfinite(c->cls[i].rndv_alpha) || !isfinite(c->cls[i].contention_flows))
             return NULL;
     if (!isfinite(c->gamma) || c->nclasses < 1 || c->nclasses > VINE_COST_CLASSES)
         return NULL;
@@ -279,6 +332,20 @@ static const vine_cost_level *lvl(const ctx *x, int cls)
     return vine__cost_level(x->c, x->node ? 0 : cls);
 }
 
+static double lat(const vine_cost_level *lv, double bytes)
+{
+    return vine__cost_latency(lv, bytes);
+}
+
+/* The start-up times of a binomial tree's steps, messages doubling from first bytes. */
+static double lat_doubling(const vine_cost_level *lv, int steps, double first)
+{
+    double t = 0;
+    for (int i = 0; i < steps; i++, first *= 2)
+        t += lat(lv, first);
+    return t;
+}
+
 static int ceil_log2(long n)
 {
     int k = 0;
@@ -311,43 +378,64 @@ static double groups_below(const ctx *x, int cls)
 }
 
 /*
- * One step moving bytes: the latency of class typ, the bandwidth of class
- * cls, with its contention factor when contended.  For a Bine step typ is
- * the median message's class and cls the highest any message crosses
- * (bine_step): a rank waits only for its own partner, so a few pairs of a
- * higher class lengthen their own ranks' step, not every rank's.
+ * The factor on beta of class lv when flows messages share one group's way
+ * out: none for one, or for a class without contention; with
+ * contention_flows measured, their share of the links (flows times the
+ * factor measured with contention_flows of them); else the class's factor.
  */
-static double step_at(const ctx *x, int typ, int cls, double bytes, int contended)
+static double contention_of(const vine_cost_level *lv, double flows)
 {
-    const vine_cost_level *lv = lvl(x, cls);
-    return lvl(x, typ)->alpha + bytes * lv->beta * (contended ? lv->contention : 1.0);
+    if (flows <= 1 || lv->contention <= 1)
+        return 1.0;
+    if (lv->contention_flows > 0) {
+        double f = flows * lv->contention / lv->contention_flows;
+        return f > 1 ? f : 1.0;
+    }
+    return lv->contention;
 }
 
-/* One step: senders messages of bytes each, all crossing class cls at once. */
+/*
+ * One step moving bytes: the latency of class typ, the bandwidth of class
+ * cls, contended by flows messages sharing a way out (contention_of).  For a
+ * Bine step typ is the median message's class and cls the highest any
+ * message crosses (bine_step): a rank waits only for its own partner, so a
+ * few pairs of a higher class lengthen their own ranks' step, not every
+ * rank's.
+ */
+static double step_at(const ctx *x, int typ, int cls, double bytes, double flows)
+{
+    const vine_cost_level *lv = lvl(x, cls);
+    return vine__cost_latency(lvl(x, typ), bytes) + bytes * lv->beta * contention_of(lv, flows);
+}
+
+/*
+ * One step: senders messages of bytes each, all crossing class cls at once,
+ * as many from each group one level below (more than one a group: contended).
+ */
 static double step(const ctx *x, int cls, double bytes, double senders)
 {
-    return step_at(x, cls, cls, bytes, senders > groups_below(x, cls));
+    return step_at(x, cls, cls, bytes, senders / groups_below(x, cls));
 }
 
 /*
  * The class of step s of a Bine butterfly on the first q ranks, in which rank
- * r exchanges with vine__bine_pi(r, s, q), and in *contended whether two of
- * its messages that cross that class go between the same two groups (one
- * level below it) and so share their links: the step is priced at the
- * highest class any message crosses, with that class's contention factor
- * only then.  Bine's distances are modular, so at every other step rank 0's
- * partner is q - |rho(s)|, across the whole job; rank 0's class with every
- * rank sending would price such a step as if all its messages crossed the
- * top level at once, while only the pairs that wrap around the ends of a
- * group do, one or two per pair of groups (docs/selection.md).  Every rank's
- * pair is classified, or every (q / 16384)-th on more ranks (two sampled
- * messages between the same groups still mean contention); without memory
- * for the pairs, the count of crossing messages against the groups decides,
- * as for the other algorithms.
+ * r exchanges with vine__bine_pi(r, s, q), and in *flows the most of its
+ * messages that cross that class between the same two groups (one level
+ * below it) and so share their links: the step is priced at the highest
+ * class any message crosses, contended only when flows > 1.  Bine's
+ * distances are modular, so at every other step rank 0's partner is
+ * q - |rho(s)|, across the whole job; rank 0's class with every rank
+ * sending would price such a step as if all its messages crossed the top
+ * level at once, while only the pairs that wrap around the ends of a group
+ * do, one or two per pair of groups (docs/selection.md).  Every rank's pair
+ * is classified, or every (q / 16384)-th on more ranks (two sampled
+ * messages between the same groups count as that many times the stride);
+ * without memory for the pairs, the crossing messages a group below
+ * decide, as for the other algorithms.
  */
-static int bine_step(const ctx *x, int s, int q, int *contended, int *typical)
+static int bine_step(const ctx *x, int s, int q, double *flows, int *typical)
 {
-    *contended = 0;
+    *flows = 1;
     if (!x->m)
         return *typical = vine__cost_class(NULL, 0, vine__bine_pi(0, s, q));
     long n[VINE_LEVELS_MAX + 1] = {0}, all = 0;
@@ -371,10 +459,11 @@ static int bine_step(const ctx *x, int s, int q, int *contended, int *typical)
     if (!key || !cnt) {
         free(key);
         free(cnt);
-        *contended = (double)n[top] * stride > groups_below(x, top);
+        *flows = (double)n[top] * stride / groups_below(x, top);
         return top;
     }
-    for (int r = 0; r < q && !*contended; r += stride) {
+    uint32_t most = 1;
+    for (int r = 0; r < q; r += stride) {
         int v = vine__bine_pi(r, s, q);
         if (vine__cost_class(x->m, r, v) != top)
             continue;
@@ -384,10 +473,11 @@ static int bine_step(const ctx *x, int s, int q, int *contended, int *typical)
         while (cnt[h] && key[h] != k)
             h = (h + 1) & (cap - 1);
         key[h] = k;
-        *contended = ++cnt[h] > 1;
+        most = ++cnt[h] > most ? cnt[h] : most;
     }
     free(key);
     free(cnt);
+    *flows = most > 1 ? (double)most * stride : 1;
     return top;
 }
 
@@ -500,11 +590,11 @@ static double halving(const ctx *x, int level, double n, int both, int bine, dou
     for (int k = 0; (1L << (k + 1)) <= q2; k++) {
         double b = n / (double)(2L << k);
         long dist = bine == HALVING_FAR ? q2 >> (k + 1) : bine ? vine__bine_rho(k) : 1L << k;
-        int cls = unit_class(x, level, 0, mod(dist, (int)q2)), cont, typ;
-        double one = step(x, cls, b, (double)q2 * width);
+        int cls = unit_class(x, level, 0, mod(dist, (int)q2)), typ;
+        double one = step(x, cls, b, (double)q2 * width), flows;
         if (bine == 1 && level < 0) {
-            cls = bine_step(x, k, (int)q2, &cont, &typ);
-            one = step_at(x, typ, cls, b, cont);
+            cls = bine_step(x, k, (int)q2, &flows, &typ);
+            one = step_at(x, typ, cls, b, flows);
         }
         t += (both ? 2 : 1) * one + b * x->c->gamma;
     }
@@ -614,11 +704,12 @@ static double leader_relay(const ctx *x, int root, double bytes, int lowest)
                 big = i;
         const vine_cost_level *lv = lvl(x, l);
         double inner = vine__levels_size(x->m, l, g) - vine__levels_size(x->m, l - 1, sub[big]);
-        t += ceil_log2(k) * lv->alpha + inner * bytes * lv->beta;
+        t += lat_doubling(lv, ceil_log2(k), k > 1 ? inner * bytes / (k - 1) : 0) +
+             inner * bytes * lv->beta;
         g = sub[big];
     }
     const vine_cost_level *top = lvl(x, L);
-    return t + top->alpha + size_top * bytes * top->beta;
+    return t + lat(top, size_top * bytes) + size_top * bytes * top->beta;
 }
 
 /*
@@ -635,7 +726,9 @@ static double leader_stages(const ctx *x, int root, double bytes, int from)
     for (int s = from; s <= x->m->nlevels; s++) {
         stage st = stage_of(x, root, s);
         const vine_cost_level *lv = lvl(x, s);
-        t += ceil_log2(st.k) * lv->alpha + (st.ranks - st.own) * bytes * lv->beta;
+        double others = (st.ranks - st.own) * bytes;
+        t += lat_doubling(lv, ceil_log2(st.k), st.k > 1 ? others / (st.k - 1) : 0) +
+             others * lv->beta;
     }
     return t;
 }
@@ -645,7 +738,7 @@ static double leader(const ctx *x, int root, double bytes)
     double t = leader_stages(x, root, bytes, 0);
     if (root != vine__levels_leader(x->m, 0, vine__levels_group(x->m, 0, root))) {
         const vine_cost_level *lv = lvl(x, 0);
-        t += lv->alpha + (double)x->p * bytes * lv->beta;
+        t += lat(lv, (double)x->p * bytes) + (double)x->p * bytes * lv->beta;
     }
     double relay = leader_relay(x, root, bytes, 0);
     return relay > t ? relay : t;
@@ -660,7 +753,8 @@ static double hier_tree_from(const ctx *x, int root, double bytes, double red, i
     double t = 0;
     for (int s = from; s <= x->m->nlevels; s++) {
         const vine_cost_level *lv = lvl(x, s);
-        t += ceil_log2(stage_of(x, root, s).k) * (lv->alpha + bytes * lv->beta + red * x->c->gamma);
+        t += ceil_log2(stage_of(x, root, s).k) *
+             (lat(lv, bytes) + bytes * lv->beta + red * x->c->gamma);
     }
     return t;
 }
@@ -696,8 +790,8 @@ static double hier_allreduce(const ctx *x, double n, int bine, int large)
     int q = vine__node_lanes(x->m), widest = widest_lane(x, q);
     const vine_cost_level *lv = lvl(x, 0);
     double fold = ceil_log2(widest);
-    double t = fold * (2 * (lv->alpha + n * lv->beta) + n * x->c->gamma);
-    t += 2 * (q - 1) * (lv->alpha + n / q * lv->beta) + (q - 1.0) / q * n * x->c->gamma;
+    double t = fold * (2 * (lat(lv, n) + n * lv->beta) + n * x->c->gamma);
+    t += 2 * (q - 1) * (lat(lv, n / q) + n / q * lv->beta) + (q - 1.0) / q * n * x->c->gamma;
     if (vine__levels_ngroups(x->m, 0) > 1)
         t += large ? halving(x, 0, n / q, 1, bine, q) : butterfly(x, 0, bine, n / q, q);
     return t;
@@ -717,9 +811,9 @@ static double hier_bcast_large(const ctx *x, double n)
     int q = vine__node_lanes(x->m), nodes = vine__levels_ngroups(x->m, 0);
     const vine_cost_level *lv = lvl(x, 0);
     double m = n / q;
-    double t = ceil_log2(q) * lv->alpha + (q - 1) * m * lv->beta;
-    t += (q - 1) * (lv->alpha + m * lv->beta);
-    t += ceil_log2(widest_lane(x, q)) * (lv->alpha + n * lv->beta);
+    double t = lat_doubling(lv, ceil_log2(q), m) + (q - 1) * m * lv->beta;
+    t += (q - 1) * (lat(lv, m) + m * lv->beta);
+    t += ceil_log2(widest_lane(x, q)) * (lat(lv, n) + n * lv->beta);
     if (nodes > 1)
         t += 2 * allgather_log(x, 0, m / nodes, q, 0);
     return t;
@@ -737,9 +831,9 @@ static double hier_reduce_large(const ctx *x, double n)
     int q = vine__node_lanes(x->m);
     const vine_cost_level *lv = lvl(x, 0);
     double m = n / q, g = x->c->gamma;
-    double t = ceil_log2(widest_lane(x, q)) * (lv->alpha + n * lv->beta + n * g);
-    t += (q - 1) * (lv->alpha + m * lv->beta + m * g);
-    t += lv->alpha + (q - 1) * m * lv->beta;
+    double t = ceil_log2(widest_lane(x, q)) * (lat(lv, n) + n * lv->beta + n * g);
+    t += (q - 1) * (lat(lv, m) + m * lv->beta + m * g);
+    t += lat(lv, (q - 1) * m) + (q - 1) * m * lv->beta;
     if (vine__levels_ngroups(x->m, 0) > 1)
         t += halving(x, 0, m, 1, 1, q);
     return t;
@@ -758,8 +852,9 @@ static double hier_allgather(const ctx *x, double bytes)
     for (int s = 0; s < x->m->nlevels; s++) {
         stage st = stage_of(x, 0, s);
         const vine_cost_level *lv = lvl(x, s);
-        t += ceil_log2(st.k) * (2 * lv->alpha + all * lv->beta) +
-             (st.ranks - st.own) * bytes * lv->beta;
+        double others = (st.ranks - st.own) * bytes;
+        t += lat_doubling(lv, ceil_log2(st.k), st.k > 1 ? others / (st.k - 1) : 0) +
+             ceil_log2(st.k) * (lat(lv, all) + all * lv->beta) + others * lv->beta;
     }
     return t + allgather_log(x, top, vine__levels_size(x->m, top, 0) * bytes, 1, 1);
 }
@@ -936,7 +1031,8 @@ static double rooted_linear(const ctx *x, const vine_args *a, double u)
     for (int i = 1; i < x->p; i++) {
         int peer = mod((long)a->root + i, x->p);
         const vine_cost_level *lv = lvl(x, vine__cost_class(x->m, a->root, peer));
-        sum += lv->alpha + vbytes(x, t[peer]) * lv->beta;
+        double b = vbytes(x, t[peer]);
+        sum += lat(lv, b) + b * lv->beta;
     }
     return sum;
 }
@@ -1286,7 +1382,7 @@ static double tor_stage(const ctx *x, tor *o, int d, double n, int bine, int rs)
     for (int k = 0; (1L << k) < dim; k++) {
         double b = n / (double)(2L << k);
         int cls = tor_class(x, o, d, vine__bine_rho(k));
-        t += step(x, cls, b, x->p) + b * red + o->extra * lvl(x, cls)->alpha;
+        t += step(x, cls, b, x->p) + b * red + o->extra * lat(lvl(x, cls), b);
     }
     if (dim % 2)
         t += step(x, tor_class(x, o, d, 1), n, x->p) + n * red;
@@ -1379,7 +1475,7 @@ static double torus_tree(const ctx *x, double u, double red, size_t count)
             double senders = lines * ceil((dim - size) / (2 * size));
             long lo = k % 2 ? -(1L << k) : 1L << k;
             int cls = tor_class(x, &o, d, lo);
-            t += step(x, cls, u, senders) + red * x->c->gamma + (parts - 1) * lvl(x, cls)->alpha;
+            t += step(x, cls, u, senders) + red * x->c->gamma + (parts - 1) * lat(lvl(x, cls), u);
         }
         lines *= dim;
     }
@@ -1534,8 +1630,9 @@ static double bine_allgather(const ctx *x, double b)
     int n = ceil_log2(x->p);
     for (int j = 0; j < n; j++) {
         double size = (double)(1L << j);
-        int cont, typ, cls = bine_step(x, n - 1 - j, x->p, &cont, &typ);
-        t += step_at(x, typ, cls, dmin(size, (double)x->p - size) * b, cont);
+        double flows;
+        int typ, cls = bine_step(x, n - 1 - j, x->p, &flows, &typ);
+        t += step_at(x, typ, cls, dmin(size, (double)x->p - size) * b, flows);
     }
     return t;
 }
@@ -1581,9 +1678,10 @@ static double halving_gather(const ctx *x, int root, double b, int bine)
              * root's own partner at rho(k) wraps around the communicator for odd k,
              * which on a block placement is the farthest group, unlike most pairs.
              * Only n of the q2 ranks send, so contention needs the count rule too. */
-            int cont, typ;
-            cls = bine_step(x, k, (int)q2, &cont, &typ);
-            one = step_at(x, typ, cls, n * b, cont && n > groups_below(x, cls));
+            int typ;
+            double flows;
+            cls = bine_step(x, k, (int)q2, &flows, &typ);
+            one = step_at(x, typ, cls, n * b, n > groups_below(x, cls) ? flows : 1);
         }
         t += one;
     }

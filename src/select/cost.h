@@ -34,6 +34,20 @@ typedef struct vine_cost_level {
     double alpha;      /* seconds per message */
     double beta;       /* seconds per byte */
     double contention; /* >= 1: multiplies beta when messages share a group's way out */
+    /*
+     * The messages that shared one group's way out when contention was
+     * measured (vine-bench probe), or 0.  With it, k messages sharing a way
+     * out multiply beta by max(1, k contention / contention_flows), their
+     * share of the links' capacity; without it, by contention whenever k > 1.
+     */
+    double contention_flows;
+    /*
+     * The large-message protocol (rendezvous): a message of at least
+     * rndv_bytes bytes costs rndv_alpha seconds more (the handshake before
+     * its data moves).  rndv_alpha 0: none, the built-in case.
+     */
+    double rndv_bytes;
+    double rndv_alpha;
 } vine_cost_level;
 
 /*
@@ -112,6 +126,21 @@ struct json_t *vine__cost_to_json(const vine_cost *c);
 
 /* The parameters of message class cls (clamped to the entries given). */
 const vine_cost_level *vine__cost_level(const vine_cost *c, int cls);
+
+/* The start-up time of one message of bytes on level lv: alpha, plus rndv_alpha from rndv_bytes. */
+double vine__cost_latency(const vine_cost_level *lv, double bytes);
+
+/*
+ * Fits one class's parameters to one-way ping-pong times (vine-bench probe):
+ * t0 for 0 bytes, and t[i] for sizes[i] bytes, n >= 1 sizes in increasing
+ * order, the last the probe's large message.  alpha = t0.  When the latency
+ * left at the two largest sizes after their slope (beta) exceeds 1.5 alpha,
+ * the excess is rndv_alpha and rndv_bytes the smallest size whose latency
+ * is at least halfway there; otherwise beta = (t[n-1] - t0) / sizes[n-1]
+ * and no rndv term.  Sets alpha, beta, rndv_bytes and rndv_alpha of *lv.
+ */
+void vine__cost_fit_pair(vine_cost_level *lv, double t0, const double *sizes, const double *t,
+                         int n);
 
 /*
  * The class of a message between ranks r and s: the lowest level at which

@@ -8,7 +8,9 @@
  * a round trip through the writer) and that the choice does not depend on
  * the caller's rank; the v collectives and the scans (uniform tables priced
  * as the regular collective, one large block deciding the ring, auto's
- * choice for allgatherv and the scans on a map, the rule for the others).
+ * choice for allgatherv and the scans on a map, the rule for the others);
+ * the large-message (rendezvous) term, its fit and its keys; contention in
+ * proportion to the messages that share a way out.
  * Prints "cost: N passed, M failed".
  */
 #include "check.h"
@@ -47,9 +49,9 @@ static vine_cost simple_cost(double cont1, double cont2, double gamma)
     vine_cost c;
     vine__cost_defaults(&c);
     c.nclasses = 3;
-    c.cls[0] = (vine_cost_level){1, 0.1, 1};
-    c.cls[1] = (vine_cost_level){10, 1, cont1};
-    c.cls[2] = (vine_cost_level){100, 10, cont2};
+    c.cls[0] = (vine_cost_level){1, 0.1, 1, 0, 0, 0};
+    c.cls[1] = (vine_cost_level){10, 1, cont1, 0, 0, 0};
+    c.cls[2] = (vine_cost_level){100, 10, cont2, 0, 0, 0};
     c.gamma = gamma;
     return c;
 }
@@ -154,7 +156,7 @@ static void test_two_switches(void)
         296);
     vine_cost c = simple_cost(1, 1, 0);
     for (int i = 0; i < 3; i++)
-        c.cls[i] = (vine_cost_level){0, 1, 1};
+        c.cls[i] = (vine_cost_level){0, 1, 1, 0, 0, 0};
     vine_args a = args_of(VINE_COLL_GATHER, &m, 296, 0, 1);
     CHECK(near(cost_of(&c, &a, "binomial"), 295), "binomial %g", cost_of(&c, &a, "binomial"));
     CHECK(near(cost_of(&c, &a, "leader"), 463), "leader %g", cost_of(&c, &a, "leader"));
@@ -373,7 +375,7 @@ static void test_bine_candidates(void)
     vine_levels m = map_of("block:2,2", 8);
     vine_cost c = simple_cost(1, 1, 0.01);
     for (int i = 0; i < 3; i++)
-        c.cls[i] = (vine_cost_level){1, 0.1, 1};
+        c.cls[i] = (vine_cost_level){1, 0.1, 1, 0, 0, 0};
     vine_args a = args_of(VINE_COLL_REDUCE, &m, 8, 0, 1 << 20);
     double rab = cost_of(&c, &a, "rabenseifner"), bl = cost_of(&c, &a, "bine_large");
     CHECK(rab > 0 && near(bl, rab), "reduce bine_large %g, rabenseifner %g", bl, rab);
@@ -798,6 +800,136 @@ static void expect_bad(const char *dir, const char *text, const char *want)
     CHECK(memcmp(&c, &d, sizeof c) == 0, "a failed load leaves the defaults");
 }
 
+/*
+ * The large-message (rendezvous) term: a message of rndv_bytes or more costs
+ * rndv_alpha more.  On the simple costs (block:2,2, p = 8), one-byte blocks:
+ * the ring's 7 steps each send one 1-byte message, recursive doubling's 3
+ * steps 1, 2 and 4 bytes; with rndv_alpha 1000 on every class from 2 bytes
+ * the ring is unchanged and recursive doubling pays 2 x 1000 more, from 1
+ * byte the ring 7 x 1000 more.  The fit (vine-bench probe) recovers the
+ * term from one-way times made of alpha 2 us, 40 ps/B and 30 us more from
+ * 64 KiB, and leaves it out when the large messages' latency is within 1.5
+ * alpha.  On vine's LUMI model (256 ranks, block:1,4,31), with the
+ * parameters vine-bench probe measured under SimGrid (class 1: 4.03 us,
+ * 10.6 ps/B, 19.3 us more from 64 KiB; classes 2 and 3: 6.05 us, 42.5 ps/B,
+ * 28.9 us more, contention 4 and 6.3), allgather of 64 KiB blocks goes to
+ * bine_permute (SimGrid: 1,076 us, the ring 12,597), and the ring costs
+ * 255 rndv_alpha more than without the term; with 256 KiB blocks the term
+ * is what moves auto from the ring to bine_permute.
+ */
+static void test_rndv(void)
+{
+    vine_cost_level one = {1, 0.1, 1, 0, 100, 5};
+    CHECK(near(vine__cost_latency(&one, 99), 1) && near(vine__cost_latency(&one, 100), 6),
+          "latency below and at rndv_bytes");
+
+    vine_levels m = map_of("block:2,2", 8);
+    vine_cost c = simple_cost(1, 1, 0.01), r = c;
+    vine_args a = args_of(VINE_COLL_ALLGATHER, &m, 8, 0, 1);
+    for (int i = 0; i < 3; i++)
+        r.cls[i].rndv_bytes = 2, r.cls[i].rndv_alpha = 1000;
+    CHECK(near(cost_of(&r, &a, "ring"), cost_of(&c, &a, "ring")), "ring below rndv_bytes");
+    CHECK(near(cost_of(&r, &a, "recursive_doubling"), cost_of(&c, &a, "recursive_doubling") + 2000),
+          "recursive doubling: two steps of 2 bytes or more");
+    for (int i = 0; i < 3; i++)
+        r.cls[i].rndv_bytes = 1;
+    CHECK(near(cost_of(&r, &a, "ring"), cost_of(&c, &a, "ring") + 7000), "ring from 1 byte");
+    vine__levels_free(&m);
+
+    double sizes[] = {1024, 4096, 16384, 65536, 262144, 1048576}, t[6];
+    for (int i = 0; i < 6; i++)
+        t[i] = 2e-6 + sizes[i] * 4e-11 + (sizes[i] >= 65536 ? 3e-5 : 0);
+    vine_cost_level lv;
+    vine__cost_fit_pair(&lv, 2e-6, sizes, t, 6);
+    CHECK(near(lv.alpha, 2e-6) && near(lv.beta, 4e-11) && near(lv.rndv_alpha, 3e-5) &&
+              lv.rndv_bytes == 65536,
+          "fit: alpha %g beta %g rndv %g from %g", lv.alpha, lv.beta, lv.rndv_alpha, lv.rndv_bytes);
+    for (int i = 0; i < 6; i++)
+        t[i] = 2e-6 + sizes[i] * 4e-11 + (sizes[i] >= 65536 ? 0.9e-6 : 0);
+    vine__cost_fit_pair(&lv, 2e-6, sizes, t, 6);
+    CHECK(lv.rndv_alpha == 0 && near(lv.beta, (t[5] - 2e-6) / sizes[5]),
+          "fit: an excess of 0.45 alpha is no rndv term (%g)", lv.rndv_alpha);
+    vine__cost_fit_pair(&lv, 2e-6, sizes + 5, t + 5, 1);
+    CHECK(lv.rndv_alpha == 0 && near(lv.beta, (t[5] - 2e-6) / sizes[5]), "fit: one size");
+
+    m = map_of("block:1,4,31", 256);
+    vine__cost_defaults(&c);
+    c.cls[1] = (vine_cost_level){4.03e-6, 1.06e-11, 1, 0, 65536, 1.93e-5};
+    c.cls[2] = (vine_cost_level){6.05e-6, 4.25e-11, 4, 0, 65536, 2.89e-5};
+    c.cls[3] = (vine_cost_level){6.05e-6, 4.25e-11, 6.3, 0, 65536, 2.89e-5};
+    a = args_of(VINE_COLL_ALLGATHER, &m, 256, 0, 65536);
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "bine_permute") == 0,
+          "allgather 64 KiB blocks, LUMI's 256 ranks: bine_permute, got %s",
+          vine__select_auto(&a, 1)->name);
+    vine__select_set_cost(NULL);
+    r = c;
+    for (int i = 1; i < 4; i++)
+        r.cls[i].rndv_alpha = 0;
+    CHECK(near(cost_of(&c, &a, "ring"), cost_of(&r, &a, "ring") + 255 * 2.89e-5),
+          "ring on LUMI: 255 rndv_alpha more (%g, %g)", cost_of(&c, &a, "ring"),
+          cost_of(&r, &a, "ring"));
+    a.count = 262144;
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "bine_permute") == 0,
+          "allgather 256 KiB blocks, LUMI's 256 ranks: bine_permute, got %s",
+          vine__select_auto(&a, 1)->name);
+    vine__select_set_cost(&r);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "ring") == 0,
+          "allgather 256 KiB blocks without the term: ring, got %s",
+          vine__select_auto(&a, 1)->name);
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
+/*
+ * Contention in proportion to the messages that share a way out, when the
+ * class says with how many its factor was measured (contention_flows).
+ * allgather recursive doubling on two nodes of 4 (block:4, p = 8), one-byte
+ * blocks: its last step sends 4 bytes from each of the 8 ranks across the
+ * nodes, 4 messages a node's way out; class 1 (alpha 10, beta 1) with
+ * factor 3 charges them 4 x 3 = 12, with the factor measured on 6 messages
+ * 4 x 3 x 4 / 6 = 8, on 12 messages 4 x max(1, 1) = 4.  On the LUMI model's
+ * 256 ranks with the probe's parameters (classes 2 and 3 measured with 4 and
+ * 124 messages between two groups), allreduce of 1 MiB goes to bine_large
+ * (SimGrid: 436.5 us; rabenseifner 499.7), whose steps send one or two
+ * messages between two groups where rabenseifner's first sends 120; with
+ * one factor whatever the count (no contention_flows) it went to
+ * rabenseifner.
+ */
+static void test_flows(void)
+{
+    vine_levels m = map_of("block:4", 8);
+    vine_cost c = simple_cost(3, 3, 0.01), k6 = c, k12 = c;
+    k6.cls[1].contention_flows = 6;
+    k12.cls[1].contention_flows = 12;
+    vine_args a = args_of(VINE_COLL_ALLGATHER, &m, 8, 0, 1);
+    double t = cost_of(&c, &a, "recursive_doubling");
+    CHECK(near(t - cost_of(&k6, &a, "recursive_doubling"), 4) &&
+              near(t - cost_of(&k12, &a, "recursive_doubling"), 8),
+          "contention by flows: %g, %g, %g", t, cost_of(&k6, &a, "recursive_doubling"),
+          cost_of(&k12, &a, "recursive_doubling"));
+    vine__levels_free(&m);
+
+    m = map_of("block:1,4,31", 256);
+    vine__cost_defaults(&c);
+    c.cls[1] = (vine_cost_level){4.03e-6, 1.06e-11, 1, 0, 65536, 1.93e-5};
+    c.cls[2] = (vine_cost_level){6.05e-6, 4.25e-11, 4, 4, 65536, 2.89e-5};
+    c.cls[3] = (vine_cost_level){6.05e-6, 4.25e-11, 6.3, 124, 65536, 2.89e-5};
+    c.gamma = 0;
+    a = args_of(VINE_COLL_ALLREDUCE, &m, 256, 0, 1 << 18);
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 4)->name, "bine_large") == 0,
+          "allreduce 1 MiB, LUMI's 256 ranks, measured flows: bine_large, got %s",
+          vine__select_auto(&a, 4)->name);
+    c.cls[2].contention_flows = c.cls[3].contention_flows = 0;
+    vine__select_set_cost(&c);
+    CHECK(strcmp(vine__select_auto(&a, 4)->name, "rabenseifner") == 0,
+          "allreduce 1 MiB without flows: rabenseifner, got %s", vine__select_auto(&a, 4)->name);
+    vine__select_set_cost(NULL);
+    vine__levels_free(&m);
+}
+
 static void test_loader(const char *dir)
 {
     const char *good =
@@ -812,6 +944,23 @@ static void test_loader(const char *dir)
     CHECK(c.cls[0].alpha == 4e-7 && c.cls[0].contention == 1 && c.cls[1].contention == 3,
           "good: values");
     CHECK(vine__cost_level(&c, 5)->beta == 1e-10, "good: the last entry prices higher classes");
+    rc = vine__cost_load(&c,
+                         write_file(dir, "rndv.json",
+                                    "{\"levels\": [{\"alpha\": 1e-6, \"beta\": 1e-10, "
+                                    "\"rndv_bytes\": 65536, \"rndv_alpha\": 2e-5}]}"),
+                         err, sizeof err);
+    CHECK(rc == VINE_OK && c.cls[0].rndv_bytes == 65536 && c.cls[0].rndv_alpha == 2e-5,
+          "rndv keys: %s", err);
+    expect_bad(dir, "{\"levels\": [{\"alpha\": 1, \"beta\": 0, \"contention_flows\": 0}]}",
+               "levels[0]: \"contention_flows\" is not a number >= 1");
+    expect_bad(dir, "{\"levels\": [{\"alpha\": 1, \"beta\": 0, \"rndv_alpha\": 1}]}",
+               "levels[0]: \"rndv_alpha\" needs \"rndv_bytes\"");
+    expect_bad(dir, "{\"levels\": [{\"alpha\": 1, \"beta\": 0, \"rndv_bytes\": 0.5}]}",
+               "levels[0]: \"rndv_bytes\" is not a number >= 1");
+    expect_bad(dir,
+               "{\"levels\": [{\"alpha\": 1, \"beta\": 0, \"rndv_alpha\": -1, "
+               "\"rndv_bytes\": 9}]}",
+               "levels[0]: \"rndv_alpha\" is not a number >= 0");
 
     expect_bad(dir, "{\"levels\": [ {\"alpha\": 1e-6,\n \"beta\": } ]}", "bad.json:2:");
     expect_bad(dir, "[1, 2]", "the top level is not an object");
@@ -849,6 +998,9 @@ static void test_round_trip(const char *dir)
     vine_cost c, back;
     vine__cost_defaults(&c);
     c.cls[2].contention = 1.5;
+    c.cls[3].rndv_bytes = 16384;
+    c.cls[3].contention_flows = 31;
+    c.cls[3].rndv_alpha = 3e-6;
     char path[600], err[512] = "";
     snprintf(path, sizeof path, "%s/round.json", dir);
     const char *notes[VINE_COST_CLASSES] = {"inside a node", NULL, "measured"};
@@ -857,7 +1009,10 @@ static void test_round_trip(const char *dir)
     CHECK(back.nclasses == c.nclasses, "round trip: classes");
     for (int i = 0; i < c.nclasses; i++)
         CHECK(near(back.cls[i].alpha, c.cls[i].alpha) && near(back.cls[i].beta, c.cls[i].beta) &&
-                  near(back.cls[i].contention, c.cls[i].contention),
+                  near(back.cls[i].contention, c.cls[i].contention) &&
+                  near(back.cls[i].rndv_bytes, c.cls[i].rndv_bytes) &&
+                  near(back.cls[i].contention_flows, c.cls[i].contention_flows) &&
+                  near(back.cls[i].rndv_alpha, c.cls[i].rndv_alpha),
               "round trip: class %d", i);
     CHECK(near(back.gamma, c.gamma), "round trip: gamma");
     snprintf(path, sizeof path, "%s/no-such-dir/x.json", dir);
@@ -892,6 +1047,8 @@ int main(void)
     test_scans();
     test_alltoallv();
     test_v_sweep();
+    test_rndv();
+    test_flows();
     test_loader(dir);
     test_round_trip(dir);
     char cmd[600];
