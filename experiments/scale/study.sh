@@ -55,6 +55,12 @@
 #   ALGOS  the algorithms of every collective, instead of `vine list`'s less
 #          EXCLUDE (for a run without VINE, which also skips vine sim and
 #          needs PLATFORM and HOSTS: the SimGrid tier's smoke run)
+#   PROBE [no]  yes: before a placement's runs, vine-bench probe (built with
+#          smpicc in BUILD, or VINE_BENCH) measures the cost model's
+#          parameters on that placement under the same platform and SMPI
+#          settings (OUT/P/cost-NP.json, its table in probe-NP.txt), and
+#          every run of the placement gets VINE_COST_FILE: auto as on a
+#          machine whose parameters were measured
 #   SMPI_ROWS [yes]  no: the ALGO_SELECTOR run times vine's algorithms only,
 #          not SMPI's own (to re-time, say, auto after a change of the cost
 #          model; the simulation is deterministic, so the rows of an earlier
@@ -100,6 +106,12 @@ if [ -z "${VINE_LIB:-}" ]; then
         cmake --build "$BUILD" -j "$JOBS" --target vine >>"$BUILD.cmake.log" 2>&1 ||
         { echo "study.sh: building libvine with smpicc failed: $BUILD.cmake.log" >&2; exit 1; }
     VINE_LIB=$(ls "$BUILD"/lib/libvine.so.[0-9] | head -n 1)
+fi
+if [ "${PROBE:-no}" = yes ] && [ -z "${VINE_BENCH:-}" ]; then
+    VINE_BENCH=$(dirname "$VINE_LIB")/../bin/vine-bench
+    cmake --build "$(dirname "$VINE_LIB")/.." -j "$JOBS" --target vine-bench \
+        >>"$BUILD.cmake.log" 2>&1 ||
+        { echo "study.sh: building vine-bench with smpicc failed: $BUILD.cmake.log" >&2; exit 1; }
 fi
 DRIVER=$OUT/scale_exp
 smpicc -O2 -I"$src/include" "$here/scale_exp.c" -o "$DRIVER" -L"$(dirname "$VINE_LIB")" -lvine \
@@ -150,6 +162,17 @@ for pl in $PLACEMENTS; do
     [ "$pl" = block ] || colls=$RANDOM_COLLS
     raw=$dir/raw-$NP.csv
     : >"$raw"
+    cost=
+    if [ "${PROBE:-no}" = yes ]; then
+        cost=$dir/cost-$NP.json
+        env ${MAP:+VINE_TOPOLOGY=map:$MAP} timeout "$BUDGET" smpirun -np "$NP" \
+            -platform "$PLATFORM" -hostfile "$hosts" \
+            --cfg=smpi/privatize-libs:"$VINE_LIB" --cfg=smpi/simulate-computation:no \
+            --log=root.thres:critical ${SMPI_CFG:-} "$VINE_BENCH" probe --out "$cost" \
+            --iters 5 >"$dir/probe-$NP.txt" 2>&1 ||
+            { echo "study.sh: vine-bench probe failed: $dir/probe-$NP.txt" >&2; exit 1; }
+        echo "study.sh: $pl: the cost model's parameters in $cost" >&2
+    fi
     for sel in $SELECTORS; do
         left=$((BUDGET - ($(date +%s) - start)))
         if [ "$left" -le 0 ]; then
@@ -167,8 +190,8 @@ for pl in $PLACEMENTS; do
         echo "study.sh: $pl, $sel selector, $NP ranks ($left s of the budget left)" >&2
         out=$dir/$sel-$NP.out
         rc=0
-        env ${MAP:+VINE_TOPOLOGY=map:$MAP} timeout "$left" smpirun -np "$NP" \
-            -platform "$PLATFORM" -hostfile "$hosts" \
+        env ${MAP:+VINE_TOPOLOGY=map:$MAP} ${cost:+VINE_COST_FILE=$cost} timeout "$left" \
+            smpirun -np "$NP" -platform "$PLATFORM" -hostfile "$hosts" \
             --cfg=smpi/privatize-libs:"$VINE_LIB" --cfg=smpi/simulate-computation:no \
             --cfg=smpi/auto-shared-malloc-thresh:65536 --cfg=smpi/coll-selector:"$sel" \
             --log=root.thres:critical ${SMPI_CFG:-} "$DRIVER" "$@" >"$out" 2>"$dir/$sel-$NP.log" || rc=$?
