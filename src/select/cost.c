@@ -433,54 +433,6 @@ static double step(const ctx *x, int cls, double bytes, double senders)
  * without memory for the pairs, the crossing messages a group below
  * decide, as for the other algorithms.
  */
-static int bine_step(const ctx *x, int s, int q, double *flows, int *typical)
-{
-    *flows = 1;
-    if (!x->m)
-        return *typical = vine__cost_class(NULL, 0, vine__bine_pi(0, s, q));
-    long n[VINE_LEVELS_MAX + 1] = {0}, all = 0;
-    int top = 0, stride = q > 16384 ? q / 16384 : 1;
-    for (int r = 0; r < q; r += stride, all++) {
-        int c = vine__cost_class(x->m, r, vine__bine_pi(r, s, q));
-        n[c]++;
-        top = c > top ? c : top;
-    }
-    long ge = 0; /* the median message's class: the highest that half of them cross */
-    for (*typical = top; *typical > 0; --*typical)
-        if (2 * (ge += n[*typical]) >= all)
-            break;
-    if (top == 0)
-        return 0;
-    size_t cap = 4;
-    while (cap < 2 * (size_t)n[top])
-        cap *= 2;
-    uint64_t *key = malloc(cap * sizeof *key);
-    uint32_t *cnt = calloc(cap, sizeof *cnt);
-    if (!key || !cnt) {
-        free(key);
-        free(cnt);
-        *flows = (double)n[top] * stride / groups_below(x, top);
-        return top;
-    }
-    uint32_t most = 1;
-    for (int r = 0; r < q; r += stride) {
-        int v = vine__bine_pi(r, s, q);
-        if (vine__cost_class(x->m, r, v) != top)
-            continue;
-        uint64_t k = (uint64_t)(uint32_t)vine__levels_group(x->m, top - 1, r) << 32 |
-                     (uint32_t)vine__levels_group(x->m, top - 1, v);
-        size_t h = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
-        while (cnt[h] && key[h] != k)
-            h = (h + 1) & (cap - 1);
-        key[h] = k;
-        most = ++cnt[h] > most ? cnt[h] : most;
-    }
-    free(key);
-    free(cnt);
-    *flows = most > 1 ? (double)most * stride : 1;
-    return top;
-}
-
 /* The unit's representative rank: unit i is rank i (level -1) or group i's leader. */
 static int rep(const ctx *x, int level, int i)
 {
@@ -490,6 +442,96 @@ static int rep(const ctx *x, int level, int i)
 static int units(const ctx *x, int level)
 {
     return level < 0 ? x->p : vine__levels_ngroups(x->m, level);
+}
+
+static int partner_of(int r, int s, long xor_dist, int q)
+{
+    return xor_dist ? (int)(r ^ xor_dist) : vine__bine_pi(r, s, q);
+}
+
+/*
+ * The most messages of class c in a step of a butterfly on the first q units
+ * of a level (every stride-th unit's pair, n of them of class c, width
+ * messages a pair) that go between the same two groups one level below c;
+ * without memory for the pairs, the class's messages a group below.
+ */
+static double class_flows(const ctx *x, int level, int s, long xor_dist, int q, double width, int c,
+                          long n, int stride)
+{
+    size_t cap = 4;
+    while (cap < 2 * (size_t)n)
+        cap *= 2;
+    uint64_t *key = malloc(cap * sizeof *key);
+    uint32_t *cnt = calloc(cap, sizeof *cnt);
+    if (!key || !cnt) {
+        free(key);
+        free(cnt);
+        return (double)n * stride * width / groups_below(x, c);
+    }
+    uint32_t most = 1;
+    for (int u = 0; u < q; u += stride) {
+        int r = rep(x, level, u), v = rep(x, level, partner_of(u, s, xor_dist, q));
+        if (vine__cost_class(x->m, r, v) != c)
+            continue;
+        uint64_t k = (uint64_t)(uint32_t)vine__levels_group(x->m, c - 1, r) << 32 |
+                     (uint32_t)vine__levels_group(x->m, c - 1, v);
+        size_t h = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+        while (cnt[h] && key[h] != k)
+            h = (h + 1) & (cap - 1);
+        key[h] = k;
+        most = ++cnt[h] > most ? cnt[h] : most;
+    }
+    free(key);
+    free(cnt);
+    return most * width > 1 ? (double)most * stride * width : 1;
+}
+
+/*
+ * A step of a butterfly on the first q units of a level (level -1: the
+ * ranks; 0: one rank per node, width ranks of each node at once; q a power
+ * of two when xor_dist is set): unit u exchanges with u XOR xor_dist, or
+ * with its Bine partner of step s when xor_dist is 0; priced from every
+ * unit's pair.  The step's bandwidth is that of its most loaded class: per
+ * class, beta times the contention of that class's messages between one
+ * pair of groups (class_flows); *flows is that class's count.
+ */
+static int pair_step(const ctx *x, int level, int s, long xor_dist, int q, double width,
+                     double *flows, int *typical)
+{
+    *flows = 1;
+    if (!x->m)
+        return *typical = vine__cost_class(NULL, 0, partner_of(0, s, xor_dist, q));
+    long n[VINE_LEVELS_MAX + 1] = {0}, all = 0;
+    int top = 0, stride = q > 16384 ? q / 16384 : 1;
+    for (int u = 0; u < q; u += stride, all++) {
+        int c =
+            vine__cost_class(x->m, rep(x, level, u), rep(x, level, partner_of(u, s, xor_dist, q)));
+        n[c]++;
+        top = c > top ? c : top;
+    }
+    long ge = 0; /* the median message's class: the highest that half of them cross */
+    for (*typical = top; *typical > 0; --*typical)
+        if (2 * (ge += n[*typical]) >= all)
+            break;
+    int cls = top;
+    double load = -1;
+    for (int c = top; c >= 1; c--) {
+        if (!n[c])
+            continue;
+        double f = class_flows(x, level, s, xor_dist, q, width, c, n[c], stride);
+        double l = lvl(x, c)->beta * contention_of(lvl(x, c), f);
+        if (l > load) {
+            load = l;
+            cls = c;
+            *flows = f;
+        }
+    }
+    return cls;
+}
+
+static int bine_step(const ctx *x, int s, int q, double *flows, int *typical)
+{
+    return pair_step(x, -1, s, 0, q, 1, flows, typical);
 }
 
 static int unit_class(const ctx *x, int level, int i, int j)
@@ -592,8 +634,9 @@ static double halving(const ctx *x, int level, double n, int both, int bine, dou
         long dist = bine == HALVING_FAR ? q2 >> (k + 1) : bine ? vine__bine_rho(k) : 1L << k;
         int cls = unit_class(x, level, 0, mod(dist, (int)q2)), typ;
         double one = step(x, cls, b, (double)q2 * width), flows;
-        if (bine == 1 && level < 0) {
-            cls = bine_step(x, k, (int)q2, &flows, &typ);
+        if (bine != 1 || level < 0) {
+            cls = bine == 1 ? bine_step(x, k, (int)q2, &flows, &typ)
+                            : pair_step(x, level, 0, dist, (int)q2, width, &flows, &typ);
             one = step_at(x, typ, cls, b, flows);
         }
         t += (both ? 2 : 1) * one + b * x->c->gamma;
