@@ -15,14 +15,16 @@
  * of the two largest sizes exceeds 1.5 alpha_c, the excess is the class's
  * large-message (rendezvous) term, charged from the first size that shows
  * half of it, and beta_c is that slope (vine__cost_fit_pair).  Then every
- * class c pair that can be formed at once (member j of
- * subgroup 2i with member j of subgroup 2i+1, in every level c group) runs
- * the N-byte ping-pong together; the slowest pair's per-byte time over the
- * single pair's is the contention factor, measured with as many messages
- * between two groups as the largest pair of groups sent (contention_flows).  gamma is the time per
- * byte of MPI_Reduce_local summing doubles.  A class with no pair keeps the built-in parameters,
- * and one whose pairs never share a group's way out keeps the built-in contention; the table and
- * the file's notes say so. Rank 0 prints the table and writes the file.
+ * class c pair that can be formed at once (member j of subgroup 2i with
+ * member j of subgroup 2i+1, in every level c group) runs the N-byte
+ * ping-pong together; the slowest pair's per-byte time over the single
+ * pair's is the contention factor, measured with as many messages between
+ * two groups as the largest pair of groups sent (contention_flows, written
+ * when the factor is above 1).  gamma is the time per byte of
+ * MPI_Reduce_local summing doubles.  A class with no pair keeps the
+ * built-in parameters, and one whose pairs never share a group's way out
+ * keeps the built-in contention; the table and the file's notes say so.
+ * Rank 0 prints the table and writes the file.
  */
 #include "bench_probe.h"
 
@@ -246,7 +248,7 @@ static void fill_class(vine_cost *c, int cls, probe_class *pc, size_t bytes)
     if (lv->rndv_alpha > 0)
         snprintf(rndv, sizeof rndv, "; from %.0f bytes %.3f us more", lv->rndv_bytes,
                  lv->rndv_alpha * 1e6);
-    char flows[48] = ", never two from one group: built-in contention";
+    char flows[64] = ", never two from one group: built-in contention";
     if (pc->contended)
         snprintf(flows, sizeof flows, ", up to %d between two groups", pc->flows);
     snprintf(pc->note, NOTE_MAX, "ranks %d and %d; %d pairs at once%s%s", pc->a, pc->b, pc->pairs,
