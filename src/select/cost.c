@@ -397,10 +397,10 @@ static double contention_of(const vine_cost_level *lv, double flows)
 /*
  * One step moving bytes: the latency of class typ, the bandwidth of class
  * cls, contended by flows messages sharing a way out (contention_of).  For a
- * Bine step typ is the median message's class and cls the highest any
- * message crosses (bine_step): a rank waits only for its own partner, so a
- * few pairs of a higher class lengthen their own ranks' step, not every
- * rank's.
+ * butterfly step priced from every pair (pair_step) typ is the median
+ * message's class and cls the most loaded one: a rank waits only for its
+ * own partner, so a few pairs of a higher class lengthen their own ranks'
+ * step, not every rank's.
  */
 static double step_at(const ctx *x, int typ, int cls, double bytes, double flows)
 {
@@ -417,22 +417,6 @@ static double step(const ctx *x, int cls, double bytes, double senders)
     return step_at(x, cls, cls, bytes, senders / groups_below(x, cls));
 }
 
-/*
- * The class of step s of a Bine butterfly on the first q ranks, in which rank
- * r exchanges with vine__bine_pi(r, s, q), and in *flows the most of its
- * messages that cross that class between the same two groups (one level
- * below it) and so share their links: the step is priced at the highest
- * class any message crosses, contended only when flows > 1.  Bine's
- * distances are modular, so at every other step rank 0's partner is
- * q - |rho(s)|, across the whole job; rank 0's class with every rank
- * sending would price such a step as if all its messages crossed the top
- * level at once, while only the pairs that wrap around the ends of a group
- * do, one or two per pair of groups (docs/selection.md).  Every rank's pair
- * is classified, or every (q / 16384)-th on more ranks (two sampled
- * messages between the same groups count as that many times the stride);
- * without memory for the pairs, the crossing messages a group below
- * decide, as for the other algorithms.
- */
 /* The unit's representative rank: unit i is rank i (level -1) or group i's leader. */
 static int rep(const ctx *x, int level, int i)
 {
@@ -529,6 +513,20 @@ static int pair_step(const ctx *x, int level, int s, long xor_dist, int q, doubl
     return cls;
 }
 
+/*
+ * Step s of a Bine butterfly on the first q ranks, in which rank r exchanges
+ * with vine__bine_pi(r, s, q) (pair_step): the class whose bandwidth prices
+ * the step, its flows and the median message's class.  Bine's distances are
+ * modular, so at every other step rank 0's partner is q - |rho(s)|, across
+ * the whole job; rank 0's class with every rank sending would price such a
+ * step as if all its messages crossed the top level at once, while only the
+ * pairs that wrap around the ends of a group do, one or two per pair of
+ * groups (docs/selection.md).  Every rank's pair is classified, or every
+ * (q / 16384)-th on more ranks (two sampled messages between the same
+ * groups count as that many times the stride); without memory for the
+ * pairs, the crossing messages a group below decide, as for the other
+ * algorithms.
+ */
 static int bine_step(const ctx *x, int s, int q, double *flows, int *typical)
 {
     return pair_step(x, -1, s, 0, q, 1, flows, typical);
