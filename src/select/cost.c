@@ -630,12 +630,15 @@ static double halving(const ctx *x, int level, double n, int both, int bine, dou
     for (int k = 0; (1L << (k + 1)) <= q2; k++) {
         double b = n / (double)(2L << k);
         long dist = bine == HALVING_FAR ? q2 >> (k + 1) : bine ? vine__bine_rho(k) : 1L << k;
-        int cls = unit_class(x, level, 0, mod(dist, (int)q2)), typ;
-        double one = step(x, cls, b, (double)q2 * width), flows;
-        if (bine != 1 || level < 0) {
+        double one, flows;
+        int typ, cls;
+        if (bine != 1 || level < 0) { /* from every unit's pair */
             cls = bine == 1 ? bine_step(x, k, (int)q2, &flows, &typ)
                             : pair_step(x, level, 0, dist, (int)q2, width, &flows, &typ);
             one = step_at(x, typ, cls, b, flows);
+        } else { /* Bine among the nodes: rank 0's unit's partner */
+            cls = unit_class(x, level, 0, mod(dist, (int)q2));
+            one = step(x, cls, b, (double)q2 * width);
         }
         t += (both ? 2 : 1) * one + b * x->c->gamma;
     }
