@@ -18,6 +18,10 @@
 #   torus    the torus algorithms against the flat Bine, on 16 ranks as one
 #            dimension and on a pretend 4 x 4 torus (four pretend hosts of
 #            four ranks), every cell checked (issue 23)
+#   tag      allgather bine_torus (its small lines through bine_permute since
+#            2026-11-27) beside bine_permute, bine_block and the MPI library,
+#            8 B to 64 KiB blocks, 300 iterations, as one dimension of NP and
+#            on the pretend 4 x 4 torus, every cell checked (issue 23)
 #   mt       vine-bench overhead at MPI_THREAD_MULTIPLE (VINE_PROGRESS_THREAD=1
 #            makes vine-bench ask for it) and at the default level,
 #            alternately, twice each: what the thread-safe path costs a single
@@ -66,11 +70,13 @@ if [ "$QUICK" = 1 ]; then
     bind="--bind-to none"
     tsizes=8B,1KiB tbig=4KiB tit=10 tit_big=3 titers=2 tune=10
     vsizes=8B,4KiB vbig=16KiB vit=20 vit_big=3 oargs="--batches 3 --iters 100" sit=20
+    gsizes=8B,1KiB git=10
 else
     export OMPI_MCA_rmaps_base_oversubscribe=0
     bind="--bind-to core"
     tsizes=8B,1KiB,64KiB,1MiB tbig=16MiB tit=100 tit_big=5 titers=24 tune=60
     vsizes=8B,64B,512B,4KiB,32KiB vbig=2MiB,16MiB vit=2000 vit_big=30 oargs='' sit=3000
+    gsizes=8B,64B,1KiB,4KiB,16KiB,64KiB git=300
 fi
 left() { echo $((BUDGET - ($(date +%s) - t0))); }
 at_most() { # the budget left, at most $1 seconds
@@ -115,6 +121,16 @@ torus_runs() { # json name, then mpirun options
 torus() {
     torus_runs torus-flat || return
     torus_runs torus-4x4 -x VINE_TOPOLOGY_FAKE_HOSTS=block:4
+}
+
+tag() {
+    for h in flat 4x4; do
+        set --
+        [ "$h" = 4x4 ] && set -- -x VINE_TOPOLOGY_FAKE_HOSTS=block:4
+        mpirun_np "$NP" $bind "$@" "$BENCH" coll --check --coll allgather \
+            --algo bine_torus,bine_permute,bine_block,mpi --size "$gsizes" --iters "$git" \
+            --json "$OUT/tag-$h.json" || return
+    done
 }
 
 mt() {
@@ -192,6 +208,7 @@ for part in $PARTS; do
         fi ;;
     threads) stage threads 40 threads ;;
     torus) stage build 90 built && stage torus 60 torus ;;
+    tag) stage build 90 built && stage tag 30 tag ;;
     mt) stage build 90 built && stage mt 70 mt ;;
     vrep) stage build 90 built && stage vrep 90 vrep ;;
     small) stage build 90 built && stage small 80 small ;;

@@ -326,6 +326,21 @@ int vine__torus_reduce_scatter(const vine_args *a, vine_sched *s, vine_build_fn 
     return rc == VINE_OK ? vine__sched_finish(s) : rc;
 }
 
+int vine__torus_ag_line(const vine_args *a, vine_sched *s)
+{
+    size_t c = a->rcounts[0];
+    int equal = c * (size_t)a->p < VINE_TORUS_PERMUTE_BYTES;
+    for (int j = 0; j < a->p && equal; j++)
+        equal = a->rcounts[j] == c && a->rdispls[j] == (size_t)j * c;
+    if (!equal)
+        return vine__allgatherv_bine_block_build(a, s);
+    vine_args b = *a;
+    b.coll = VINE_COLL_ALLGATHER;
+    b.count = c;
+    b.rcounts = b.rdispls = NULL;
+    return vine__allgather_bine_permute_build(&b, s);
+}
+
 int vine__torus_allgather(const vine_args *a, vine_sched *s, vine_build_fn ag)
 {
     vine_tview v;

@@ -140,6 +140,19 @@ int vine__torus_reduce_scatter(const vine_args *a, vine_sched *s, vine_build_fn 
 int vine__torus_allgather(const vine_args *a, vine_sched *s, vine_build_fn ag);
 
 /*
+ * allgather bine_torus's line builder (allgatherv arguments): a line whose
+ * runs are equal and in line order, below VINE_TORUS_PERMUTE_BYTES in all,
+ * runs allgather bine_permute on them, one message a step through scratch
+ * in Bine order and a local copy into place at the end; any other line runs
+ * allgatherv bine_block, which sends each step's blocks as separate ranges
+ * of RECV (up to 5 messages a step on a line of 16, 2.3 us more than
+ * bine_permute for an 8-byte block on 16 ranks of one machine) and copies
+ * nothing.
+ */
+#define VINE_TORUS_PERMUTE_BYTES ((size_t)64 << 10)
+int vine__torus_ag_line(const vine_args *a, vine_sched *s);
+
+/*
  * Broadcast from a->root in RECV with a bcast builder per dimension: stage
  * d broadcasts along dimension d from the ranks that share the root's
  * coordinates d .. nd-1, to those that share d+1 .. nd-1.  The reduce is

@@ -21,6 +21,7 @@
 #include "../coll/bine.h"
 #include "../coll/phase_node.h"
 #include "../coll/phase_swing.h"
+#include "../coll/phase_torus.h"
 #include "../coll/torus.h"
 
 #include <jansson.h>
@@ -1486,6 +1487,9 @@ static double torus_allgather(const ctx *x, double u, int bine, size_t count)
     for (int d = o.t.nd - 1; d >= 0; d--) {
         run *= o.t.dims[d];
         t += tor_stage(x, &o, d, run, bine, 0);
+        /* bine_torus's small lines run bine_permute: the line's vector copied into place. */
+        if (bine && parts == 1 && run < (double)VINE_TORUS_PERMUTE_BYTES)
+            t += run * vine__cost_shm_copy(&x->c->shm, 1);
     }
     if (parts > 1)
         t += (double)x->p * u * vine__cost_shm_copy(&x->c->shm, 1);
