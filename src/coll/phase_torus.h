@@ -145,11 +145,12 @@ int vine__torus_allgather(const vine_args *a, vine_sched *s, vine_build_fn ag);
  * runs allgather bine_permute on them, one message a step through scratch
  * in Bine order and a local copy into place at the end; any other line runs
  * allgatherv bine_block, which sends each step's blocks as separate ranges
- * of RECV (up to 5 messages a step on a line of 16, 2.3 us more than
- * bine_permute for an 8-byte block on 16 ranks of one machine) and copies
- * nothing.
+ * of RECV (up to 5 messages a step on a line of 16) and copies nothing.  On
+ * 16 ranks of one machine the scattered form took 1.49 times bine_permute's
+ * time for 8-byte blocks, 1.20 for 4 KiB, 0.97 for 16 KiB and 0.70 for
+ * 64 KiB (docs/torus.md).
  */
-#define VINE_TORUS_PERMUTE_BYTES ((size_t)64 << 10)
+#define VINE_TORUS_PERMUTE_BYTES ((size_t)256 << 10)
 int vine__torus_ag_line(const vine_args *a, vine_sched *s);
 
 /*
