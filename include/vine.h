@@ -287,7 +287,9 @@ int vine_is_request(MPI_Request request);
 /*
  * Advances every outstanding vine request as far as it can go without
  * waiting, and returns: a program that computes between start and wait
- * calls it now and then to keep its collectives moving.
+ * calls it now and then to keep its collectives moving.  While the progress
+ * thread (VINE_PROGRESS_THREAD) runs, it returns at once when the thread
+ * is in a pass.
  */
 int vine_progress(void);
 

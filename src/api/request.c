@@ -91,7 +91,7 @@ static size_t outstanding;
 
 #ifndef VINE_NO_THREADS
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int threaded; /* set before the thread starts, cleared after it is joined */
+static atomic_int threaded; /* set before the thread starts, cleared after it is joined */
 static pthread_t thread;
 static atomic_int stop;
 
@@ -861,6 +861,18 @@ static int finished(const vine_nbreq *r)
 
 int vine_progress(void)
 {
+#ifndef VINE_NO_THREADS
+    /* With the progress thread running, a call that finds the thread in a pass leaves at once:
+     * the requests are moving, and waiting for the lock would only hold up the caller's
+     * computation (docs/nonblocking.md, "The progress thread"). */
+    if (atomic_load(&threaded)) {
+        if (pthread_mutex_trylock(&lock) == 0) {
+            progress_all();
+            pthread_mutex_unlock(&lock);
+        }
+        return MPI_SUCCESS;
+    }
+#endif
     enter();
     progress_all();
     leave();
