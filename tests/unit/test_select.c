@@ -189,6 +189,28 @@ static void test_displs(void)
     CHECK(strcmp(vine__select_auto(&a, 3)->name, "recursive_halving") == 0, "uneven counts");
 }
 
+/*
+ * allgatherv: where allgather's rule takes the ring (all blocks together at
+ * least 512 KiB on 16 ranks), a largest block above twice the mean block
+ * (both halved and rounded down) moves it to bine_block; below that, and
+ * below the ring's range, nothing moves.
+ */
+static void test_allgatherv_skew(void)
+{
+    size_t rc[16];
+    vine_args a = {.coll = VINE_COLL_ALLGATHERV, .p = 16, .rcounts = rc};
+    for (int i = 0; i < 16; i++)
+        rc[i] = 32768;
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "ring") == 0, "uniform, 512 KiB");
+    rc[3] = 70216; /* mean 35108.5: the largest block not above twice */
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "ring") == 0, "twice the mean");
+    rc[3] = 70220; /* mean 35108.75: 70220 / 2 = 35110 above it */
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "bine_block") == 0, "above twice the mean");
+    for (int i = 0; i < 16; i++)
+        rc[i] = i == 0 ? 16000 : 100; /* 17500 bytes: recursive doubling's range */
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "recursive_doubling") == 0, "small, skewed");
+}
+
 static void test_helpers(void)
 {
     CHECK(vine__select_delta_expo_max(1) == 0, "dem(1)");
@@ -263,6 +285,7 @@ int main(void)
     test_shm();
     test_spots();
     test_displs();
+    test_allgatherv_skew();
     test_helpers();
     printf("%d checks, %d failed\n", checks, failures);
     return failures != 0;
