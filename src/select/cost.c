@@ -435,13 +435,23 @@ static int partner_of(int r, int s, long xor_dist, int q)
 }
 
 /*
- * The most messages of class c in a step of a butterfly on the first q units
- * of a level (every stride-th unit's pair, n of them of class c, width
- * messages a pair) that go between the same two groups one level below c;
- * without memory for the pairs, the class's messages a group below.
+ * The messages of one step, as pairs of ranks: message i goes from src[i] to
+ * dst[i] and stands for stride messages of width each (a sample of every
+ * stride-th pair, width ranks of a unit at once).
  */
-static double class_flows(const ctx *x, int level, int s, long xor_dist, int q, double width, int c,
-                          long n, int stride)
+typedef struct pair_list {
+    const int *src, *dst;
+    long n;
+    int stride;
+    double width;
+} pair_list;
+
+/*
+ * The most messages of class c in the step of list l (n of its pairs of
+ * class c) that go between the same two groups one level below c; without
+ * memory to count them, the class's messages a group below.
+ */
+static double class_flows(const ctx *x, const pair_list *l, int c, long n)
 {
     size_t cap = 4;
     while (cap < 2 * (size_t)n)
@@ -451,11 +461,11 @@ static double class_flows(const ctx *x, int level, int s, long xor_dist, int q, 
     if (!key || !cnt) {
         free(key);
         free(cnt);
-        return (double)n * stride * width / groups_below(x, c);
+        return (double)n * l->stride * l->width / groups_below(x, c);
     }
     uint32_t most = 1;
-    for (int u = 0; u < q; u += stride) {
-        int r = rep(x, level, u), v = rep(x, level, partner_of(u, s, xor_dist, q));
+    for (long i = 0; i < l->n; i++) {
+        int r = l->src[i], v = l->dst[i];
         if (vine__cost_class(x->m, r, v) != c)
             continue;
         uint64_t k = (uint64_t)(uint32_t)vine__levels_group(x->m, c - 1, r) << 32 |
@@ -468,7 +478,44 @@ static double class_flows(const ctx *x, int level, int s, long xor_dist, int q, 
     }
     free(key);
     free(cnt);
-    return most * width > 1 ? (double)most * stride * width : 1;
+    return most * l->width > 1 ? (double)most * l->stride * l->width : 1;
+}
+
+/*
+ * The step of list l (x->m set): the class of its most loaded messages,
+ * per class beta times the contention of that class's messages between one
+ * pair of groups (class_flows), with *flows that class's count, and in
+ * *typical the median message's class (the highest that half of them
+ * cross).
+ */
+static int list_step(const ctx *x, const pair_list *l, double *flows, int *typical)
+{
+    long n[VINE_LEVELS_MAX + 1] = {0};
+    int top = 0;
+    *flows = 1;
+    for (long i = 0; i < l->n; i++) {
+        int c = vine__cost_class(x->m, l->src[i], l->dst[i]);
+        n[c]++;
+        top = c > top ? c : top;
+    }
+    long ge = 0;
+    for (*typical = top; *typical > 0; --*typical)
+        if (2 * (ge += n[*typical]) >= l->n)
+            break;
+    int cls = top;
+    double load = -1;
+    for (int c = top; c >= 1; c--) {
+        if (!n[c])
+            continue;
+        double f = class_flows(x, l, c, n[c]);
+        double ld = lvl(x, c)->beta * contention_of(lvl(x, c), f);
+        if (ld > load) {
+            load = ld;
+            cls = c;
+            *flows = f;
+        }
+    }
+    return cls;
 }
 
 /*
@@ -476,41 +523,28 @@ static double class_flows(const ctx *x, int level, int s, long xor_dist, int q, 
  * ranks; 0: one rank per node, width ranks of each node at once; q a power
  * of two when xor_dist is set): unit u exchanges with u XOR xor_dist, or
  * with its Bine partner of step s when xor_dist is 0; priced from every
- * unit's pair.  The step's bandwidth is that of its most loaded class: per
- * class, beta times the contention of that class's messages between one
- * pair of groups (class_flows); *flows is that class's count.
+ * unit's pair (every (q / 16384)-th on more units) by list_step.  Without
+ * memory for the pairs, or without a map, rank 0's pair decides.
  */
 static int pair_step(const ctx *x, int level, int s, long xor_dist, int q, double width,
                      double *flows, int *typical)
 {
     *flows = 1;
-    if (!x->m)
-        return *typical = vine__cost_class(NULL, 0, partner_of(0, s, xor_dist, q));
-    long n[VINE_LEVELS_MAX + 1] = {0}, all = 0;
-    int top = 0, stride = q > 16384 ? q / 16384 : 1;
-    for (int u = 0; u < q; u += stride, all++) {
-        int c =
-            vine__cost_class(x->m, rep(x, level, u), rep(x, level, partner_of(u, s, xor_dist, q)));
-        n[c]++;
-        top = c > top ? c : top;
+    int stride = q > 16384 ? q / 16384 : 1;
+    long n = (q + stride - 1) / stride;
+    int *src = x->m ? malloc(2 * (size_t)n * sizeof *src) : NULL;
+    if (!src)
+        return *typical = vine__cost_class(x->m, rep(x, level, 0),
+                                           rep(x, level, partner_of(0, s, xor_dist, q)));
+    int *dst = src + n;
+    for (long i = 0; i < n; i++) {
+        int u = (int)(i * stride);
+        src[i] = rep(x, level, u);
+        dst[i] = rep(x, level, partner_of(u, s, xor_dist, q));
     }
-    long ge = 0; /* the median message's class: the highest that half of them cross */
-    for (*typical = top; *typical > 0; --*typical)
-        if (2 * (ge += n[*typical]) >= all)
-            break;
-    int cls = top;
-    double load = -1;
-    for (int c = top; c >= 1; c--) {
-        if (!n[c])
-            continue;
-        double f = class_flows(x, level, s, xor_dist, q, width, c, n[c], stride);
-        double l = lvl(x, c)->beta * contention_of(lvl(x, c), f);
-        if (l > load) {
-            load = l;
-            cls = c;
-            *flows = f;
-        }
-    }
+    pair_list l = {src, dst, n, stride, width};
+    int cls = list_step(x, &l, flows, typical);
+    free(src);
     return cls;
 }
 
@@ -525,8 +559,7 @@ static int pair_step(const ctx *x, int level, int s, long xor_dist, int q, doubl
  * groups (docs/selection.md).  Every rank's pair is classified, or every
  * (q / 16384)-th on more ranks (two sampled messages between the same
  * groups count as that many times the stride); without memory for the
- * pairs, the crossing messages a group below decide, as for the other
- * algorithms.
+ * pairs, rank 0's pair decides.
  */
 static int bine_step(const ctx *x, int s, int q, double *flows, int *typical)
 {
@@ -1704,35 +1737,59 @@ static double ag_bine_permute(const ctx *x, const vine_args *a, double u)
 }
 
 /*
- * reduce rabenseifner's gather of the q2 participants' blocks of b bytes to
- * the root, undoing the near-first halving: at distance d = q2/2, ..., 1
- * the q2 / (2d) senders each pass q2 / (2d) blocks to the partner at d,
- * the smallest pieces the farthest; with bine (reduce bine_large) the
- * partner of d = 2^k is at rho(k).
+ * reduce's gather of the q2 participants' blocks of b bytes to the root,
+ * undoing the reduce-scatter's halving (rabenseifner: partners root XOR
+ * 2^k ...; bine_large: Bine partners relative to the root; both nearest
+ * first): at step k = lg q2 - 1 down to 0, the 2^k participants that steps
+ * 0 .. k-1 do not reach from the root each pass their q2 / 2^(k+1) blocks to
+ * their step-k partner, which those steps reach (the fold of p not a power
+ * of two is left out).  So the first step moves one block from half of the
+ * ranks, the last half the vector from the root's own partner, and each step
+ * is priced from its own senders' pairs (list_step, every (2^k / 16384)-th
+ * on more): a step with few senders costs what their pairs cost, not what
+ * the butterfly's other pairs of that distance would.  Without memory for
+ * the pairs, the root's partner at each step decides.
  */
+/* The rank of participant j relative to root: root + j (Bine), root XOR j (rabenseifner). */
+static int at_rel(const ctx *x, int root, int j, int bine)
+{
+    return bine || (root ^ j) >= x->p ? mod((long)root + j, x->p) : root ^ j;
+}
+
 static double halving_gather(const ctx *x, int root, double b, int bine)
 {
-    long q2 = floor_pow2(x->p);
+    int q2 = (int)floor_pow2(x->p), top = ceil_log2(q2);
+    long cap = q2 / 2 > 16384 ? 16384 : q2 / 2 + 1;
+    /* reach[0, 2^k): the participants steps 0 .. k-1 reach from the root. */
+    int *reach = x->m ? malloc(((size_t)q2 + 2 * (size_t)cap) * sizeof *reach) : NULL;
     double t = 0;
-    for (int k = ceil_log2(q2) - 1; k >= 0; k--) {
-        long d = 1L << k, dist = bine ? vine__bine_rho(k) : d;
-        double n = (double)(q2 / (2 * d));
-        int cls =
-            vine__cost_class(x->m, root, mod(bine ? (long)root + dist : (long)root ^ d, x->p));
-        double one = step(x, cls, n * b, n);
-        if (bine) {
-            /* The senders' pairs are among step k's of the Bine butterfly, priced as
-             * the allgather half of allreduce bine_large prices them (bine_step): the
-             * root's own partner at rho(k) wraps around the communicator for odd k,
-             * which on a block placement is the farthest group, unlike most pairs.
-             * Only n of the q2 ranks send, so contention needs the count rule too. */
-            int typ;
-            double flows;
-            cls = bine_step(x, k, (int)q2, &flows, &typ);
-            one = step_at(x, typ, cls, n * b, n > groups_below(x, cls) ? flows : 1);
-        }
-        t += one;
+    if (reach) {
+        reach[0] = 0;
+        for (int k = 0; k < top; k++)
+            for (int i = 0; i < 1 << k; i++)
+                reach[(1 << k) + i] = bine ? vine__bine_pi(reach[i], k, q2) : reach[i] ^ (1 << k);
     }
+    for (int k = top - 1; k >= 0; k--) {
+        double bytes = (double)(q2 >> (k + 1)) * b;
+        int senders = 1 << k;
+        if (!reach) {
+            int to = bine ? vine__bine_pi(0, k, q2) : 1 << k;
+            t += step(x, vine__cost_class(x->m, root, at_rel(x, root, to, bine)), bytes, senders);
+            continue;
+        }
+        int stride = senders > 16384 ? senders / 16384 : 1, *src = reach + q2, *dst = src + cap;
+        long n = 0;
+        for (int i = 0; i < senders; i += stride, n++) {
+            int j = reach[senders + i], to = bine ? vine__bine_pi(j, k, q2) : j ^ (1 << k);
+            src[n] = at_rel(x, root, j, bine);
+            dst[n] = at_rel(x, root, to, bine);
+        }
+        pair_list l = {src, dst, n, stride, 1};
+        double flows;
+        int typ, cls = list_step(x, &l, &flows, &typ);
+        t += step_at(x, typ, cls, bytes, flows);
+    }
+    free(reach);
     return t;
 }
 

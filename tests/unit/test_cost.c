@@ -355,6 +355,45 @@ static void test_reduce_large(void)
 }
 
 /*
+ * reduce bine_large's gather, priced from its own senders (cost.c,
+ * halving_gather): p = 16 in nodes of 4 (block:4), root 0, one-byte blocks,
+ * classes 0 (alpha 1, beta 0.1) and 1 (10, 1, contention 2), gamma 0.  The
+ * Bine steps reach from the root {1}, then {15, 2}, {3, 14, 12, 5} and
+ * {11, 6, 4, 13, 8, 9, 7, 10}; the gather undoes them, the last first:
+ *   8 ranks send a byte each: 11, 8 -> 0, 3 (node 2 to node 0) and 4, 7 ->
+ *     15, 12 (node 1 to 3) go two between one pair of nodes, contended:
+ *     10 + 1 x 2 = 12;
+ *   {3, 14, 12, 5} send 2 bytes to {0, 1, 15, 2}: two cross, to different
+ *     nodes: 10 + 2 = 12;  {15, 2} send 4 to {0, 1}: 10 + 4 = 14;
+ *   1 sends 8 to 0 in its node: 1 + 0.8 = 1.8;  39.8 in all.
+ * The reduce-scatter, from every rank's pair: 8 bytes in the nodes (1.8),
+ * 4 across at rho = -1 (14), 2 at 3 (12) and 1 at -5 (12; 0 -> 11 and
+ * 3 -> 8 both go from node 0 to 2: contended), 39.8.  The gather with its
+ * senders counted the other way round (one rank at the first step, eight at
+ * the last) priced the first step uncontended: 78.6.
+ */
+static void test_reduce_gather_senders(void)
+{
+    vine_levels m = map_of("block:4", 16);
+    vine_cost c = simple_cost(2, 2, 0);
+    vine_args a = args_of(VINE_COLL_REDUCE, &m, 16, 0, 16);
+    CHECK(near(cost_of(&c, &a, "bine_large"), 79.6), "reduce bine_large %g, want 79.6",
+          cost_of(&c, &a, "bine_large"));
+    vine__levels_free(&m);
+    /* On the SimGrid study's LUMI job the gather's senders decide reduce of 1 MiB for
+     * bine_large (SimGrid: rabenseifner 1.09 of its time) and keep rabenseifner at 64 KiB
+     * (the fastest there; docs/scale.md). */
+    m = map_of("block:1,4,31", 1024);
+    a = args_of(VINE_COLL_REDUCE, &m, 1024, 0, 1 << 20);
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "bine_large") == 0,
+          "reduce 1 MiB on the LUMI job: bine_large, got %s", vine__select_auto(&a, 1)->name);
+    a.count = 1 << 16;
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "rabenseifner") == 0,
+          "reduce 64 KiB on the LUMI job: rabenseifner, got %s", vine__select_auto(&a, 1)->name);
+    vine__levels_free(&m);
+}
+
+/*
  * The Bine candidates of bcast (bine_large), reduce (bine_large) and
  * allgather (bine_permute).  With every class alike (alpha 1, beta 0.1, no
  * contention, gamma 0.01) the partners' classes do not matter: reduce
@@ -1055,6 +1094,7 @@ int main(void)
     test_allreduce_large();
     test_bcast_large();
     test_reduce_large();
+    test_reduce_gather_senders();
     test_bine_candidates();
     test_bine_steps();
     test_flat_unchanged();
