@@ -191,6 +191,17 @@ static const char *allgather_rule(int p, size_t n)
     return "ring";
 }
 
+/* allgatherv whose largest block is more than twice the mean (halves rounded down). */
+static int skewed(const vine_args *a)
+{
+    if (a->coll != VINE_COLL_ALLGATHERV || !a->rcounts || a->p < 1)
+        return 0;
+    size_t sum = table_sum(a->rcounts, a->p), max = 0;
+    for (int i = 0; i < a->p; i++)
+        max = a->rcounts[i] > max ? a->rcounts[i] : max;
+    return max / 2 > sum / (size_t)a->p;
+}
+
 /*
  * allgatherv: allgather's rule on the bytes of all blocks, but where it
  * takes the ring and the largest block is more than twice the mean, Bine
@@ -203,12 +214,7 @@ static const char *allgather_rule(int p, size_t n)
 static const char *allgatherv_rule(const vine_args *a, size_t n)
 {
     const char *name = allgather_rule(a->p, n);
-    if (strcmp(name, "ring") != 0 || !a->rcounts)
-        return name;
-    size_t sum = table_sum(a->rcounts, a->p), max = 0;
-    for (int i = 0; i < a->p; i++)
-        max = a->rcounts[i] > max ? a->rcounts[i] : max;
-    return max / 2 > sum / (size_t)a->p ? "bine_block" : name;
+    return strcmp(name, "ring") == 0 && skewed(a) ? "bine_block" : name;
 }
 
 /* n is the bytes of one block (one rank to one rank). */
@@ -512,12 +518,27 @@ static const vine_tune_range *tuned_range(const vine_args *a, size_t type_size)
     return g && vine__algo_admits(g->algo, a) == VINE_OK ? g : NULL;
 }
 
+/*
+ * The tuning table's algorithm for a: allgatherv's table is measured with
+ * equal blocks (its size is the mean block), so where it names the ring and
+ * the blocks are skewed (allgatherv_rule) bine_block serves instead.
+ */
+static const vine_algo *tuned_algo(const vine_args *a, const vine_tune_range *g)
+{
+    if (strcmp(g->algo->name, "ring") == 0 && skewed(a)) {
+        const vine_algo *b = vine__algo_find(a->coll, "bine_block");
+        if (b && vine__algo_admits(b, a) == VINE_OK)
+            return b;
+    }
+    return g->algo;
+}
+
 const vine_algo *vine__select_explain(const vine_args *a, size_t type_size, vine_select_why *why)
 {
     memset(why, 0, sizeof *why);
     price(a, type_size, why);
     if ((why->tuned = tuned_range(a, type_size)))
-        return why->chosen = why->tuned->algo;
+        return why->chosen = tuned_algo(a, why->tuned);
     const vine_algo *algo = NULL;
     if (vine__levels_ready(a->levels, a->p) && !vine__levels_flat(a->levels))
         algo = cheapest(why);
@@ -529,10 +550,11 @@ const vine_algo *vine__select_explain(const vine_args *a, size_t type_size, vine
 const vine_algo *vine__select_auto_seg(const vine_args *a, size_t type_size, size_t *segment)
 {
     const vine_tune_range *g = tuned_range(a, type_size);
+    const vine_algo *t = g ? tuned_algo(a, g) : NULL;
     if (segment)
-        *segment = g ? g->segment : 0;
-    if (g)
-        return g->algo;
+        *segment = t && t == g->algo ? g->segment : 0;
+    if (t)
+        return t;
     /* Without locality the rules decide alone, and nothing is priced. */
     if (!vine__levels_ready(a->levels, a->p) || vine__levels_flat(a->levels))
         return rules_choice(a, type_size);

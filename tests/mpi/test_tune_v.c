@@ -12,7 +12,8 @@
  *   - allgatherv counts the mean block (the sum of the receive counts in
  *     bytes over p), the same on every rank: equal blocks below and above
  *     SPLIT, and blocks of very different sizes whose mean lies in the other
- *     range than some rank's own block;
+ *     range than some rank's own block; where the range names the ring and
+ *     the largest block is more than twice the mean, bine_block serves;
  *   - scan and exscan count the vector (count x 4 bytes), with an int sum;
  *   - alltoallv, whose ranks know their own row only, counts 0 on every
  *     rank: the rule's first range serves it at any size.
@@ -101,7 +102,15 @@ static void check_allgatherv(const int *cnt, const char *const algo[2], const ch
         rc = vine_allgatherv(in, cnt[mt_rank], MPI_INT, out, cnt, dsp, MPI_INT, MPI_COMM_WORLD);
     if (total && mt_check_rc(rc, "allgatherv")) {
         mt_check_equal(mt_type_int(), out, ref, (size_t)total, "result");
-        check_served(VINE_COLL_ALLGATHERV, algo[mean >= SPLIT]);
+        /* Where the range names the ring, blocks whose largest is more than twice the
+         * mean go to bine_block (docs/selection.md, the allgatherv rule). */
+        size_t big = 0;
+        for (int i = 0; i < mt_size; i++)
+            big = (size_t)cnt[i] * sizeof(int) > big ? (size_t)cnt[i] * sizeof(int) : big;
+        const char *want = algo[mean >= SPLIT];
+        if (strcmp(want, "ring") == 0 && big / 2 > mean)
+            want = "bine_block";
+        check_served(VINE_COLL_ALLGATHERV, want);
     }
     free(dsp);
     free(in);

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "coll/coll.h"
 #include "select/jsonpos.h"
+#include "select/select.h"
 #include "select/tuning.h"
 
 #include <errno.h>
@@ -1052,6 +1053,46 @@ static void test_v_round_trip(void)
     unlink(path);
 }
 
+/*
+ * A table that names the ring for allgatherv (measured with equal blocks,
+ * keyed by the mean block) serves skewed blocks with bine_block: 16 ranks,
+ * blocks of 64 KiB but one of 640 KiB (mean 100 KiB) take bine_block, equal
+ * blocks the ring, and a range that names another algorithm keeps it.
+ */
+static void test_v_tuned_skew(void)
+{
+    static const char text[] =
+        RULES("{\"collective\":\"allgatherv\",\"ranks\":16,\"ops\":\"any\",\"inplace\":\"any\","
+              "\"ranges\":[{\"min\":8,\"max\":4096,\"algorithm\":\"recursive_doubling\"},"
+              "{\"min\":8192,\"max\":16777216,\"algorithm\":\"ring\"}]}");
+    char err[1024] = "";
+    vine_tuning t;
+    vine__tuning_init(&t);
+    CHECK(vine__tuning_parse(&t, text, strlen(text), "skew.json", err, sizeof err) == VINE_OK,
+          "the table parses: %s", err);
+    size_t rc[16];
+    for (int i = 0; i < 16; i++)
+        rc[i] = 65536;
+    vine_args a;
+    memset(&a, 0, sizeof a);
+    a.coll = VINE_COLL_ALLGATHERV;
+    a.p = 16;
+    a.rcounts = rc;
+    vine__select_set_tuning(&t);
+    size_t seg = 1;
+    CHECK(strcmp(vine__select_auto_seg(&a, 1, &seg)->name, "ring") == 0,
+          "equal blocks: the table's ring");
+    rc[5] = 655360;
+    CHECK(strcmp(vine__select_auto_seg(&a, 1, &seg)->name, "bine_block") == 0 && seg == 0,
+          "one block 10 times the others: bine_block, no segment");
+    for (int i = 0; i < 16; i++)
+        rc[i] = i == 0 ? 3000 : 100; /* mean 281 bytes: recursive doubling's range */
+    CHECK(strcmp(vine__select_auto(&a, 1)->name, "recursive_doubling") == 0,
+          "skewed in a range that is not the ring: the table's choice");
+    vine__select_set_tuning(NULL);
+    vine__tuning_free(&t);
+}
+
 /* ---- the writer's messages ------------------------------------------------------------------ */
 
 static void expect_save_error(const vine_tuning *t, const char *path, const char *want)
@@ -1263,6 +1304,7 @@ int main(int argc, char **argv)
     test_add_rule();
     test_round_trip();
     test_v_round_trip();
+    test_v_tuned_skew();
     test_save_errors();
     test_jsonpos();
     test_bytes();
