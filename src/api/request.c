@@ -864,7 +864,7 @@ int vine_progress(void)
 #ifndef VINE_NO_THREADS
     /* With the progress thread running, a call that finds the thread in a pass leaves at once:
      * the requests are moving, and waiting for the lock would only hold up the caller's
-     * computation (docs/nonblocking.md, "The progress thread"). */
+     * computation (docs/api.md, "Progress"). */
     if (atomic_load(&threaded)) {
         if (pthread_mutex_trylock(&lock) == 0) {
             progress_all();

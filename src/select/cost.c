@@ -1736,6 +1736,12 @@ static double ag_bine_permute(const ctx *x, const vine_args *a, double u)
     return bine_allgather(x, u) + (double)x->p * u * lvl(x, 0)->beta;
 }
 
+/* The rank of participant j relative to root: root + j (Bine), root XOR j (rabenseifner). */
+static int at_rel(const ctx *x, int root, int j, int bine)
+{
+    return bine || (root ^ j) >= x->p ? mod((long)root + j, x->p) : root ^ j;
+}
+
 /*
  * reduce's gather of the q2 participants' blocks of b bytes to the root,
  * undoing the reduce-scatter's halving (rabenseifner: partners root XOR
@@ -1750,12 +1756,6 @@ static double ag_bine_permute(const ctx *x, const vine_args *a, double u)
  * the butterfly's other pairs of that distance would.  Without memory for
  * the pairs, the root's partner at each step decides.
  */
-/* The rank of participant j relative to root: root + j (Bine), root XOR j (rabenseifner). */
-static int at_rel(const ctx *x, int root, int j, int bine)
-{
-    return bine || (root ^ j) >= x->p ? mod((long)root + j, x->p) : root ^ j;
-}
-
 static double halving_gather(const ctx *x, int root, double b, int bine)
 {
     int q2 = (int)floor_pow2(x->p), top = ceil_log2(q2);
