@@ -290,6 +290,18 @@ int vine__torus_allreduce(const vine_args *a, vine_sched *s, vine_build_fn rs, v
 
 int vine__torus_allreduce_bine(const vine_args *a, vine_sched *s)
 {
+    vine_tview v;
+    int rc = vine__tview_init_part(&v, a, 0, 0, 1);
+    if (rc != VINE_OK)
+        return rc;
+    int line = v.nact == 1 && v.identity && vine__is_pow2(a->p);
+    vine__tview_free(&v);
+    if (line) {
+        /* One line of 2^k ranks in rank order: allreduce bine_large's messages, in RECV. */
+        vine_args b = *a;
+        b.seg_count = 0;
+        return vine__allreduce_bine_large_build(&b, s);
+    }
     return allreduce_plain(a, s, 1, vine__torus_rs_nu, vine__torus_ag_nu);
 }
 
