@@ -530,9 +530,11 @@ static int pair_step(const ctx *x, int level, int s, long xor_dist, int q, doubl
                      double *flows, int *typical)
 {
     *flows = 1;
+    if (!x->m)
+        return *typical = vine__cost_class(NULL, 0, partner_of(0, s, xor_dist, q));
     int stride = q > 16384 ? q / 16384 : 1;
     long n = (q + stride - 1) / stride;
-    int *src = x->m ? malloc(2 * (size_t)n * sizeof *src) : NULL;
+    int *src = malloc(2 * (size_t)n * sizeof *src);
     if (!src)
         return *typical = vine__cost_class(x->m, rep(x, level, 0),
                                            rep(x, level, partner_of(0, s, xor_dist, q)));
