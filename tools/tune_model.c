@@ -32,12 +32,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FIT_ALPHA, FIT_BETA, FIT_GAMMA, FIT_SHM_ALPHA, FIT_SHM_BETA, FIT_SHM_GAMMA, FIT_N };
+enum {
+    FIT_ALPHA,
+    FIT_BETA,
+    FIT_GAMMA,
+    FIT_SHM_ALPHA,
+    FIT_SHM_BETA,
+    FIT_SHM_GAMMA,
+    FIT_RNDV,
+    FIT_N
+};
+
+/* The thresholds tried for the large-message start-up (rndv_bytes): 256 B to 4 MiB. */
+enum { RNDV_MIN_LOG2 = 8, RNDV_MAX_LOG2 = 22 };
+
+/* The share of the residual the start-up term must remove to be kept. */
+#define RNDV_GAIN 0.2
 
 /* The samples of the fit: rows of terms over the median, and the right-hand side 1. */
 typedef struct fit {
     double *a, *b;
     int m, cap;
+    double rndv_bytes;  /* the threshold of the FIT_RNDV column; 0: no such term */
+    double rndv_gain;   /* the share of the residual without the column that it removed */
     int nonlinear;      /* samples left out: the model was not linear there */
     int present[FIT_N]; /* some sample has a term of this parameter */
 } fit;
@@ -57,8 +74,11 @@ static void shm_beta(vine_cost *c, double beta)
     c->shm.beta_node = beta * node_ratio();
 }
 
-/* One class, contention 1, every parameter 0 except which (-1: none) set to 1. */
-static void unit_cost(vine_cost *c, int which)
+/*
+ * One class, contention 1, every parameter 0 except which (-1: none) set to
+ * 1; FIT_RNDV is the start-up of messages of rndv_bytes or more (none when 0).
+ */
+static void unit_cost(vine_cost *c, int which, double rndv_bytes)
 {
     memset(c, 0, sizeof *c);
     c->nclasses = 1;
@@ -76,6 +96,10 @@ static void unit_cost(vine_cost *c, int which)
         shm_beta(c, 1);
     else if (which == FIT_SHM_GAMMA)
         c->shm.gamma = 1;
+    else if (which == FIT_RNDV && rndv_bytes > 0) {
+        c->cls[0].rndv_alpha = 1;
+        c->cls[0].rndv_bytes = rndv_bytes;
+    }
 }
 
 /* Whether k is one of the shm family (priced by the model's shm level). */
@@ -117,17 +141,22 @@ static int price(const vine_cost *c, const tune_result *r, const tune_cand *k, d
     return rc;
 }
 
-/* The terms of alpha, beta and gamma in k's time on r; -1 when unpriced or not linear. */
-static int terms(const tune_result *r, const tune_cand *k, double *co, int *nonlinear)
+/* The terms of the parameters in k's time on r; -1 when unpriced or not linear. */
+static int terms(const tune_result *r, const tune_cand *k, double rndv_bytes, double *co,
+                 int *nonlinear)
 {
     vine_cost c;
     for (int u = 0; u < FIT_N; u++) {
-        unit_cost(&c, u);
+        unit_cost(&c, u, rndv_bytes);
         if (price(&c, r, k, &co[u]) != 0)
             return -1;
     }
-    static const double probe[FIT_N] = {1.3e-6, 0.7e-9, 0.3e-9, 0.11e-6, 0.13e-9, 0.27e-9};
-    unit_cost(&c, -1);
+    static const double probe[FIT_N] = {1.3e-6, 0.7e-9, 0.3e-9, 0.11e-6, 0.13e-9, 0.27e-9, 2.9e-6};
+    unit_cost(&c, -1, 0);
+    if (rndv_bytes > 0) {
+        c.cls[0].rndv_alpha = probe[FIT_RNDV];
+        c.cls[0].rndv_bytes = rndv_bytes;
+    }
     c.cls[0].alpha = probe[FIT_ALPHA];
     c.cls[0].beta = probe[FIT_BETA];
     c.gamma = probe[FIT_GAMMA];
@@ -144,10 +173,14 @@ static int terms(const tune_result *r, const tune_cand *k, double *co, int *nonl
     return 0;
 }
 
-/* The rows of the fit: every priced candidate of every case; -1 without memory. */
-static int collect(const tune_run *t, fit *f)
+/*
+ * The rows of the fit, with the start-up column for rndv_bytes (0: none):
+ * every priced candidate of every case; -1 without memory.
+ */
+static int collect(const tune_run *t, double rndv_bytes, fit *f)
 {
     memset(f, 0, sizeof *f);
+    f->rndv_bytes = rndv_bytes;
     for (int i = 0; i < t->nres; i++)
         f->cap += t->res[i].ncand;
     f->a = malloc(sizeof(double) * FIT_N * (size_t)(f->cap + 1));
@@ -158,7 +191,8 @@ static int collect(const tune_run *t, fit *f)
         for (int k = 0; k < t->res[i].ncand; k++) {
             const tune_result *r = &t->res[i];
             double co[FIT_N], y = r->cand[k].median_us * 1e-6;
-            if (!(y > 0) || !isfinite(y) || terms(r, &r->cand[k], co, &f->nonlinear) != 0)
+            if (!(y > 0) || !isfinite(y) ||
+                terms(r, &r->cand[k], rndv_bytes, co, &f->nonlinear) != 0)
                 continue;
             for (int u = 0; u < FIT_N; u++) {
                 f->a[f->m * FIT_N + u] = co[u] / y;
@@ -179,11 +213,15 @@ static void fitted_cost(const fit *f, const double *x, vine_cost *c)
 {
     vine_cost def;
     vine__cost_defaults(&def);
-    unit_cost(c, -1);
+    unit_cost(c, -1, 0);
     /* Class 1 is the built-in price of a message between two ranks of a flat call. */
     c->cls[0].alpha = f->present[FIT_ALPHA] ? x[FIT_ALPHA] : def.cls[1].alpha;
     c->cls[0].beta = f->present[FIT_BETA] ? x[FIT_BETA] : def.cls[1].beta;
     c->gamma = f->present[FIT_GAMMA] ? x[FIT_GAMMA] : def.gamma;
+    if (f->rndv_bytes > 0 && x[FIT_RNDV] > 0) {
+        c->cls[0].rndv_alpha = x[FIT_RNDV];
+        c->cls[0].rndv_bytes = f->rndv_bytes;
+    }
     c->shm = def.shm;
     c->shm_given = f->present[FIT_SHM_ALPHA] || f->present[FIT_SHM_BETA];
     if (f->present[FIT_SHM_ALPHA])
@@ -238,7 +276,8 @@ static agreement evaluate(const tune_run *t, const vine_cost *c, int with_shm, d
 
 static void report(const fit *f, const vine_tune_model *m, const agreement *p2p)
 {
-    const char *names[FIT_N] = {"alpha", "beta", "gamma", "shm alpha", "shm beta", "shm gamma"};
+    const char *names[FIT_N] = {"alpha",    "beta",      "gamma", "shm alpha",
+                                "shm beta", "shm gamma", "rndv"};
     printf("# model: alpha %.3f us, beta %.4f ns/B, gamma %.4f ns/B: one level, every message "
            "priced alike;\n# fitted to %d medians (least squares of the relative error, "
            "parameters >= 0)",
@@ -253,6 +292,15 @@ static void report(const fit *f, const vine_tune_model *m, const agreement *p2p)
     if (f->nonlinear)
         printf("; %d medians left out where the model was not linear", f->nonlinear);
     printf("\n");
+    const vine_cost_level *lv = &m->cost.cls[0];
+    if (lv->rndv_alpha > 0)
+        printf("# model: a message of %.0f bytes or more starts %.3f us later (rndv; it took "
+               "%.0f%% off the fit's residual)\n",
+               lv->rndv_bytes, lv->rndv_alpha * 1e6, 100 * f->rndv_gain);
+    else
+        printf("# model: no large-message start-up (rndv): no threshold from %lu bytes to %lu "
+               "took %.0f%% off the fit's residual\n",
+               1UL << RNDV_MIN_LOG2, 1UL << RNDV_MAX_LOG2, 100 * RNDV_GAIN);
     if (m->cost.shm_given)
         printf("# model: shm alpha %.3f us per hand-off, beta %.4f ns/B (one rank), beta_node "
                "%.4f ns/B (the node), gamma %.4f ns/B: fitted to the shm medians\n",
@@ -270,17 +318,66 @@ static void report(const fit *f, const vine_tune_model *m, const agreement *p2p)
                100 * p2p->share, p2p->cases, 100 * p2p->median_error);
 }
 
+/*
+ * Fits f's rows into x; *score is the residual per row (the rows differ
+ * between thresholds only by the samples that were not linear).
+ */
+static int solve(const fit *f, double *x, double *score)
+{
+    double resid = 0;
+    memset(x, 0, sizeof(double) * VINE_BENCH_NNLS_MAX);
+    if (vine__bench_nnls(f->a, f->b, f->m, FIT_N, x, &resid) != VINE_OK)
+        return -1;
+    *score = resid / f->m;
+    return 0;
+}
+
+/*
+ * The fit without the start-up term, then with it at each threshold from
+ * 2^RNDV_MIN_LOG2 to 2^RNDV_MAX_LOG2 bytes; a threshold is kept when its
+ * term is above 0 and removes at least RNDV_GAIN of the residual.  f and x
+ * hold the winner.  Returns 0, 1 when nothing was fitted, -1 without memory.
+ */
+static int fit_best(const tune_run *t, fit *f, double *x)
+{
+    double score, best;
+    if (collect(t, 0, f) != 0)
+        return -1;
+    if (f->m == 0 || solve(f, x, &best) != 0)
+        return 1;
+    double base = best;
+    for (int e = RNDV_MIN_LOG2; e <= RNDV_MAX_LOG2; e++) {
+        fit g;
+        double y[VINE_BENCH_NNLS_MAX];
+        if (collect(t, (double)(1UL << e), &g) != 0 || g.m == 0 || solve(&g, y, &score) != 0 ||
+            !(y[FIT_RNDV] > 0) || !(score < best) || !(score <= (1 - RNDV_GAIN) * base)) {
+            free(g.a);
+            free(g.b);
+            continue;
+        }
+        free(f->a);
+        free(f->b);
+        *f = g;
+        f->rndv_gain = base > 0 ? 1 - score / base : 0;
+        memcpy(x, y, sizeof y);
+        best = score;
+    }
+    return 0;
+}
+
 void tune_fit_model(const tune_run *t, vine_tune_model *m)
 {
     fit f;
     double x[VINE_BENCH_NNLS_MAX] = {0};
     memset(m, 0, sizeof *m);
+    memset(&f, 0, sizeof f);
     double *err = malloc(sizeof(double) * (size_t)(t->nres + 1));
-    if (collect(t, &f) != 0 || !err) {
+    int rc = err ? fit_best(t, &f, x) : -1;
+    if (rc < 0) {
         fprintf(stderr, "vine-tune: out of memory for the model fit\n");
-    } else if (f.m == 0) {
+    } else if (rc > 0) {
         printf("# model: no measured algorithm that the cost model prices: nothing to fit\n");
-    } else if (vine__bench_nnls(f.a, f.b, f.m, FIT_N, x, NULL) == VINE_OK) {
+    } else {
         fitted_cost(&f, x, &m->cost);
         m->present = 1;
         agreement all = evaluate(t, &m->cost, 1, err), p2p = evaluate(t, &m->cost, 0, err);

@@ -571,11 +571,13 @@ static void world_sync(void)
 {
     MPI_Request req;
     int done = 0;
+    /* A variable, not a compound literal: SimGrid's smpi.h makes nanosleep a macro. */
+    struct timespec ms = {0, 1000000};
     MPI_Ibarrier(MPI_COMM_WORLD, &req);
     while (!done) {
         MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (!done)
-            nanosleep(&(struct timespec){0, 1000000}, NULL);
+            nanosleep(&ms, NULL);
     }
 }
 

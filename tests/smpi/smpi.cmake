@@ -113,3 +113,18 @@ if(VINE_SMPI)
     ENVIRONMENT "TMPDIR=${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_probe"
     PASS_REGULAR_EXPRESSION "probe_rndv: ok")
 endif()
+
+# vine-tune's model fit under SimGrid: the large-message term it fits from the
+# collectives' medians must appear at SMPI's threshold with the per-message
+# factors on and not at all with them off (tune_rndv.sh).
+if(VINE_SMPI)
+  add_dependencies(test_smpi vine-tune)
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_tune)
+  add_test(NAME smpi.tune_rndv
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/tune_rndv.sh ${VINE_SMPIRUN}
+      ${CMAKE_CURRENT_LIST_DIR}/cluster64.xml ${CMAKE_CURRENT_BINARY_DIR}/smpi_hosts.txt
+      $<TARGET_SONAME_FILE:vine> $<TARGET_FILE:vine-tune> ${CMAKE_CURRENT_BINARY_DIR}/tune_rndv)
+  set_tests_properties(smpi.tune_rndv PROPERTIES LABELS smpi TIMEOUT 300
+    ENVIRONMENT "TMPDIR=${CMAKE_CURRENT_BINARY_DIR}/smpi_tmp_tune"
+    PASS_REGULAR_EXPRESSION "tune_rndv: ok")
+endif()
