@@ -32,6 +32,9 @@
 #   zipf     scripts/device-v.sh, stage zipf (issue 20)
 #   nbhalf   scripts/device-nb.sh, stage thread_half: 8 ranks, a free core for
 #            each progress thread (issue 19)
+#   persist  scripts/device-nb.sh, stage persist: every collective persistent
+#            against blocking, mpi and auto, 8 B to 64 KiB, 2000 iterations
+#            (issue 19: the persistent point-to-point requests)
 #   small    the small reductions (allreduce, reduce_scatter,
 #            reduce_scatter_block, reduce, bcast at 8 B to 4 KiB), mpi, shm and
 #            auto, 3000 iterations, of OLD's tree and of this one alternately,
@@ -189,9 +192,11 @@ for part in $PARTS; do
         mkdir -p "$ROOT/nb"
         OUT=$ROOT/nb OLD=$OLD NP=$NP STAGES=old BUDGET=$(at_most 170) \
             sh scripts/device-nb.sh || echo "device-open.sh: device-nb.sh failed" ;;
-    nbhalf)
+    nbhalf | persist)
         mkdir -p "$ROOT/nb"
-        OUT=$ROOT/nb NP=$NP STAGES=thread_half BUDGET=$(at_most 200) \
+        stg=thread_half secs=200
+        [ "$part" = persist ] && stg=persist secs=120
+        OUT=$ROOT/nb NP=$NP STAGES=$stg BUDGET=$(at_most $secs) \
             sh scripts/device-nb.sh || echo "device-open.sh: device-nb.sh failed" ;;
     v | zipf)
         mkdir -p "$ROOT/v"

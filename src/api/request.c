@@ -70,6 +70,7 @@ typedef struct vine_nbreq {
     int started; /* the executor has started this start */
     vine_exec_scratch scr;
     vine_exec_state x;
+    vine_exec_persist pp; /* a persistent request's messages as persistent requests */
     /* Packing of derived datatypes, done at each start and completion. */
     int has_pack, has_unpack;
     vine_side pack, unpack;
@@ -265,6 +266,7 @@ static void release(vine_nbreq *r)
     if (r->e)
         vine__cache_unpin(r->e);
     vine__exec_scratch_free(&r->scr);
+    vine__exec_persist_free(&r->pp);
     for (int i = 0; i < VINE_PACK_COUNT; i++)
         free(r->mem[i]);
     for (int i = 0; i < 2; i++)
@@ -663,7 +665,12 @@ static int launch(vine_nbreq *r)
                          r->st->comm, vine__shm_exec(r->st),
                          r->tag};
     r->started = 1;
-    return vine__exec_start(&r->x, &xc, &r->scr);
+    int rc = vine__exec_start(&r->x, &xc, &r->scr);
+    /* A persistent request starts the same messages every time: it makes
+     * them once as persistent requests (and runs without them if it cannot). */
+    if (rc == MPI_SUCCESS && r->persistent)
+        (void)vine__exec_persist(&r->x, &r->pp);
+    return rc;
 }
 
 /* Advances r as far as it goes without waiting. */

@@ -405,7 +405,10 @@ static int run_pending(vine_exec_state *x)
     return MPI_SUCCESS;
 }
 
-/* Posts round k's messages by the plan: one MPI call each, receives first. */
+/*
+ * Posts round k's messages by the plan: one MPI call each, receives first;
+ * with persistent requests, one MPI_Startall of the round's.
+ */
 static int post_plan(vine_exec_state *x, size_t k)
 {
     const vine_exec_call *c = &x->call;
@@ -414,6 +417,13 @@ static int post_plan(vine_exec_state *x, size_t k)
     MPI_Aint extent = c->type->extent;
     size_t n = 0;
     int rc = MPI_SUCCESS;
+    if (x->preq) {
+        n = pl->msg_end[k] - x->m;
+        x->reqs = x->preq + x->m;
+        x->m = pl->msg_end[k];
+        x->nreq = n;
+        return n ? err_class(PMPI_Startall((int)n, x->reqs)) : MPI_SUCCESS;
+    }
     for (; x->m < pl->msg_end[k] && rc == MPI_SUCCESS; x->m++, n++) {
         const vine_exec_msg *g = &pl->msgs[x->m];
         char *addr = elem(x->base[g->buf], g->off, extent);
@@ -503,6 +513,7 @@ int vine__exec_start(vine_exec_state *x, const vine_exec_call *c, vine_exec_scra
     x->base[VINE_BUF_PAR] = NULL;
     x->k = x->m = x->l = x->pend = x->pend_end = x->nreq = 0;
     x->posted = 0;
+    x->preq = NULL;
     if (s->shm) {
         /* A schedule of the shm family runs only on the node segment it was built for. */
         if (!c->shm)
@@ -535,6 +546,52 @@ int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr)
     vine_exec_state x;
     int rc = vine__exec_start(&x, c, scr);
     return rc == MPI_SUCCESS ? advance(&x, 1) : rc;
+}
+
+void vine__exec_persist_free(vine_exec_persist *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (p->reqs[i] != MPI_REQUEST_NULL)
+            PMPI_Request_free(&p->reqs[i]);
+    free(p->reqs);
+    memset(p, 0, sizeof *p);
+}
+
+int vine__exec_persist(vine_exec_state *x, vine_exec_persist *p)
+{
+    const vine_exec_call *c = &x->call;
+    const vine_exec_plan *pl = c->plan;
+    if (!pl || c->sched->shm || !pl->nrounds)
+        return MPI_SUCCESS;
+    if (p->reqs && memcmp(p->base, x->base, sizeof p->base) == 0) {
+        x->preq = p->reqs;
+        return MPI_SUCCESS;
+    }
+    vine__exec_persist_free(p);
+    size_t n = pl->msg_end[pl->nrounds - 1];
+    if (!n)
+        return MPI_SUCCESS;
+    if (!(p->reqs = malloc(n * sizeof *p->reqs)))
+        return MPI_ERR_NO_MEM;
+    for (size_t i = 0; i < n; i++)
+        p->reqs[i] = MPI_REQUEST_NULL;
+    p->n = n;
+    int rc = MPI_SUCCESS;
+    for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        const vine_exec_msg *g = &pl->msgs[i];
+        char *addr = elem(x->base[g->buf], g->off, c->type->extent);
+        if (g->recv)
+            rc = PMPI_Recv_init(addr, g->count, c->type->dt, g->peer, c->tag, c->comm, &p->reqs[i]);
+        else
+            rc = PMPI_Send_init(addr, g->count, c->type->dt, g->peer, c->tag, c->comm, &p->reqs[i]);
+    }
+    if (rc != MPI_SUCCESS) {
+        vine__exec_persist_free(p);
+        return err_class(rc);
+    }
+    memcpy(p->base, x->base, sizeof p->base);
+    x->preq = p->reqs;
+    return MPI_SUCCESS;
 }
 
 void vine__exec_scratch_free(vine_exec_scratch *scr)

@@ -150,10 +150,24 @@ int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr);
  * a copy of the call and points into scr, which must stay unused by other
  * calls until this one is done.
  */
+/*
+ * A persistent collective's messages as persistent point-to-point requests
+ * (MPI_Send_init, MPI_Recv_init), one per message of its plan, made at its
+ * first start and started round by round at every start after it, so that
+ * a start does not build the library's requests again.  They hold the
+ * buffers' addresses: base says which they were made for.
+ */
+typedef struct vine_exec_persist {
+    MPI_Request *reqs; /* NULL: none */
+    size_t n;
+    char *base[VINE_BUF_COUNT];
+} vine_exec_persist;
+
 typedef struct vine_exec_state {
     vine_exec_call call;
     char *base[VINE_BUF_COUNT];
     MPI_Request *reqs;
+    MPI_Request *preq;     /* the plan's persistent requests (vine__exec_persist); NULL: none */
     size_t k;              /* the round in progress */
     size_t m, l;           /* the next message (plan) and the next local operation */
     size_t pend, pend_end; /* the previous round's deferred local operations (plan) */
@@ -183,6 +197,17 @@ int vine__exec_copy(const vine_exec_type *t, const void *src, void *dst, size_t 
                     MPI_Comm comm, int tag);
 
 void vine__exec_scratch_free(vine_exec_scratch *scr);
+
+/*
+ * After vine__exec_start of a call with a plan and no node segment: binds
+ * x to p's persistent requests, made (again) when p has none or was made
+ * for other buffers, so that x's rounds start them instead of posting new
+ * ones.  x runs as before when this fails.  Returns MPI_SUCCESS or an MPI
+ * error class.
+ */
+int vine__exec_persist(vine_exec_state *x, vine_exec_persist *p);
+/* Frees p's requests, which must be inactive. */
+void vine__exec_persist_free(vine_exec_persist *p);
 
 /* ---- Shared-memory operations (exec_shm.c) ---- */
 
