@@ -144,13 +144,6 @@ void vine__exec_plan_free(vine_exec_plan *plan);
 int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr);
 
 /*
- * A call in progress: the executor as a state machine, one round at a time
- * (the groundwork of nonblocking collectives, issue 19).  vine__exec_run is
- * vine__exec_start and then progress until done, blocking.  The state holds
- * a copy of the call and points into scr, which must stay unused by other
- * calls until this one is done.
- */
-/*
  * A persistent collective's messages as persistent point-to-point requests
  * (MPI_Send_init, MPI_Recv_init), one per message of its plan, made at its
  * first start and started round by round at every start after it, so that
@@ -163,6 +156,13 @@ typedef struct vine_exec_persist {
     char *base[VINE_BUF_COUNT];
 } vine_exec_persist;
 
+/*
+ * A call in progress: the executor as a state machine, one round at a time
+ * (the groundwork of nonblocking collectives, issue 19).  vine__exec_run is
+ * vine__exec_start and then progress until done, blocking.  The state holds
+ * a copy of the call and points into scr, which must stay unused by other
+ * calls until this one is done.
+ */
 typedef struct vine_exec_state {
     vine_exec_call call;
     char *base[VINE_BUF_COUNT];
