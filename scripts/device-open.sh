@@ -32,9 +32,12 @@
 #   zipf     scripts/device-v.sh, stage zipf (issue 20)
 #   nbhalf   scripts/device-nb.sh, stage thread_half: 8 ranks, a free core for
 #            each progress thread (issue 19)
-#   persist  scripts/device-nb.sh, stage persist: every collective persistent
-#            against blocking, mpi and auto, 8 B to 64 KiB, 2000 iterations
-#            (issue 19: the persistent point-to-point requests)
+#   persist  persistent against blocking (vine-bench coll --persistent), five
+#            collectives, mpi, auto and the point-to-point algorithms bine,
+#            bine_large, bine_permute and recursive_doubling, 8 B to 4 KiB,
+#            2000 iterations, of OLD's tree (before the persistent
+#            point-to-point requests: git archive 77c092a) and of this one
+#            alternately, twice each; this tree alone without OLD (issue 19)
 #   small    the small reductions (allreduce, reduce_scatter,
 #            reduce_scatter_block, reduce, bcast at 8 B to 4 KiB), mpi, shm and
 #            auto, 3000 iterations, of OLD's tree and of this one alternately,
@@ -73,13 +76,14 @@ if [ "$QUICK" = 1 ]; then
     bind="--bind-to none"
     tsizes=8B,1KiB tbig=4KiB tit=10 tit_big=3 titers=2 tune=10
     vsizes=8B,4KiB vbig=16KiB vit=20 vit_big=3 oargs="--batches 3 --iters 100" sit=20
-    gsizes=8B,1KiB git=10
+    gsizes=8B,1KiB git=10 psizes=8B,1KiB pit=20
 else
     export OMPI_MCA_rmaps_base_oversubscribe=0
     bind="--bind-to core"
     tsizes=8B,1KiB,64KiB,1MiB tbig=16MiB tit=100 tit_big=5 titers=24 tune=60
     vsizes=8B,64B,512B,4KiB,32KiB vbig=2MiB,16MiB vit=2000 vit_big=30 oargs='' sit=3000
     gsizes=8B,64B,1KiB,4KiB,16KiB,64KiB git=300
+    psizes=8B,512B,4KiB pit=2000
 fi
 left() { echo $((BUDGET - ($(date +%s) - t0))); }
 at_most() { # the budget left, at most $1 seconds
@@ -164,18 +168,40 @@ small_runs() { # json name, build dir
         --size 8B,64B,512B,4KiB --iters "$sit" --json "$OUT/$1.json"
 }
 
+old_built() { # OLD's vine-bench in $BUILD-old, built when missing
+    [ -x "$BUILD-old/bin/vine-bench" ] && return
+    [ -d "$OLD" ] || { echo "no OLD tree"; return 1; }
+    cmake -S "$OLD" -B "$BUILD-old" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF \
+        -DVINE_WERROR=OFF && cmake --build "$BUILD-old" -j "$cores" --target vine-bench
+}
+
 small() {
-    if [ ! -x "$BUILD-old/bin/vine-bench" ]; then
-        [ -d "$OLD" ] || { echo "no OLD tree"; return 1; }
-        cmake -S "$OLD" -B "$BUILD-old" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF \
-            -DVINE_WERROR=OFF && cmake --build "$BUILD-old" -j "$cores" --target vine-bench ||
-            return
-    fi
+    old_built || return
     for i in 1 2; do
         if [ "$i" = 1 ]; then
             small_runs "small-old-$i" "$BUILD-old" && small_runs "small-new-$i" "$BUILD" || return
         else
             small_runs "small-new-$i" "$BUILD" && small_runs "small-old-$i" "$BUILD-old" || return
+        fi
+    done
+}
+
+persist_runs() { # json name, build dir
+    mpirun_np "$NP" $bind "$2/bin/vine-bench" coll --persistent --check \
+        --coll allreduce,bcast,allgather,alltoall,reduce_scatter_block \
+        --algo mpi,auto,bine,bine_large,bine_permute,recursive_doubling --size "$psizes" \
+        --iters "$pit" --json "$OUT/$1.json"
+}
+
+persist() {
+    old_built || { persist_runs persist-new-1 "$BUILD"; return; }
+    for i in 1 2; do
+        if [ "$i" = 1 ]; then
+            persist_runs "persist-old-$i" "$BUILD-old" && persist_runs "persist-new-$i" "$BUILD" ||
+                return
+        else
+            persist_runs "persist-new-$i" "$BUILD" && persist_runs "persist-old-$i" "$BUILD-old" ||
+                return
         fi
     done
 }
@@ -192,12 +218,11 @@ for part in $PARTS; do
         mkdir -p "$ROOT/nb"
         OUT=$ROOT/nb OLD=$OLD NP=$NP STAGES=old BUDGET=$(at_most 170) \
             sh scripts/device-nb.sh || echo "device-open.sh: device-nb.sh failed" ;;
-    nbhalf | persist)
+    nbhalf)
         mkdir -p "$ROOT/nb"
-        stg=thread_half secs=200
-        [ "$part" = persist ] && stg=persist secs=120
-        OUT=$ROOT/nb NP=$NP STAGES=$stg BUDGET=$(at_most $secs) \
+        OUT=$ROOT/nb NP=$NP STAGES=thread_half BUDGET=$(at_most 200) \
             sh scripts/device-nb.sh || echo "device-open.sh: device-nb.sh failed" ;;
+    persist) stage build 90 built && stage persist 120 persist ;;
     v | zipf)
         mkdir -p "$ROOT/v"
         if [ "$part" = v ]; then

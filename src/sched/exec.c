@@ -407,7 +407,7 @@ static int run_pending(vine_exec_state *x)
 
 /*
  * Posts round k's messages by the plan: one MPI call each, receives first;
- * with persistent requests, one MPI_Startall of the round's.
+ * MPI_Start for those that have a persistent request.
  */
 static int post_plan(vine_exec_state *x, size_t k)
 {
@@ -417,15 +417,15 @@ static int post_plan(vine_exec_state *x, size_t k)
     MPI_Aint extent = c->type->extent;
     size_t n = 0;
     int rc = MPI_SUCCESS;
-    if (x->preq) {
-        n = pl->msg_end[k] - x->m;
-        x->reqs = x->preq + x->m;
-        x->m = pl->msg_end[k];
-        x->nreq = n;
-        return n ? err_class(PMPI_Startall((int)n, x->reqs)) : MPI_SUCCESS;
-    }
     for (; x->m < pl->msg_end[k] && rc == MPI_SUCCESS; x->m++, n++) {
         const vine_exec_msg *g = &pl->msgs[x->m];
+        if (x->preq && x->preq[x->m] != MPI_REQUEST_NULL) {
+            /* The handle is copied for the round's wait: a persistent request's
+             * handle stays as it is through MPI_Start and its completion. */
+            rc = PMPI_Start(&x->preq[x->m]);
+            x->reqs[n] = x->preq[x->m];
+            continue;
+        }
         char *addr = elem(x->base[g->buf], g->off, extent);
         if (g->recv)
             rc = MPI_Irecv(addr, g->count, dt, g->peer, c->tag, c->comm, &x->reqs[n]);
@@ -568,8 +568,10 @@ int vine__exec_persist(vine_exec_state *x, vine_exec_persist *p)
         return MPI_SUCCESS;
     }
     vine__exec_persist_free(p);
-    size_t n = pl->msg_end[pl->nrounds - 1];
-    if (!n)
+    size_t n = pl->msg_end[pl->nrounds - 1], big = 0;
+    for (size_t i = 0; i < n; i++)
+        big += (MPI_Count)pl->msgs[i].count * c->type->size > VINE_EXEC_PERSIST_BYTES;
+    if (!big)
         return MPI_SUCCESS;
     if (!(p->reqs = malloc(n * sizeof *p->reqs)))
         return MPI_ERR_NO_MEM;
@@ -579,6 +581,8 @@ int vine__exec_persist(vine_exec_state *x, vine_exec_persist *p)
     int rc = MPI_SUCCESS;
     for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
         const vine_exec_msg *g = &pl->msgs[i];
+        if ((MPI_Count)g->count * c->type->size <= VINE_EXEC_PERSIST_BYTES)
+            continue;
         char *addr = elem(x->base[g->buf], g->off, c->type->extent);
         if (g->recv)
             rc = PMPI_Recv_init(addr, g->count, c->type->dt, g->peer, c->tag, c->comm, &p->reqs[i]);

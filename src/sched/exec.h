@@ -145,13 +145,19 @@ int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr);
 
 /*
  * A persistent collective's messages as persistent point-to-point requests
- * (MPI_Send_init, MPI_Recv_init), one per message of its plan, made at its
- * first start and started round by round at every start after it, so that
- * a start does not build the library's requests again.  They hold the
- * buffers' addresses: base says which they were made for.
+ * (MPI_Send_init, MPI_Recv_init), made at its first start and started with
+ * MPI_Start at every start after it, so that a start does not build the
+ * library's requests again: only the messages of more than
+ * VINE_EXEC_PERSIST_BYTES, since Open MPI sends a small message at once
+ * from MPI_Isend (inline, no request), which a persistent request cannot
+ * (on 2 ranks of the 2-core machine a persistent 128-byte allreduce took
+ * 1.5 times the blocking call with them, 0.95 at 512 bytes).  They hold
+ * the buffers' addresses: base says which they were made for.
  */
+#define VINE_EXEC_PERSIST_BYTES 256
+
 typedef struct vine_exec_persist {
-    MPI_Request *reqs; /* NULL: none */
+    MPI_Request *reqs; /* one per message of the plan, MPI_REQUEST_NULL for a small one; NULL: none */
     size_t n;
     char *base[VINE_BUF_COUNT];
 } vine_exec_persist;
