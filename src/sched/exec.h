@@ -151,13 +151,13 @@ int vine__exec_run(const vine_exec_call *c, vine_exec_scratch *scr);
  * VINE_EXEC_PERSIST_BYTES, since Open MPI sends a small message at once
  * from MPI_Isend (inline, no request), which a persistent request cannot
  * (on 2 ranks of the 2-core machine a persistent 128-byte allreduce took
- * 1.5 times the blocking call with them, 0.95 at 512 bytes).  They hold
+ * 1.5 times the blocking call with them, docs/performance.md).  They hold
  * the buffers' addresses: base says which they were made for.
  */
 #define VINE_EXEC_PERSIST_BYTES 256
 
 typedef struct vine_exec_persist {
-    MPI_Request *reqs; /* one per message of the plan, MPI_REQUEST_NULL for a small one; NULL: none */
+    MPI_Request *reqs; /* one a message of the plan (MPI_REQUEST_NULL: small); NULL: none */
     size_t n;
     char *base[VINE_BUF_COUNT];
 } vine_exec_persist;
