@@ -3,6 +3,7 @@
  * loop, its calibration and the timings (bench_nb.h, docs/bench.md).
  */
 #include "bench_nb.h"
+#include "bench_v.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -75,6 +76,8 @@ static int start_mpi(const bcase *b, MPI_Request *q)
 
 int bench_nb_start(const bcase *b, int mpi, MPI_Request *req)
 {
+    if (bench_v_new(b->coll))
+        return bench_v_start(b, mpi, req);
     return mpi ? start_mpi(b, req) : start_vine(b, req);
 }
 
@@ -161,6 +164,8 @@ int bench_nb_mpi_persistent(vine_coll coll)
 int bench_nb_init(const bcase *b, int mpi, MPI_Request *req)
 {
     *req = MPI_REQUEST_NULL;
+    if (bench_v_new(b->coll) && (!mpi || bench_nb_mpi_persistent(b->coll)))
+        return bench_v_init(b, mpi, req);
     if (!mpi)
         return init_vine(b, req);
 #if MPI_VERSION >= 4

@@ -294,3 +294,125 @@ int bench_v_run(const bcase *b, int mpi)
     void *r = bench_recv_arg(b);
     return mpi ? run_mpi(b, s, r) : run_vine(b, s, r);
 }
+
+/* ---- Nonblocking and persistent calls ---------------------------------------- */
+
+static int start_vine(const bcase *b, const void *s, void *r, MPI_Request *q)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    switch (b->coll) {
+    case VINE_COLL_ALLGATHERV:
+        return vine_iallgatherv(s, b->vcount, b->dt, r, b->rcounts, b->rdispls, b->dt, w, q);
+    case VINE_COLL_ALLTOALLV:
+        return vine_ialltoallv(s, b->scounts, b->sdispls, b->dt, r, b->rcounts, b->rdispls, b->dt,
+                               w, q);
+    case VINE_COLL_ALLTOALLW:
+        return vine_ialltoallw(s, b->scounts, b->sdispls, b->types, r, b->rcounts, b->rdispls,
+                               b->types, w, q);
+    case VINE_COLL_GATHERV:
+        return vine_igatherv(s, b->vcount, b->dt, r, b->rcounts, b->rdispls, b->dt, b->root, w, q);
+    case VINE_COLL_SCATTERV:
+        return vine_iscatterv(s, b->scounts, b->sdispls, b->dt, r, b->vcount, b->dt, b->root, w, q);
+    case VINE_COLL_SCAN:
+        return vine_iscan(s, r, b->count, b->dt, b->op, w, q);
+    default:
+        return vine_iexscan(s, r, b->count, b->dt, b->op, w, q);
+    }
+}
+
+static int start_mpi(const bcase *b, const void *s, void *r, MPI_Request *q)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    switch (b->coll) {
+    case VINE_COLL_ALLGATHERV:
+        return MPI_Iallgatherv(s, b->vcount, b->dt, r, b->rcounts, b->rdispls, b->dt, w, q);
+    case VINE_COLL_ALLTOALLV:
+        return MPI_Ialltoallv(s, b->scounts, b->sdispls, b->dt, r, b->rcounts, b->rdispls, b->dt, w,
+                              q);
+    case VINE_COLL_ALLTOALLW:
+        return MPI_Ialltoallw(s, b->scounts, b->sdispls, b->types, r, b->rcounts, b->rdispls,
+                              b->types, w, q);
+    case VINE_COLL_GATHERV:
+        return MPI_Igatherv(s, b->vcount, b->dt, r, b->rcounts, b->rdispls, b->dt, b->root, w, q);
+    case VINE_COLL_SCATTERV:
+        return MPI_Iscatterv(s, b->scounts, b->sdispls, b->dt, r, b->vcount, b->dt, b->root, w, q);
+    case VINE_COLL_SCAN:
+        return MPI_Iscan(s, r, b->count, b->dt, b->op, w, q);
+    default:
+        return MPI_Iexscan(s, r, b->count, b->dt, b->op, w, q);
+    }
+}
+
+int bench_v_start(const bcase *b, int mpi, MPI_Request *q)
+{
+    const void *s = bench_send_arg(b);
+    void *r = bench_recv_arg(b);
+    return mpi ? start_mpi(b, s, r, q) : start_vine(b, s, r, q);
+}
+
+static int init_vine(const bcase *b, const void *s, void *r, MPI_Request *q)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Info n = MPI_INFO_NULL;
+    switch (b->coll) {
+    case VINE_COLL_ALLGATHERV:
+        return vine_allgatherv_init(s, b->vcount, b->dt, r, b->rcounts, b->rdispls, b->dt, w, n, q);
+    case VINE_COLL_ALLTOALLV:
+        return vine_alltoallv_init(s, b->scounts, b->sdispls, b->dt, r, b->rcounts, b->rdispls,
+                                   b->dt, w, n, q);
+    case VINE_COLL_ALLTOALLW:
+        return vine_alltoallw_init(s, b->scounts, b->sdispls, b->types, r, b->rcounts, b->rdispls,
+                                   b->types, w, n, q);
+    case VINE_COLL_GATHERV:
+        return vine_gatherv_init(s, b->vcount, b->dt, r, b->rcounts, b->rdispls, b->dt, b->root, w,
+                                 n, q);
+    case VINE_COLL_SCATTERV:
+        return vine_scatterv_init(s, b->scounts, b->sdispls, b->dt, r, b->vcount, b->dt, b->root, w,
+                                  n, q);
+    case VINE_COLL_SCAN:
+        return vine_scan_init(s, r, b->count, b->dt, b->op, w, n, q);
+    default:
+        return vine_exscan_init(s, r, b->count, b->dt, b->op, w, n, q);
+    }
+}
+
+#if MPI_VERSION >= 4
+static int init_mpi(const bcase *b, const void *s, void *r, MPI_Request *q)
+{
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Info n = MPI_INFO_NULL;
+    switch (b->coll) {
+    case VINE_COLL_ALLGATHERV:
+        return MPI_Allgatherv_init(s, b->vcount, b->dt, r, b->rcounts, b->rdispls, b->dt, w, n, q);
+    case VINE_COLL_ALLTOALLV:
+        return MPI_Alltoallv_init(s, b->scounts, b->sdispls, b->dt, r, b->rcounts, b->rdispls,
+                                  b->dt, w, n, q);
+    case VINE_COLL_ALLTOALLW:
+        return MPI_Alltoallw_init(s, b->scounts, b->sdispls, b->types, r, b->rcounts, b->rdispls,
+                                  b->types, w, n, q);
+    case VINE_COLL_GATHERV:
+        return MPI_Gatherv_init(s, b->vcount, b->dt, r, b->rcounts, b->rdispls, b->dt, b->root, w,
+                                n, q);
+    case VINE_COLL_SCATTERV:
+        return MPI_Scatterv_init(s, b->scounts, b->sdispls, b->dt, r, b->vcount, b->dt, b->root, w,
+                                 n, q);
+    case VINE_COLL_SCAN:
+        return MPI_Scan_init(s, r, b->count, b->dt, b->op, w, n, q);
+    default:
+        return MPI_Exscan_init(s, r, b->count, b->dt, b->op, w, n, q);
+    }
+}
+#endif
+
+int bench_v_init(const bcase *b, int mpi, MPI_Request *q)
+{
+    const void *s = bench_send_arg(b);
+    void *r = bench_recv_arg(b);
+    if (!mpi)
+        return init_vine(b, s, r, q);
+#if MPI_VERSION >= 4
+    return init_mpi(b, s, r, q);
+#else
+    return MPI_ERR_OTHER;
+#endif
+}

@@ -35,7 +35,7 @@ enum bench_v_shape_error {
 int bench_v_irregular(vine_coll coll);
 /* alltoallv and alltoallw, whose blocks go from each rank to each rank (vdist's a2a 1). */
 int bench_v_a2a(vine_coll coll);
-/* The irregular collectives and the scans: measured here, with no nonblocking forms. */
+/* The irregular collectives and the scans: measured here. */
 int bench_v_new(vine_coll coll);
 
 /*
@@ -70,5 +70,9 @@ void bench_v_free(bcase *b);
 
 /* One blocking call of b: vine's (mpi 0) or the MPI library's. */
 int bench_v_run(const bcase *b, int mpi);
+/* Starts b's nonblocking call: vine's (mpi 0) or the MPI library's. */
+int bench_v_start(const bcase *b, int mpi, MPI_Request *req);
+/* Makes b's persistent request: vine's (mpi 0) or the MPI library's (MPI 4). */
+int bench_v_init(const bcase *b, int mpi, MPI_Request *req);
 
 #endif

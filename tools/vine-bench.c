@@ -474,9 +474,6 @@ static int check_coll(const options *o, vine_coll coll, int p)
         return bad_usage("--dist applies to allgatherv, alltoallv, alltoallw, gatherv and "
                          "scatterv, not to %s",
                          name);
-    if ((o->nonblocking || o->persistent) && bench_v_new(coll))
-        return bad_usage("--nonblocking, --persistent: vine has no nonblocking or persistent %s",
-                         name);
     for (int k = 0; k < o->ndists; k++) {
         char err[512];
         if (vine__vdist_check(&o->dists[k], p, bench_v_a2a(coll), err, sizeof err) != 0)

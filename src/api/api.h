@@ -452,6 +452,11 @@ int vine__pack_scratch(vine_comm_state *st, int which, size_t bytes, char **out)
 int vine__side_pack(const vine_side *s, char *dst, MPI_Comm comm);
 /* Reads the bytes of s from src into the user's buffer (unpacking). */
 int vine__side_unpack(const vine_side *s, const char *src, MPI_Comm comm);
+/* Packing scratch number which (VINE_PACK_IN/OUT) of c: the communicator's, or its request's own.
+ */
+int vine__call_scratch(vine_call *c, int which, size_t bytes, char **out);
+/* Packs s into dst: now, or, for a request, at each start. */
+int vine__call_pack(vine_call *c, const vine_side *s, char *dst);
 /* The byte type the data-movement schedules run on. */
 const vine_exec_type *vine__byte_type(void);
 
@@ -494,6 +499,13 @@ int vine__nb_end(struct vine_nbreq *r, int rc, MPI_Request *request);
 int vine__nb_launch(vine_call *c);
 /* Leaves c to the MPI library's nonblocking collective, started with the request. */
 int vine__nb_mpi(vine_call *c);
+/*
+ * vine__nb_mpi for an irregular collective: its int tables for the MPI
+ * library, send side [0] and receive side [1] (NULL where the call has
+ * none), and alltoallw's types (NULL for the others), copied into the request.
+ */
+int vine__nb_mpi_v(vine_call *c, const int *const counts[2], const int *const displs[2],
+                   const MPI_Datatype *const types[2]);
 /* The request's own packing scratch number which (VINE_PACK_IN/OUT). */
 int vine__nb_scratch(struct vine_nbreq *r, int which, size_t bytes, char **out);
 /* Packs s into dst when the request starts / unpacks it from src when it completes. */

@@ -36,22 +36,6 @@ static int check_side(const void *buf, MPI_Count count, MPI_Datatype dt, vine_ex
     return rc;
 }
 
-/* Packing scratch number which: the communicator's, or a request's own. */
-static int scratch(vine_call *c, int which, size_t bytes, char **out)
-{
-    if (c->nb)
-        return vine__nb_scratch(c->nb, which, bytes, out);
-    return vine__pack_scratch(c->st, which, bytes, out);
-}
-
-/* Packs s into dst: now, or when a request starts. */
-static int pack(vine_call *c, const vine_side *s, char *dst)
-{
-    if (c->nb)
-        return vine__nb_pack(c->nb, s, dst);
-    return vine__side_pack(s, dst, c->st->comm);
-}
-
 /*
  * Where the schedule reads an input of s: the user's memory when raw, else
  * scratch `which` holding the packed bytes.
@@ -62,8 +46,8 @@ static int input_bytes(vine_call *c, const vine_side *s, int which, char **out)
         *out = s->buf;
         return MPI_SUCCESS;
     }
-    int rc = scratch(c, which, s->bytes, out);
-    return rc ? rc : pack(c, s, *out);
+    int rc = vine__call_scratch(c, which, s->bytes, out);
+    return rc ? rc : vine__call_pack(c, s, *out);
 }
 
 /* Where the schedule writes the output of s: the user's memory or scratch. */
@@ -73,7 +57,7 @@ static int output_bytes(vine_call *c, const vine_side *s, char **out)
         *out = s->buf;
         return MPI_SUCCESS;
     }
-    return scratch(c, VINE_PACK_OUT, s->bytes, out);
+    return vine__call_scratch(c, VINE_PACK_OUT, s->bytes, out);
 }
 
 /*
@@ -204,7 +188,7 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
         /* The own block goes into its place in the packed receive bytes. */
         vine__side_init(&ss, elem_at(recvbuf, (size_t)c.a.rank * (size_t)recvcount, rt.extent),
                         (size_t)recvcount, &rt);
-        if ((rc = pack(&c, &ss, rmem + (size_t)c.a.rank * block)))
+        if ((rc = vine__call_pack(&c, &ss, rmem + (size_t)c.a.rank * block)))
             return rc;
     } else if (!inplace) {
         vine__side_init(&ss, sendbuf, (size_t)sendcount, &st);
@@ -273,7 +257,8 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     vine__side_init(&rs, recvbuf, (size_t)recvcount * n, &rt);
     if (inplace) {
         /* The schedules never read and write one buffer: the input moves to scratch. */
-        if ((rc = scratch(&c, VINE_PACK_IN, all, &smem)) || (rc = pack(&c, &rs, smem)))
+        if ((rc = vine__call_scratch(&c, VINE_PACK_IN, all, &smem)) ||
+            (rc = vine__call_pack(&c, &rs, smem)))
             return rc;
     } else {
         vine__side_init(&ss, sendbuf, (size_t)sendcount * n, &st);
@@ -380,7 +365,7 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
         if (inplace && !rs.raw) {
             vine__side_init(&ss, elem_at(recvbuf, (size_t)root * (size_t)recvcount, rt.extent),
                             (size_t)recvcount, &rt);
-            if ((rc = pack(&c, &ss, rmem + (size_t)root * block)))
+            if ((rc = vine__call_pack(&c, &ss, rmem + (size_t)root * block)))
                 return rc;
         }
     }

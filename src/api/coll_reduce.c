@@ -367,14 +367,16 @@ static int reduce_nb(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     return vine__nb_end(r, rc, request);
 }
 
-static int allreduce_nb(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt,
-                        MPI_Op op, MPI_Comm comm, int persistent, MPI_Request *request)
+/* allreduce, scan or exscan (which take allreduce's arguments), nonblocking or persistent. */
+static int allreduce_nb(vine_coll coll, const void *sendbuf, void *recvbuf, MPI_Count count,
+                        MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int persistent,
+                        MPI_Request *request)
 {
-    vine_nb_args a = red_args(VINE_COLL_ALLREDUCE, sendbuf, recvbuf, count, dt, op, 0, comm);
+    vine_nb_args a = red_args(coll, sendbuf, recvbuf, count, dt, op, 0, comm);
     struct vine_nbreq *r;
     int rc = vine__nb_begin(&r, &a, persistent, request);
     if (rc == MPI_SUCCESS)
-        rc = allreduce_impl(VINE_COLL_ALLREDUCE, sendbuf, recvbuf, count, dt, op, comm, r);
+        rc = allreduce_impl(coll, sendbuf, recvbuf, count, dt, op, comm, r);
     return vine__nb_end(r, rc, request);
 }
 
@@ -434,20 +436,23 @@ int vine_reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
 int vine_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Request *request)
 {
-    return allreduce_nb(sendbuf, recvbuf, count, datatype, op, comm, 0, request);
+    return allreduce_nb(VINE_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, 0,
+                        request);
 }
 
 int vine_iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return allreduce_nb(sendbuf, recvbuf, count, datatype, op, comm, 0, request);
+    return allreduce_nb(VINE_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, 0,
+                        request);
 }
 
 int vine_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return allreduce_nb(sendbuf, recvbuf, count, datatype, op, comm, 1, request);
+    return allreduce_nb(VINE_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, 1,
+                        request);
 }
 
 int vine_allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -455,7 +460,8 @@ int vine_allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                           MPI_Request *request)
 {
     (void)info;
-    return allreduce_nb(sendbuf, recvbuf, count, datatype, op, comm, 1, request);
+    return allreduce_nb(VINE_COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, 1,
+                        request);
 }
 
 int vine_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
@@ -514,4 +520,56 @@ int vine_reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Cou
 {
     (void)info;
     return reduce_scatter_nb(sendbuf, recvbuf, NULL, recvcounts, datatype, op, comm, 1, request);
+}
+
+int vine_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return allreduce_nb(VINE_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, 0, request);
+}
+
+int vine_iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return allreduce_nb(VINE_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, 0, request);
+}
+
+int vine_scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return allreduce_nb(VINE_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, 1, request);
+}
+
+int vine_scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return allreduce_nb(VINE_COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, 1, request);
+}
+
+int vine_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return allreduce_nb(VINE_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, 0, request);
+}
+
+int vine_iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return allreduce_nb(VINE_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, 0, request);
+}
+
+int vine_exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return allreduce_nb(VINE_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, 1, request);
+}
+
+int vine_exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return allreduce_nb(VINE_COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, 1, request);
 }

@@ -8,7 +8,9 @@
  * rank order before the schedule and unpacked the same way after it, so the
  * schedule never touches the user's memory between blocks.  The tables are
  * part of the cache key: a repeat with the same tables runs the cached
- * schedule.
+ * schedule.  A nonblocking or persistent call (c->nb) packs a side of many
+ * blocks at each start through one struct datatype over its blocks, and
+ * unpacks it the same way when it completes.
  */
 #include "api.h"
 #include "vine.h"
@@ -306,8 +308,85 @@ static int vside_unpack(const vside *s, const char *src, MPI_Comm comm)
 }
 
 /*
+ * Every block of s with data as one side of the byte path, for a request:
+ * count 1 of a struct datatype made here (*made, which the caller frees)
+ * that lists the blocks in rank order, so that its packed form is the
+ * layout of vside_layout.  MPI_Pack takes int sizes: MPI_ERR_COUNT for a
+ * side above INT_MAX bytes.
+ */
+static int vside_struct(const vside *s, vine_side *one, MPI_Datatype *made)
+{
+    *made = MPI_DATATYPE_NULL;
+    *one =
+        (vine_side){.buf = s->buf, .dt = MPI_BYTE, .count = 0, .bytes = 0, .extent = 1, .raw = 1};
+    if (s->span > INT_MAX)
+        return MPI_ERR_COUNT;
+    int n = 0;
+    for (int i = 0; i < s->p; i++)
+        n += s->bc[i] != 0;
+    if (n == 0)
+        return MPI_SUCCESS; /* nothing to move */
+    MPI_Aint din[VINE_V_INLINE], *disp = din;
+    MPI_Datatype tin[VINE_V_INLINE], *types = tin;
+    int lin[VINE_V_INLINE], *len = lin;
+    void *heap = NULL;
+    if (n > VINE_V_INLINE) {
+        /* One allocation, the widest members first. */
+        if (!(heap = malloc((size_t)n * (sizeof *disp + sizeof *types + sizeof *len))))
+            return MPI_ERR_NO_MEM;
+        disp = heap;
+        types = (MPI_Datatype *)(disp + n);
+        len = (int *)(types + n);
+    }
+    for (int i = 0, k = 0; i < s->p; i++) {
+        if (!s->bc[i])
+            continue;
+        /* n[i] <= bc[i] <= span <= INT_MAX: a block with data has size >= 1. */
+        len[k] = (int)s->n[i];
+        disp[k] = s->at[i];
+        types[k++] = vtype(s, i)->dt;
+    }
+    int rc = MPI_Type_create_struct(n, len, disp, types, made);
+    if (rc == MPI_SUCCESS && (rc = MPI_Type_commit(made)) != MPI_SUCCESS)
+        MPI_Type_free(made);
+    free(heap);
+    if (rc != MPI_SUCCESS) {
+        *made = MPI_DATATYPE_NULL;
+        return MPI_ERR_TYPE;
+    }
+    *one = (vine_side){.buf = s->buf, .dt = *made, .count = 1, .bytes = s->span, .raw = 0};
+    return MPI_SUCCESS;
+}
+
+/*
+ * Packs s (every block, or block only when only >= 0) into mem at its
+ * offsets (unpack 0), or unpacks s from mem (unpack 1, every block): now, or
+ * for a request at each start / when it completes.
+ */
+static int vside_move(vine_call *c, const vside *s, char *mem, int only, int unpack)
+{
+    if (!c->nb)
+        return unpack ? vside_unpack(s, mem, c->st->comm) : vside_pack(s, mem, only, c->st->comm);
+    vine_side one;
+    MPI_Datatype made = MPI_DATATYPE_NULL;
+    int rc = MPI_SUCCESS;
+    if (only >= 0) {
+        vside_block(s, only, &one);
+        mem += s->bd[only];
+    } else {
+        rc = vside_struct(s, &one, &made);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = unpack ? vine__nb_unpack(c->nb, &one, mem) : vine__nb_pack(c->nb, &one, mem);
+    /* The request holds a duplicate of the struct. */
+    if (made != MPI_DATATYPE_NULL)
+        MPI_Type_free(&made);
+    return rc;
+}
+
+/*
  * Where the schedule reads (out 0) or writes (out 1) side s: the user's
- * memory when raw, else scratch `which`, packed now for an input.
+ * memory when raw, else scratch `which`, packed (vside_move) for an input.
  */
 static int vside_mem(vine_call *c, const vside *s, int which, int out, char **mem)
 {
@@ -315,9 +394,9 @@ static int vside_mem(vine_call *c, const vside *s, int which, int out, char **me
         *mem = s->buf + s->lo;
         return MPI_SUCCESS;
     }
-    int rc = vine__pack_scratch(c->st, which, s->span, mem);
+    int rc = vine__call_scratch(c, which, s->span, mem);
     if (rc == MPI_SUCCESS && !out)
-        rc = vside_pack(s, *mem, -1, c->st->comm);
+        rc = vside_move(c, s, *mem, -1, 0);
     return rc;
 }
 
@@ -446,8 +525,8 @@ static inline int vmemo_same(vine_vmemo *m, const vparts *v)
 static void vmemo_keep(const vine_call *c, const vparts *v, MPI_Datatype sdt, MPI_Count scount,
                        MPI_Datatype rdt, MPI_Aint slo, MPI_Aint rlo)
 {
-    if (vine__mt())
-        return;
+    if (vine__mt() || c->nb)
+        return; /* a request's call is not repeated by the blocking shortcut */
     vine_vmemo *m = &c->st->vmemo;
     m->valid = 0;
     size_t bytes = 0;
@@ -501,14 +580,20 @@ static int plan(vine_call *c, int big, const vside *s, int ns)
     return vine__call_plan(c);
 }
 
-/* Runs the planned schedule on smem and rmem, then unpacks r when it is not raw. */
+/*
+ * Runs the planned schedule on smem and rmem, then unpacks r when it is not
+ * raw (a request: records both, vine__call_exec).
+ */
 static int run(vine_call *c, const char *smem, vside *r, char *rmem)
 {
     c->sendbuf = smem;
     c->recvbuf = rmem;
-    int rc = vine__call_exec(c);
-    if (rc == MPI_SUCCESS && r && !r->raw)
-        rc = vside_unpack(r, rmem, c->st->comm);
+    int unpack = r && !r->raw, rc = MPI_SUCCESS;
+    if (c->nb && unpack && (rc = vside_move(c, r, rmem, -1, 1)))
+        return rc;
+    rc = vine__call_exec(c);
+    if (!c->nb && rc == MPI_SUCCESS && unpack)
+        rc = vside_move(c, r, rmem, -1, 1);
     return rc;
 }
 
@@ -560,7 +645,8 @@ static void allgatherv_keep(const vine_call *c, const utab *ru, MPI_Datatype sdt
  */
 VINE_NOINLINE static int allgatherv_checked(const void *sendbuf, MPI_Count sendcount,
                                             MPI_Datatype sendtype, void *recvbuf, const utab *ru,
-                                            MPI_Datatype recvtype, MPI_Comm comm)
+                                            MPI_Datatype recvtype, MPI_Comm comm,
+                                            struct vine_nbreq *nb)
 {
     int rc;
     vine_call c;
@@ -569,6 +655,7 @@ VINE_NOINLINE static int allgatherv_checked(const void *sendbuf, MPI_Count sendc
     vtabs m;
     int inplace = sendbuf == MPI_IN_PLACE;
     rc = vine__call_start(&c, VINE_COLL_ALLGATHERV, comm);
+    c.nb = nb;
     if (rc || (rc = vine__call_check_type(0, recvtype, &rt)))
         return rc;
     if (recvbuf == MPI_IN_PLACE)
@@ -610,7 +697,10 @@ VINE_NOINLINE static int allgatherv_checked(const void *sendbuf, MPI_Count sendc
         const int *cnt, *dsp;
         vints w;
         w.heap[0] = w.heap[1] = NULL;
-        if ((rc = mpi_tables(c.a.p, ru, &cnt, &dsp, &w)) == MPI_SUCCESS)
+        if ((rc = mpi_tables(c.a.p, ru, &cnt, &dsp, &w)) == MPI_SUCCESS && nb)
+            rc = vine__nb_mpi_v(&c, (const int *[2]){NULL, cnt}, (const int *[2]){NULL, dsp},
+                                (const MPI_Datatype *[2]){NULL, NULL});
+        else if (rc == MPI_SUCCESS)
             rc = vine__call_mpi_done(&c, PMPI_Allgatherv(sendbuf, (int)sendcount, sendtype,
                                                          recvbuf, cnt, dsp, recvtype, comm));
         vints_free(&w);
@@ -623,15 +713,15 @@ VINE_NOINLINE static int allgatherv_checked(const void *sendbuf, MPI_Count sendc
     if ((rc = vside_mem(&c, &r, VINE_PACK_OUT, 1, &rmem)))
         goto out;
     if (inplace && !r.raw) {
-        rc = vside_pack(&r, rmem, c.a.rank, c.st->comm);
+        rc = vside_move(&c, &r, rmem, c.a.rank, 0);
     } else if (!inplace) {
         vine_side one;
         vine__side_init(&one, sendbuf, (size_t)sendcount, &st);
         sraw = one.raw;
         if (one.raw) {
             smem = (char *)(uintptr_t)sendbuf;
-        } else if ((rc = vine__pack_scratch(c.st, VINE_PACK_IN, sbytes, &smem)) == MPI_SUCCESS) {
-            rc = vine__side_pack(&one, smem, c.st->comm);
+        } else if ((rc = vine__call_scratch(&c, VINE_PACK_IN, sbytes, &smem)) == MPI_SUCCESS) {
+            rc = vine__call_pack(&c, &one, smem);
         }
     }
     if (rc == MPI_SUCCESS)
@@ -650,7 +740,7 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     int rc;
     if (allgatherv_repeat(sendbuf, sendcount, sendtype, recvbuf, ru, recvtype, comm, &rc))
         return rc;
-    return allgatherv_checked(sendbuf, sendcount, sendtype, recvbuf, ru, recvtype, comm);
+    return allgatherv_checked(sendbuf, sendcount, sendtype, recvbuf, ru, recvtype, comm, NULL);
 }
 
 /* ---- alltoallv and alltoallw ---- */
@@ -722,7 +812,7 @@ static int all_named(const vine_exec_type *t, int n)
 VINE_NOINLINE static int alltoallv_checked(vine_coll coll, const void *sendbuf, const utab *su,
                                            const MPI_Datatype *stypes, void *recvbuf,
                                            const utab *ru, const MPI_Datatype *rtypes,
-                                           MPI_Comm comm)
+                                           MPI_Comm comm, struct vine_nbreq *nb)
 {
     int rc;
     vine_call c;
@@ -731,6 +821,7 @@ VINE_NOINLINE static int alltoallv_checked(vine_coll coll, const void *sendbuf, 
     vine_exec_type tin[2 * VINE_V_INLINE], *types = tin;
     int inplace = sendbuf == MPI_IN_PLACE, w = coll == VINE_COLL_ALLTOALLW;
     rc = vine__call_start(&c, coll, comm);
+    c.nb = nb;
     if (rc)
         return rc;
     int p = c.a.p, nt = w ? p : 1, keep = 0;
@@ -797,7 +888,11 @@ VINE_NOINLINE static int alltoallv_checked(vine_coll coll, const void *sendbuf, 
         vints sw, rw;
         sw.heap[0] = sw.heap[1] = rw.heap[0] = rw.heap[1] = NULL;
         if ((inplace || (rc = mpi_tables(p, su, &sc, &sd, &sw)) == MPI_SUCCESS) &&
-            (rc = mpi_tables(p, ru, &rc_, &rd, &rw)) == MPI_SUCCESS) {
+            (rc = mpi_tables(p, ru, &rc_, &rd, &rw)) == MPI_SUCCESS && nb) {
+            rc = vine__nb_mpi_v(
+                &c, (const int *[2]){sc, rc_}, (const int *[2]){sd, rd},
+                (const MPI_Datatype *[2]){w && !inplace ? stypes : NULL, w ? rtypes : NULL});
+        } else if (rc == MPI_SUCCESS) {
             if (w)
                 rc = PMPI_Alltoallw(sendbuf, sc, sd, stypes, recvbuf, rc_, rd, rtypes, comm);
             else
@@ -813,8 +908,8 @@ VINE_NOINLINE static int alltoallv_checked(vine_coll coll, const void *sendbuf, 
     char *smem, *rmem;
     if (inplace) {
         /* Packed in rank order whatever the types: the blocks leave the receive buffer. */
-        if ((rc = vine__pack_scratch(c.st, VINE_PACK_IN, s->span, &smem)) == MPI_SUCCESS)
-            rc = vside_pack(s, smem, -1, c.st->comm);
+        if ((rc = vine__call_scratch(&c, VINE_PACK_IN, s->span, &smem)) == MPI_SUCCESS)
+            rc = vside_move(&c, s, smem, -1, 0);
     } else {
         rc = vside_mem(&c, s, VINE_PACK_IN, 0, &smem);
     }
@@ -842,7 +937,7 @@ static int alltoallv_impl(vine_coll coll, const void *sendbuf, const utab *su,
     int rc;
     if (alltoallv_repeat(coll, sendbuf, su, stypes, recvbuf, ru, rtypes, comm, &rc))
         return rc;
-    return alltoallv_checked(coll, sendbuf, su, stypes, recvbuf, ru, rtypes, comm);
+    return alltoallv_checked(coll, sendbuf, su, stypes, recvbuf, ru, rtypes, comm, NULL);
 }
 
 /* ---- gatherv and scatterv ---- */
@@ -897,7 +992,8 @@ static int rooted_repeat(int gather, const void *ownbuf, MPI_Count owncount, MPI
 
 VINE_NOINLINE static int rooted_checked(int gather, const void *ownbuf, MPI_Count owncount,
                                         MPI_Datatype owntype, const void *rootbuf, const utab *u,
-                                        MPI_Datatype roottype, int root, MPI_Comm comm)
+                                        MPI_Datatype roottype, int root, MPI_Comm comm,
+                                        struct vine_nbreq *nb)
 {
     int rc;
     vine_call c;
@@ -905,6 +1001,7 @@ VINE_NOINLINE static int rooted_checked(int gather, const void *ownbuf, MPI_Coun
     vside b;
     vtabs m;
     rc = vine__call_start(&c, gather ? VINE_COLL_GATHERV : VINE_COLL_SCATTERV, comm);
+    c.nb = nb;
     if (rc)
         return rc;
     int p = c.a.p, me = c.a.rank, at_root = me == root, inplace = ownbuf == MPI_IN_PLACE, keep = 0;
@@ -942,6 +1039,9 @@ VINE_NOINLINE static int rooted_checked(int gather, const void *ownbuf, MPI_Coun
     }
     if ((rc = vine__call_check_request(&c)) || (rc = vine__call_attach(&c)))
         goto out;
+    /* A request must not wait for the root's table (vine.h): the tree gives way to linear. */
+    if (nb && c.req && (c.req->flags & VINE_ALGO_ALLCOUNTS))
+        c.req = vine__algo_find(c.a.coll, "linear");
     c.a.root = root;
     c.a.inplace = inplace;
     if (c.req && (c.req->flags & VINE_ALGO_ALLCOUNTS)) {
@@ -968,7 +1068,11 @@ VINE_NOINLINE static int rooted_checked(int gather, const void *ownbuf, MPI_Coun
         const int *cnt = NULL, *dsp = NULL;
         vints w;
         w.heap[0] = w.heap[1] = NULL;
-        if (!at_root || (rc = mpi_tables(p, u, &cnt, &dsp, &w)) == MPI_SUCCESS) {
+        if ((!at_root || (rc = mpi_tables(p, u, &cnt, &dsp, &w)) == MPI_SUCCESS) && nb) {
+            rc = vine__nb_mpi_v(&c, (const int *[2]){gather ? NULL : cnt, gather ? cnt : NULL},
+                                (const int *[2]){gather ? NULL : dsp, gather ? dsp : NULL},
+                                (const MPI_Datatype *[2]){NULL, NULL});
+        } else if (rc == MPI_SUCCESS) {
             if (gather)
                 rc = PMPI_Gatherv(ownbuf, (int)owncount, owntype, (void *)(uintptr_t)rootbuf, cnt,
                                   dsp, roottype, root, comm);
@@ -989,21 +1093,27 @@ VINE_NOINLINE static int rooted_checked(int gather, const void *ownbuf, MPI_Coun
     if (at_root && (rc = vside_mem(&c, &b, gather ? VINE_PACK_OUT : VINE_PACK_IN, gather, &bmem)))
         goto out;
     if (at_root && gather && inplace && !b.raw)
-        rc = vside_pack(&b, bmem, root, c.st->comm);
+        rc = vside_move(&c, &b, bmem, root, 0);
     if (rc == MPI_SUCCESS && !inplace) {
         if (one.raw)
             omem = one.buf;
-        else if ((rc = vine__pack_scratch(c.st, gather ? VINE_PACK_IN : VINE_PACK_OUT, own,
-                                          &omem)) == MPI_SUCCESS && gather)
-            rc = vine__side_pack(&one, omem, c.st->comm);
+        else if ((rc = vine__call_scratch(&c, gather ? VINE_PACK_IN : VINE_PACK_OUT, own, &omem)) ==
+                     MPI_SUCCESS &&
+                 gather)
+            rc = vine__call_pack(&c, &one, omem);
     }
     if (rc)
         goto out;
+    /* scatterv's own block, when packed, is unpacked after the run (a request: recorded). */
+    int own_out = !gather && !inplace && !one.raw;
     if (gather) {
         rc = run(&c, omem, at_root ? &b : NULL, bmem);
+    } else if (nb) {
+        if (!own_out || (rc = vine__nb_unpack(nb, &one, omem)) == MPI_SUCCESS)
+            rc = run(&c, bmem, NULL, omem);
     } else {
         rc = run(&c, bmem, NULL, omem);
-        if (rc == MPI_SUCCESS && !inplace && !one.raw)
+        if (rc == MPI_SUCCESS && own_out)
             rc = vine__side_unpack(&one, omem, c.st->comm);
     }
     /* Types used in place can be repeated on new buffers as they are. */
@@ -1030,7 +1140,8 @@ static int rooted_impl(int gather, const void *ownbuf, MPI_Count owncount, MPI_D
     int rc;
     if (rooted_repeat(gather, ownbuf, owncount, owntype, rootbuf, u, roottype, root, comm, &rc))
         return rc;
-    return rooted_checked(gather, ownbuf, owncount, owntype, rootbuf, u, roottype, root, comm);
+    return rooted_checked(gather, ownbuf, owncount, owntype, rootbuf, u, roottype, root, comm,
+                          NULL);
 }
 
 /* ---- Entry points ---- */
@@ -1117,4 +1228,272 @@ int vine_scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 {
     utab u = {NULL, sendcounts, NULL, displs};
     return rooted_impl(0, recvbuf, recvcount, recvtype, sendbuf, &u, sendtype, root, comm);
+}
+
+/* ---- Nonblocking and persistent forms ---- */
+
+/*
+ * The request of a nonblocking (persistent 0) or persistent irregular call
+ * with the user's arguments a; the tables and alltoallw's types reach the
+ * request later (vine__nb_mpi_v), where the MPI library's collective serves it.
+ */
+static int v_begin(struct vine_nbreq **r, vine_nb_args a, int persistent, MPI_Request *request)
+{
+    a.op = MPI_OP_NULL;
+    return vine__nb_begin(r, &a, persistent, request);
+}
+
+static int allgatherv_nb(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const utab *ru, MPI_Datatype recvtype, MPI_Comm comm,
+                         int persistent, MPI_Request *request)
+{
+    vine_nb_args a = {.coll = VINE_COLL_ALLGATHERV,
+                      .sendbuf = sendbuf,
+                      .scount = sendcount,
+                      .stype = sendtype,
+                      .recvbuf = recvbuf,
+                      .rtype = recvtype,
+                      .comm = comm};
+    struct vine_nbreq *r;
+    int rc = v_begin(&r, a, persistent, request);
+    if (rc == MPI_SUCCESS)
+        rc = allgatherv_checked(sendbuf, sendcount, sendtype, recvbuf, ru, recvtype, comm, r);
+    return vine__nb_end(r, rc, request);
+}
+
+static int alltoallv_nb(vine_coll coll, const void *sendbuf, const utab *su,
+                        const MPI_Datatype *stypes, void *recvbuf, const utab *ru,
+                        const MPI_Datatype *rtypes, MPI_Comm comm, int persistent,
+                        MPI_Request *request)
+{
+    int w = coll == VINE_COLL_ALLTOALLW;
+    vine_nb_args a = {.coll = coll,
+                      .sendbuf = sendbuf,
+                      .stype = w || !stypes ? MPI_DATATYPE_NULL : stypes[0],
+                      .recvbuf = recvbuf,
+                      .rtype = w || !rtypes ? MPI_DATATYPE_NULL : rtypes[0],
+                      .comm = comm};
+    struct vine_nbreq *r;
+    int rc = v_begin(&r, a, persistent, request);
+    if (rc == MPI_SUCCESS)
+        rc = alltoallv_checked(coll, sendbuf, su, stypes, recvbuf, ru, rtypes, comm, r);
+    return vine__nb_end(r, rc, request);
+}
+
+/* gatherv (gather 1) or scatterv, the own side and the root's as in rooted_checked. */
+static int rooted_nb(int gather, const void *ownbuf, MPI_Count owncount, MPI_Datatype owntype,
+                     const void *rootbuf, const utab *u, MPI_Datatype roottype, int root,
+                     MPI_Comm comm, int persistent, MPI_Request *request)
+{
+    vine_nb_args a = {.coll = gather ? VINE_COLL_GATHERV : VINE_COLL_SCATTERV,
+                      .sendbuf = gather ? ownbuf : rootbuf,
+                      .scount = gather ? owncount : 0,
+                      .stype = gather ? owntype : roottype,
+                      .recvbuf = (void *)(uintptr_t)(gather ? rootbuf : ownbuf),
+                      .rcount = gather ? 0 : owncount,
+                      .rtype = gather ? roottype : owntype,
+                      .root = root,
+                      .comm = comm};
+    struct vine_nbreq *r;
+    int rc = v_begin(&r, a, persistent, request);
+    if (rc == MPI_SUCCESS)
+        rc = rooted_checked(gather, ownbuf, owncount, owntype, rootbuf, u, roottype, root, comm, r);
+    return vine__nb_end(r, rc, request);
+}
+
+int vine_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    utab u = {recvcounts, NULL, displs, NULL};
+    return allgatherv_nb(sendbuf, sendcount, sendtype, recvbuf, &u, recvtype, comm, 0, request);
+}
+
+int vine_iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    utab u = {NULL, recvcounts, NULL, displs};
+    return allgatherv_nb(sendbuf, sendcount, sendtype, recvbuf, &u, recvtype, comm, 0, request);
+}
+
+int vine_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    utab u = {recvcounts, NULL, displs, NULL};
+    return allgatherv_nb(sendbuf, sendcount, sendtype, recvbuf, &u, recvtype, comm, 1, request);
+}
+
+int vine_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request)
+{
+    (void)info;
+    utab u = {NULL, recvcounts, NULL, displs};
+    return allgatherv_nb(sendbuf, sendcount, sendtype, recvbuf, &u, recvtype, comm, 1, request);
+}
+
+int vine_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    utab su = {sendcounts, NULL, sdispls, NULL}, ru = {recvcounts, NULL, rdispls, NULL};
+    return alltoallv_nb(VINE_COLL_ALLTOALLV, sendbuf, &su, &sendtype, recvbuf, &ru, &recvtype, comm,
+                        0, request);
+}
+
+int vine_ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    utab su = {NULL, sendcounts, NULL, sdispls}, ru = {NULL, recvcounts, NULL, rdispls};
+    return alltoallv_nb(VINE_COLL_ALLTOALLV, sendbuf, &su, &sendtype, recvbuf, &ru, &recvtype, comm,
+                        0, request);
+}
+
+int vine_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    (void)info;
+    utab su = {sendcounts, NULL, sdispls, NULL}, ru = {recvcounts, NULL, rdispls, NULL};
+    return alltoallv_nb(VINE_COLL_ALLTOALLV, sendbuf, &su, &sendtype, recvbuf, &ru, &recvtype, comm,
+                        1, request);
+}
+
+int vine_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    utab su = {NULL, sendcounts, NULL, sdispls}, ru = {NULL, recvcounts, NULL, rdispls};
+    return alltoallv_nb(VINE_COLL_ALLTOALLV, sendbuf, &su, &sendtype, recvbuf, &ru, &recvtype, comm,
+                        1, request);
+}
+
+int vine_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request)
+{
+    utab su = {sendcounts, NULL, sdispls, NULL}, ru = {recvcounts, NULL, rdispls, NULL};
+    return alltoallv_nb(VINE_COLL_ALLTOALLW, sendbuf, &su, sendtypes, recvbuf, &ru, recvtypes, comm,
+                        0, request);
+}
+
+int vine_ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                      MPI_Request *request)
+{
+    utab su = {NULL, sendcounts, NULL, sdispls}, ru = {NULL, recvcounts, NULL, rdispls};
+    return alltoallv_nb(VINE_COLL_ALLTOALLW, sendbuf, &su, sendtypes, recvbuf, &ru, recvtypes, comm,
+                        0, request);
+}
+
+int vine_alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    utab su = {sendcounts, NULL, sdispls, NULL}, ru = {recvcounts, NULL, rdispls, NULL};
+    return alltoallv_nb(VINE_COLL_ALLTOALLW, sendbuf, &su, sendtypes, recvbuf, &ru, recvtypes, comm,
+                        1, request);
+}
+
+int vine_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    (void)info;
+    utab su = {NULL, sendcounts, NULL, sdispls}, ru = {NULL, recvcounts, NULL, rdispls};
+    return alltoallv_nb(VINE_COLL_ALLTOALLW, sendbuf, &su, sendtypes, recvbuf, &ru, recvtypes, comm,
+                        1, request);
+}
+
+int vine_igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    utab u = {recvcounts, NULL, displs, NULL};
+    return rooted_nb(1, sendbuf, sendcount, sendtype, recvbuf, &u, recvtype, root, comm, 0,
+                     request);
+}
+
+int vine_igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                    int root, MPI_Comm comm, MPI_Request *request)
+{
+    utab u = {NULL, recvcounts, NULL, displs};
+    return rooted_nb(1, sendbuf, sendcount, sendtype, recvbuf, &u, recvtype, root, comm, 0,
+                     request);
+}
+
+int vine_gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    utab u = {recvcounts, NULL, displs, NULL};
+    return rooted_nb(1, sendbuf, sendcount, sendtype, recvbuf, &u, recvtype, root, comm, 1,
+                     request);
+}
+
+int vine_gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    (void)info;
+    utab u = {NULL, recvcounts, NULL, displs};
+    return rooted_nb(1, sendbuf, sendcount, sendtype, recvbuf, &u, recvtype, root, comm, 1,
+                     request);
+}
+
+int vine_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+    utab u = {sendcounts, NULL, displs, NULL};
+    return rooted_nb(0, recvbuf, recvcount, recvtype, sendbuf, &u, sendtype, root, comm, 0,
+                     request);
+}
+
+int vine_iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    utab u = {NULL, sendcounts, NULL, displs};
+    return rooted_nb(0, recvbuf, recvcount, recvtype, sendbuf, &u, sendtype, root, comm, 0,
+                     request);
+}
+
+int vine_scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    utab u = {sendcounts, NULL, displs, NULL};
+    return rooted_nb(0, recvbuf, recvcount, recvtype, sendbuf, &u, sendtype, root, comm, 1,
+                     request);
+}
+
+int vine_scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request)
+{
+    (void)info;
+    utab u = {NULL, sendcounts, NULL, displs};
+    return rooted_nb(0, recvbuf, recvcount, recvtype, sendbuf, &u, sendtype, root, comm, 1,
+                     request);
 }

@@ -107,6 +107,20 @@ int vine__side_unpack(const vine_side *s, const char *src, MPI_Comm comm)
     return transfer(s, (char *)(uintptr_t)src, comm, 1);
 }
 
+int vine__call_scratch(vine_call *c, int which, size_t bytes, char **out)
+{
+    if (c->nb)
+        return vine__nb_scratch(c->nb, which, bytes, out);
+    return vine__pack_scratch(c->st, which, bytes, out);
+}
+
+int vine__call_pack(vine_call *c, const vine_side *s, char *dst)
+{
+    if (c->nb)
+        return vine__nb_pack(c->nb, s, dst);
+    return vine__side_pack(s, dst, c->st->comm);
+}
+
 const vine_exec_type *vine__byte_type(void)
 {
     /* MPI_BYTE is a handle constant in some MPIs and a global object's

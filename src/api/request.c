@@ -53,6 +53,13 @@ typedef struct vine_nbreq {
     vine_comm_state *st; /* NULL for a call with nothing to move */
     vine_nb_args a;
     int *icounts; /* reduce_scatter's counts for the MPI library (p entries) */
+    /* The irregular collectives' int tables for the MPI library (vine__nb_mpi_v):
+     * send side [0], receive side [1], NULL where the call has none; alltoallw's
+     * types (p per side, the derived ones duplicates that the request frees). */
+    int *vtab;
+    const int *vcnt[2], *vdsp[2];
+    MPI_Datatype *vtypes;
+    int nvtypes;
     /* The MPI library's collective. */
     int mpi;
     MPI_Request mreq;
@@ -273,6 +280,11 @@ static void release(vine_nbreq *r)
         if (r->own_types[i] != MPI_DATATYPE_NULL)
             MPI_Type_free(&r->own_types[i]);
     free(r->icounts);
+    free(r->vtab);
+    for (int i = 0; i < r->nvtypes; i++)
+        if (r->vtypes[i] != MPI_DATATYPE_NULL && !vine__exec_is_named(r->vtypes[i]))
+            MPI_Type_free(&r->vtypes[i]);
+    free(r->vtypes);
     if (r->st)
         vine__comm_release(r->st);
     free(r);
@@ -511,17 +523,22 @@ static void significant(const vine_nb_args *a, int rank, int *send, int *recv)
         break;
     case VINE_COLL_ALLGATHER:
     case VINE_COLL_ALLTOALL:
+    case VINE_COLL_ALLGATHERV:
+    case VINE_COLL_ALLTOALLV:
         *send = a->sendbuf != MPI_IN_PLACE;
         break;
     case VINE_COLL_GATHER:
+    case VINE_COLL_GATHERV:
         *send = a->sendbuf != MPI_IN_PLACE;
         *recv = at_root;
         break;
     case VINE_COLL_SCATTER:
+    case VINE_COLL_SCATTERV:
         *send = at_root;
         *recv = a->recvbuf != MPI_IN_PLACE;
         break;
     case VINE_COLL_BARRIER:
+    case VINE_COLL_ALLTOALLW: /* its types are kept by vine__nb_mpi_v */
         *send = *recv = 0;
         break;
     default: /* the reductions: one datatype, kept as the send side's */
@@ -557,6 +574,42 @@ int vine__nb_mpi(vine_call *c)
             r->icounts[i] = (int)(r->a.icounts ? (MPI_Count)r->a.icounts[i] : r->a.ccounts[i]);
     }
     return vine__call_mpi_done(c, MPI_SUCCESS);
+}
+
+int vine__nb_mpi_v(vine_call *c, const int *const cnt[2], const int *const dsp[2],
+                   const MPI_Datatype *const types[2])
+{
+    vine_nbreq *r = c->nb;
+    size_t p = (size_t)c->a.p;
+    /* The MPI library reads the tables when the request starts, after the
+     * call's own int copies of the _c forms' tables are gone. */
+    if (!(r->vtab = malloc(4 * p * sizeof *r->vtab)))
+        return MPI_ERR_NO_MEM;
+    for (int k = 0; k < 2; k++) {
+        int *tc = r->vtab + 2 * (size_t)k * p, *td = tc + p;
+        if (cnt[k])
+            r->vcnt[k] = memcpy(tc, cnt[k], p * sizeof *tc);
+        if (dsp[k])
+            r->vdsp[k] = memcpy(td, dsp[k], p * sizeof *td);
+    }
+    if (types[0] || types[1]) {
+        /* alltoallw: every start calls the MPI library with the types, which
+         * the program may free meanwhile; the derived ones are duplicated. */
+        if (!(r->vtypes = malloc(2 * p * sizeof *r->vtypes)))
+            return MPI_ERR_NO_MEM;
+        r->nvtypes = (int)(2 * p);
+        for (size_t i = 0; i < 2 * p; i++)
+            r->vtypes[i] = MPI_DATATYPE_NULL;
+        for (int k = 0; k < 2; k++)
+            for (size_t i = 0; types[k] && i < p; i++) {
+                MPI_Datatype dt = types[k][i], *own = &r->vtypes[(size_t)k * p + i];
+                if (dt == MPI_DATATYPE_NULL || vine__exec_is_named(dt))
+                    *own = dt;
+                else if (MPI_Type_dup(dt, own) != MPI_SUCCESS)
+                    return MPI_ERR_TYPE;
+            }
+    }
+    return vine__nb_mpi(c);
 }
 
 int vine__nb_scratch(vine_nbreq *r, int which, size_t bytes, char **out)
@@ -621,6 +674,26 @@ static int mpi_start(vine_nbreq *r)
         return PMPI_Iscatter(sb, sc, a->stype, rb, rcnt, a->rtype, a->root, a->comm, q);
     case VINE_COLL_BARRIER:
         return PMPI_Ibarrier(a->comm, q);
+    case VINE_COLL_SCAN:
+        return PMPI_Iscan(sb, rb, sc, a->stype, a->op, a->comm, q);
+    case VINE_COLL_EXSCAN:
+        return PMPI_Iexscan(sb, rb, sc, a->stype, a->op, a->comm, q);
+    case VINE_COLL_ALLGATHERV:
+        return PMPI_Iallgatherv(sb, sc, a->stype, rb, r->vcnt[1], r->vdsp[1], a->rtype, a->comm, q);
+    case VINE_COLL_ALLTOALLV:
+        return PMPI_Ialltoallv(sb, r->vcnt[0], r->vdsp[0], a->stype, rb, r->vcnt[1], r->vdsp[1],
+                               a->rtype, a->comm, q);
+    case VINE_COLL_ALLTOALLW: {
+        size_t p = (size_t)r->nvtypes / 2;
+        return PMPI_Ialltoallw(sb, r->vcnt[0], r->vdsp[0], r->vtypes, rb, r->vcnt[1], r->vdsp[1],
+                               r->vtypes + p, a->comm, q);
+    }
+    case VINE_COLL_GATHERV:
+        return PMPI_Igatherv(sb, sc, a->stype, rb, r->vcnt[1], r->vdsp[1], a->rtype, a->root,
+                             a->comm, q);
+    case VINE_COLL_SCATTERV:
+        return PMPI_Iscatterv(sb, r->vcnt[0], r->vdsp[0], a->stype, rb, rcnt, a->rtype, a->root,
+                              a->comm, q);
     default:
         return MPI_ERR_INTERN;
     }

@@ -21,6 +21,8 @@
 #       every measured row, and the mode's fields in both result files,
 #       equal, within their ranges and consistent with their definitions
 #       (timing decides nothing).
+#   mpi.bench.nonblocking_v.np3, mpi.bench.persistent_v.np2  the same for the
+#       irregular collectives and the scans.
 #   mpi.bench.corrupt_nonblocking.np2  VINE_BENCH_CORRUPT makes --check of
 #       --nonblocking fail too.
 #   mpi.bench.v.uniform.np4, mpi.bench.v.inplace.np4, mpi.bench.v.skew.np4
@@ -108,6 +110,13 @@ vine_bench_nb_test(nonblocking 3 nonblocking -- ${vine_bench_run} 3 ${vine_bench
   --nonblocking --progress-interval 5 --json r.json --csv r.csv)
 vine_bench_nb_test(persistent 2 persistent -- ${vine_bench_run} 2 ${vine_bench_exe}
   coll --coll allreduce,scatter,gather,barrier --algo mpi,ring,binomial,linear,dissemination
+  --size 8B,1KiB --check --iters 4 --persistent --json r.json --csv r.csv)
+# The same for the irregular collectives and the scans.
+vine_bench_nb_test(nonblocking_v 3 nonblocking -- ${vine_bench_run} 3 ${vine_bench_exe}
+  coll --coll allgatherv,alltoallv,gatherv,scan --algo mpi,ring,linear,pairwise,recursive_doubling
+  --size 8B,4KiB --check --iters 4 --nonblocking --progress-interval 5 --json r.json --csv r.csv)
+vine_bench_nb_test(persistent_v 2 persistent -- ${vine_bench_run} 2 ${vine_bench_exe}
+  coll --coll scatterv,alltoallw,exscan --algo mpi,linear,pairwise,recursive_doubling
   --size 8B,1KiB --check --iters 4 --persistent --json r.json --csv r.csv)
 vine_bench_test(corrupt_nonblocking 2 corrupt -- ${vine_bench_run} 2 ${vine_bench_exe}
   coll --coll allreduce,allgather --algo ring --size 8B,1KiB --check --iters 2 --nonblocking)
