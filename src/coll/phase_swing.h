@@ -81,6 +81,17 @@ int vine__swing_unfold(const vine_swing *w, int d, int f);
 /* Rank r's participant number, or -1 when r folded away (sits out the butterfly). */
 int vine__swing_me(const vine_swing *w, int r);
 
+/*
+ * Whether w is one line of 2^k ranks in rank order: one dimension of size
+ * above 1, no fold, rank r at coordinate r.  There the participant of rank
+ * r has position nu(r) and its peers are those of the Bine butterfly, so
+ * the reduce-scatter and the allgather send exactly the messages of Bine's
+ * bine_send, which needs no copy of the vector into position order
+ * (phase_bine.h, vine__bfly_reduce_scatter_build): their builders hand the
+ * line to it.
+ */
+int vine__swing_line(const vine_swing *w);
+
 /* The participant that participant m exchanges with at step s. */
 int vine__swing_peer(const vine_swing *w, int m, int s);
 

@@ -18,7 +18,10 @@
  * the dimension: of the coordinates below 2 (D - D') the odd one sends the
  * blocks it holds to its even neighbour and sits out; at the end it
  * receives every block it lacks), not the Swing paper's own scheme for
- * non-powers of two.
+ * non-powers of two.  On one line of 2^k ranks in rank order Swing's peers
+ * and block sets are Bine's, and the builder is bine_send's, which gathers
+ * the sets where they lie in RECV after one exchange of the own block
+ * instead of the copies (vine__swing_line).
  *
  * Restrictions: a level map, when there is one, whose groups are uniform
  * (torus.h).  Any count, in place.  Cost for a power of two in every
@@ -64,6 +67,10 @@ int vine__allgather_swing_build(const vine_args *a, vine_sched *s)
     int rc = vine__swing_init(&w, a);
     if (rc != VINE_OK)
         return rc;
+    if (vine__swing_line(&w)) {
+        vine__swing_free(&w);
+        return vine__bfly_allgather_build(a, s, 0);
+    }
     unsigned char *mask = malloc((size_t)a->p);
     rc = mask ? vine__swing_lay_init(&l, &w, NULL, c) : VINE_ERR_NO_MEM;
     if (rc != VINE_OK) {

@@ -14,7 +14,11 @@
  * blocks lie in p/4 runs); the published implementation sends each as one
  * message with an MPI datatype.  Here the input is first copied into
  * scratch in Swing position order, where every set is one range, so each
- * step is one message, and the rank's block is copied out at the end.
+ * step is one message, and the rank's block is copied out at the end.  On
+ * one line of 2^k ranks in rank order Swing's peers and block sets are
+ * Bine's, and the builder is bine_send's, which runs the sets on the
+ * blocks where they lie and sends each rank its block in one more exchange
+ * instead of the two copies (vine__swing_line).
  * A dimension whose size D is no power of two folds onto D' = 2^floor(lg D)
  * first, one dimension after another (vine's fold along the dimension: of
  * the coordinates below 2 (D - D') the odd one sends its whole vector to its
@@ -83,6 +87,10 @@ int vine__reduce_scatter_swing_build(const vine_args *a, vine_sched *s)
     int rc = vine__swing_init(&w, a);
     if (rc != VINE_OK)
         return rc;
+    if (vine__swing_line(&w)) {
+        vine__swing_free(&w);
+        return vine__bfly_reduce_scatter_build(a, s, 0);
+    }
     unsigned char *mask = malloc((size_t)a->p);
     rc = mask ? vine__swing_lay_init(&l, &w, a->counts, 0) : VINE_ERR_NO_MEM;
     if (rc != VINE_OK) {
