@@ -38,6 +38,12 @@
 #            2000 iterations, of OLD's tree (before the persistent
 #            point-to-point requests: git archive 77c092a) and of this one
 #            alternately, twice each; this tree alone without OLD (issue 19)
+#   nbv      the nonblocking irregular collectives and scans (vine-bench coll
+#            --nonblocking --check): allgatherv, alltoallv, gatherv and scan,
+#            mpi and auto, 64 KiB and 1 MiB blocks, 200 iterations, on half
+#            the cores' ranks, two cores each, with VINE_PROGRESS_THREAD=1 (a
+#            free core for each thread), then the same on every core without
+#            the thread (issues 19 and 20)
 #   small    the small reductions (allreduce, reduce_scatter,
 #            reduce_scatter_block, reduce, bcast at 8 B to 4 KiB), mpi, shm and
 #            auto, 3000 iterations, of OLD's tree and of this one alternately,
@@ -76,14 +82,14 @@ if [ "$QUICK" = 1 ]; then
     bind="--bind-to none"
     tsizes=8B,1KiB tbig=4KiB tit=10 tit_big=3 titers=2 tune=10
     vsizes=8B,4KiB vbig=16KiB vit=20 vit_big=3 oargs="--batches 3 --iters 100" sit=20
-    gsizes=8B,1KiB git=10 psizes=8B,1KiB pit=20
+    gsizes=8B,1KiB git=10 psizes=8B,1KiB pit=20 nsizes=1KiB,4KiB nit=10
 else
     export OMPI_MCA_rmaps_base_oversubscribe=0
     bind="--bind-to core"
     tsizes=8B,1KiB,64KiB,1MiB tbig=16MiB tit=100 tit_big=5 titers=24 tune=60
     vsizes=8B,64B,512B,4KiB,32KiB vbig=2MiB,16MiB vit=2000 vit_big=30 oargs='' sit=3000
     gsizes=8B,64B,1KiB,4KiB,16KiB,64KiB git=300
-    psizes=8B,512B,4KiB pit=2000
+    psizes=8B,512B,4KiB pit=2000 nsizes=64KiB,1MiB nit=200
 fi
 left() { echo $((BUDGET - ($(date +%s) - t0))); }
 at_most() { # the budget left, at most $1 seconds
@@ -113,6 +119,21 @@ threads() {
     mpirun_np 2 ${map:-$bind} -x VINE_TEST_THREADS=8 \
         -x VINE_TEST_THREADS_ITERS=$titers -x LD_PRELOAD="$lib/libvine-mpi.so" \
         "$BUILD/threads_test_mpi"
+}
+
+nbv_run() { # json name, ranks, then mpirun options
+    json=$1 n=$2
+    shift 2
+    mpirun_np "$n" "$@" "$BENCH" coll --nonblocking --check \
+        --coll allgatherv,alltoallv,gatherv,scan --algo mpi,auto --size "$nsizes" \
+        --iters "$nit" --json "$OUT/$json.json"
+}
+
+nbv() {
+    half=$((NP > 1 ? NP / 2 : 1)) map=$bind
+    [ "$QUICK" = 1 ] || map="--map-by ppr:$half:node:pe=2"
+    nbv_run nbv-thread "$half" $map -x VINE_PROGRESS_THREAD=1 || return
+    nbv_run nbv "$NP" $bind
 }
 
 torus_runs() { # json name, then mpirun options
@@ -223,6 +244,7 @@ for part in $PARTS; do
         OUT=$ROOT/nb NP=$NP STAGES=thread_half BUDGET=$(at_most 200) \
             sh scripts/device-nb.sh || echo "device-open.sh: device-nb.sh failed" ;;
     persist) stage build 90 built && stage persist 120 persist ;;
+    nbv) stage build 90 built && stage nbv 90 nbv ;;
     v | zipf)
         mkdir -p "$ROOT/v"
         if [ "$part" = v ]; then
