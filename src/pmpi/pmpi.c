@@ -6,14 +6,13 @@
  * MPI_Reduce_scatter, MPI_Reduce_scatter_block, MPI_Allgather,
  * MPI_Alltoall, MPI_Gather, MPI_Scatter, MPI_Barrier, MPI_Allgatherv,
  * MPI_Alltoallv, MPI_Alltoallw, MPI_Gatherv, MPI_Scatterv, MPI_Scan and
- * MPI_Exscan served by the vine_<coll>() of the same arguments; MPI's own collective stays reachable
- * as PMPI_<Coll>.  Likewise the nonblocking MPI_I<coll> (vine_i<coll>), and
- * where MPI's header is MPI 4 their _c forms and the persistent
- * MPI_<Coll>_init and MPI_<Coll>_init_c (vine_<coll>_init[_c]).  vine's
- * requests advance only inside vine's functions, so this library also
- * defines MPI's completion calls (MPI_Wait, MPI_Test, their all/any/some
- * forms, MPI_Start, MPI_Startall, MPI_Request_free, MPI_Cancel,
- * MPI_Request_get_status), which hand every other request to PMPI_.
+ * MPI_Exscan served by the vine_<coll>() of the same arguments; MPI's own collective stays
+ * reachable as PMPI_<Coll>.  Likewise the nonblocking MPI_I<coll> (vine_i<coll>), and where MPI's
+ * header is MPI 4 their _c forms and the persistent MPI_<Coll>_init and MPI_<Coll>_init_c
+ * (vine_<coll>_init[_c]).  vine's requests advance only inside vine's functions, so this library
+ * also defines MPI's completion calls (MPI_Wait, MPI_Test, their all/any/some forms, MPI_Start,
+ * MPI_Startall, MPI_Request_free, MPI_Cancel, MPI_Request_get_status), which hand every other
+ * request to PMPI_.
  *
  * What vine does not handle goes to PMPI_<Coll> unchanged:
  * - intercommunicators (vine serves intracommunicators only);
@@ -318,25 +317,24 @@ int MPI_Barrier(MPI_Comm comm)
 }
 
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                   MPI_Comm comm)
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     if (pass_comm(comm, VINE_COLL_ALLGATHERV))
-        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                               recvtype, comm);
-    return report(comm, vine_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                                        displs, recvtype, comm));
+        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                               comm);
+    return report(comm, vine_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                        recvtype, comm));
 }
 
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm)
 {
     if (pass_comm(comm, VINE_COLL_ALLTOALLV))
-        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                              rdispls, recvtype, comm);
-    return report(comm, vine_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                       recvcounts, rdispls, recvtype, comm));
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                              recvtype, comm);
+    return report(comm, vine_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                       rdispls, recvtype, comm));
 }
 
 int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -344,10 +342,10 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     if (pass_comm(comm, VINE_COLL_ALLTOALLW))
-        return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                              rdispls, recvtypes, comm);
-    return report(comm, vine_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                       recvcounts, rdispls, recvtypes, comm));
+        return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                              recvtypes, comm);
+    return report(comm, vine_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                       rdispls, recvtypes, comm));
 }
 
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -448,13 +446,13 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
     return report(comm, rc);
 }
 
-int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     if (pass_comm(comm, VINE_COLL_ALLGATHER))
         return PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    return report(comm, vine_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                         recvtype, comm));
+    return report(
+        comm, vine_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
 }
 
 int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -462,8 +460,8 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 {
     if (pass_comm(comm, VINE_COLL_ALLTOALL))
         return PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    return report(comm, vine_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                        recvtype, comm));
+    return report(
+        comm, vine_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
 }
 
 int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -482,18 +480,18 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     if (pass_comm(comm, VINE_COLL_SCATTER))
         return PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                               comm);
-    return report(comm, vine_scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                       recvtype, root, comm));
+    return report(comm, vine_scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                       root, comm));
 }
-int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                     MPI_Datatype recvtype, MPI_Comm comm)
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm)
 {
     if (pass_comm(comm, VINE_COLL_ALLGATHERV))
         return PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                  recvtype, comm);
-    return report(comm, vine_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                                          displs, recvtype, comm));
+    return report(comm, vine_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                          recvtype, comm));
 }
 
 int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
@@ -523,21 +521,21 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                   int root, MPI_Comm comm)
 {
     if (pass_comm(comm, VINE_COLL_GATHERV))
-        return PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                              recvtype, root, comm);
+        return PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                              root, comm);
     return report(comm, vine_gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                        recvtype, root, comm));
 }
 
 int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, int root, MPI_Comm comm)
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm)
 {
     if (pass_comm(comm, VINE_COLL_SCATTERV))
-        return PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-                               recvtype, root, comm);
-    return report(comm, vine_scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf,
-                                        recvcount, recvtype, root, comm));
+        return PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                               root, comm);
+    return report(comm, vine_scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                        recvtype, root, comm));
 }
 
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
