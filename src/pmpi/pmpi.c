@@ -6,13 +6,15 @@
  * MPI_Reduce_scatter, MPI_Reduce_scatter_block, MPI_Allgather,
  * MPI_Alltoall, MPI_Gather, MPI_Scatter, MPI_Barrier, MPI_Allgatherv,
  * MPI_Alltoallv, MPI_Alltoallw, MPI_Gatherv, MPI_Scatterv, MPI_Scan and
- * MPI_Exscan served by the vine_<coll>() of the same arguments; MPI's own collective stays
- * reachable as PMPI_<Coll>.  Likewise the nonblocking MPI_I<coll> (vine_i<coll>), and where MPI's
- * header is MPI 4 their _c forms and the persistent MPI_<Coll>_init and MPI_<Coll>_init_c
- * (vine_<coll>_init[_c]).  vine's requests advance only inside vine's functions, so this library
- * also defines MPI's completion calls (MPI_Wait, MPI_Test, their all/any/some forms, MPI_Start,
- * MPI_Startall, MPI_Request_free, MPI_Cancel, MPI_Request_get_status), which hand every other
- * request to PMPI_.
+ * MPI_Exscan served by the vine_<coll>() of the same arguments; MPI's own
+ * collective stays reachable as PMPI_<Coll>.  Likewise the nonblocking
+ * MPI_I<coll> of all seventeen (vine_i<coll>), and where MPI's header is
+ * MPI 4 the _c forms of both and the persistent MPI_<Coll>_init and
+ * MPI_<Coll>_init_c (vine_<coll>_init[_c]).  vine's requests advance only
+ * inside vine's functions, so this library also defines MPI's completion
+ * calls (MPI_Wait, MPI_Test, their all/any/some forms, MPI_Start,
+ * MPI_Startall, MPI_Request_free, MPI_Cancel, MPI_Request_get_status),
+ * which hand every other request to PMPI_.
  *
  * What vine does not handle goes to PMPI_<Coll> unchanged:
  * - intercommunicators (vine serves intracommunicators only);
@@ -670,6 +672,84 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     return made_request(comm, vine_ibarrier(comm, request));
 }
 
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLGATHERV))
+        return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                                comm, request);
+    return made_request(comm, vine_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                               displs, recvtype, comm, request));
+}
+
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLV))
+        return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                               recvtype, comm, request);
+    return made_request(comm, vine_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                              recvcounts, rdispls, recvtype, comm, request));
+}
+
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLW))
+        return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                               rdispls, recvtypes, comm, request);
+    return made_request(comm, vine_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                              recvcounts, rdispls, recvtypes, comm, request));
+}
+
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_GATHERV))
+        return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                             root, comm, request);
+    return made_request(comm, vine_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                            displs, recvtype, root, comm, request));
+}
+
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCATTERV))
+        return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                              root, comm, request);
+    return made_request(comm, vine_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                             recvcount, recvtype, root, comm, request));
+}
+
+int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCAN))
+        return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+    int rc = vine_iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_SCAN))
+        return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_EXSCAN))
+        return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+    int rc = vine_iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_EXSCAN))
+        return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
+    return made_request(comm, rc);
+}
+
 /* ---- MPI-4: large counts and persistent collectives ---- */
 
 /*
@@ -777,6 +857,85 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                                comm, request);
     return made_request(comm, vine_iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                               recvtype, root, comm, request));
+}
+
+int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLGATHERV))
+        return PMPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, comm, request);
+    return made_request(comm, vine_iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                                 displs, recvtype, comm, request));
+}
+
+int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLV))
+        return PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                 rdispls, recvtype, comm, request);
+    return made_request(comm, vine_ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                                recvcounts, rdispls, recvtype, comm, request));
+}
+
+int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                     MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLW))
+        return PMPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                 rdispls, recvtypes, comm, request);
+    return made_request(comm, vine_ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                                recvcounts, rdispls, recvtypes, comm, request));
+}
+
+int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_GATHERV))
+        return PMPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                               root, comm, request);
+    return made_request(comm, vine_igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                              displs, recvtype, root, comm, request));
+}
+
+int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCATTERV))
+        return PMPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                                root, comm, request);
+    return made_request(comm, vine_iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                               recvcount, recvtype, root, comm, request));
+}
+
+int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCAN))
+        return PMPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    int rc = vine_iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_SCAN))
+        return PMPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_EXSCAN))
+        return PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    int rc = vine_iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    if (pass_op(rc, op, comm, VINE_COLL_EXSCAN))
+        return PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    return made_request(comm, rc);
 }
 
 int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
@@ -890,6 +1049,88 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     return made_request(comm, vine_barrier_init(comm, info, request));
 }
 
+int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLGATHERV))
+        return PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                    recvtype, comm, info, request);
+    return made_request(comm,
+                        vine_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                             displs, recvtype, comm, info, request));
+}
+
+int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLV))
+        return PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                   rdispls, recvtype, comm, info, request);
+    return made_request(comm,
+                        vine_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                            recvcounts, rdispls, recvtype, comm, info, request));
+}
+
+int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                       MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLW))
+        return PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                   rdispls, recvtypes, comm, info, request);
+    return made_request(comm,
+                        vine_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                            recvcounts, rdispls, recvtypes, comm, info, request));
+}
+
+int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_GATHERV))
+        return PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                 recvtype, root, comm, info, request);
+    return made_request(comm, vine_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                                displs, recvtype, root, comm, info, request));
+}
+
+int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCATTERV))
+        return PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                  recvtype, root, comm, info, request);
+    return made_request(comm, vine_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                                 recvcount, recvtype, root, comm, info, request));
+}
+
+int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCAN))
+        return PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    int rc = vine_scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (pass_op(rc, op, comm, VINE_COLL_SCAN))
+        return PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_EXSCAN))
+        return PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    int rc = vine_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (pass_op(rc, op, comm, VINE_COLL_EXSCAN))
+        return PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    return made_request(comm, rc);
+}
+
 int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
@@ -993,6 +1234,91 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                                    comm, info, request);
     return made_request(comm, vine_scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                                   recvtype, root, comm, info, request));
+}
+
+int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLGATHERV))
+        return PMPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                      recvtype, comm, info, request);
+    return made_request(comm,
+                        vine_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                               displs, recvtype, comm, info, request));
+}
+
+int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLV))
+        return PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                     rdispls, recvtype, comm, info, request);
+    return made_request(comm,
+                        vine_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                              recvcounts, rdispls, recvtype, comm, info, request));
+}
+
+int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_ALLTOALLW))
+        return PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                     rdispls, recvtypes, comm, info, request);
+    return made_request(comm,
+                        vine_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                              recvcounts, rdispls, recvtypes, comm, info, request));
+}
+
+int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_GATHERV))
+        return PMPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                   recvtype, root, comm, info, request);
+    return made_request(comm, vine_gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                                  displs, recvtype, root, comm, info, request));
+}
+
+int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCATTERV))
+        return PMPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                    recvtype, root, comm, info, request);
+    return made_request(comm, vine_scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                                   recvcount, recvtype, root, comm, info, request));
+}
+
+int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_SCAN))
+        return PMPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    int rc = vine_scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (pass_op(rc, op, comm, VINE_COLL_SCAN))
+        return PMPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    return made_request(comm, rc);
+}
+
+int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    if (pass_comm(comm, VINE_COLL_EXSCAN))
+        return PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    int rc = vine_exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (pass_op(rc, op, comm, VINE_COLL_EXSCAN))
+        return PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    return made_request(comm, rc);
 }
 
 #endif /* MPI_VERSION >= 4 */

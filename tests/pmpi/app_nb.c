@@ -1,29 +1,38 @@
 /*
  * An MPI program that knows nothing of vine, for the nonblocking and
- * persistent side of libvine-mpi: it starts MPI's ten nonblocking
- * collectives (MPI_Ibcast ... MPI_Ibarrier), many outstanding at once on
+ * persistent side of libvine-mpi: it starts MPI's seventeen nonblocking
+ * collectives (MPI_Ibcast ... MPI_Ibarrier, and the irregular ones and the
+ * scans, MPI_Iallgatherv ... MPI_Iexscan), many outstanding at once on
  * MPI_COMM_WORLD, a duplicate (pmpi_dup) and a split (pmpi_split), and
  * completes them through MPI's ordinary completion calls:
  * - MPI_Waitall over an array that mixes them with the program's own
- *   MPI_Isend/MPI_Irecv (and MPI_REQUEST_NULL), forty collectives in one
+ *   MPI_Isend/MPI_Irecv (and MPI_REQUEST_NULL), 68 collectives in one
  *   array;
  * - MPI_Testany and MPI_Waitsome loops, MPI_Wait in reverse start order,
  *   MPI_Test and MPI_Request_get_status polling, MPI_Testall;
  * - blocking collectives while nonblocking ones are outstanding;
- * - where the header is MPI 4: the large-count _c forms, and persistent
+ * - where the header is MPI 4: the large-count _c forms (of the irregular
+ *   ones and the scans blocking too, on pmpi_blockc), and persistent
  *   collectives (MPI_<Coll>_init) on pmpi_persist, started again and again
  *   by MPI_Startall and MPI_Start beside persistent point-to-point
  *   requests, their buffers refilled between starts.
- * Every result is checked against values the program computes itself:
- * under libvine-mpi MPI's collectives are vine's, so MPI cannot serve as
- * the reference.  Errors: a bad root through the communicator's handler,
- * MPI_Cancel and MPI_Request_free of an active collective request and
- * MPI_Start of an active persistent one through MPI_COMM_WORLD's, MPI_SUM on
- * a derived type (which libvine-mpi passes to MPI, on pmpi_errors), and a
- * point-to-point MPI_Cancel, which must still reach MPI.  With the argument
- * "inter", MPI_Iallreduce and MPI_Ibcast on an intercommunicator, which go
- * to MPI.  tests/pmpi/run_app.sh runs it and checks the VINE_VERBOSE lines.
+ * The irregular collectives' blocks differ in size, some are empty, and
+ * they lie in any order with gaps, which must stay untouched; alltoallw
+ * uses a two-int type for some peers; MPI_IN_PLACE wherever MPI allows it.
+ * The non-commutative user op runs in allreduce, reduce_scatter_block, scan
+ * and exscan.  Every result is checked against values the program computes
+ * itself: under libvine-mpi MPI's collectives are vine's, so MPI cannot
+ * serve as the reference.  Errors: a bad root through the communicator's
+ * handler, MPI_Cancel and MPI_Request_free of an active collective request
+ * and MPI_Start of an active persistent one through MPI_COMM_WORLD's,
+ * MPI_SUM on a derived type (which libvine-mpi passes to MPI, on
+ * pmpi_errors), and a point-to-point MPI_Cancel, which must still reach
+ * MPI.  With the argument "inter", MPI_Iallreduce and MPI_Ibcast on an
+ * intercommunicator, which go to MPI.  tests/pmpi/run_app.sh runs it and
+ * checks the VINE_VERBOSE lines (--also names the seven besides the ten).
  * Exits non-zero after any wrong result; the messages start with "app:".
+ * (MPICH 4.0.2's own allgatherv on one rank, out of place, ignores displs[0]:
+ * the program fails on one rank without libvine-mpi there.)
  */
 #include "app.h"
 
@@ -47,12 +56,24 @@ enum {
     GATHER,
     SCATTER,
     BARRIER,
+    ALLGATHERV,
+    ALLTOALLV,
+    ALLTOALLW,
+    GATHERV,
+    SCATTERV,
+    SCAN,
+    EXSCAN,
     NCOLL
 };
 
 static const char *const coll_name[NCOLL] = {
-    "bcast",     "reduce",   "allreduce", "reduce_scatter", "reduce_scatter_block",
-    "allgather", "alltoall", "gather",    "scatter",        "barrier"};
+    "bcast",      "reduce",    "allreduce", "reduce_scatter", "reduce_scatter_block",
+    "allgather",  "alltoall",  "gather",    "scatter",        "barrier",
+    "allgatherv", "alltoallv", "alltoallw", "gatherv",        "scatterv",
+    "scan",       "exscan"};
+
+/* Two ints: alltoallw's type for some peers (made in main). */
+static MPI_Datatype pair_type;
 
 /* Element i contributed by rank r in round `round` (a start of a persistent request). */
 static int dval(int round, int r, int i)
@@ -67,21 +88,39 @@ static int denc(int round, int from, int to, int k)
 }
 
 /*
+ * One side (send or receive) of an irregular collective: each rank's block,
+ * in elements (elems, at), and as the call's arguments (in units of
+ * types[q]; alltoallw's displacements in bytes).  extent: the elements up
+ * to the end of the last block.
+ */
+typedef struct side {
+    int *elems, *at, *counts, *displs;
+    MPI_Count *ccounts;
+    MPI_Aint *cdispls;
+    MPI_Datatype *types;
+    int extent;
+} side;
+
+/*
  * One collective call: its communicator, its buffers, and what it must
- * produce.  n is the count per rank (per block); root is fixed when the job
- * is made; inplace uses MPI_IN_PLACE where MPI allows it; large calls the
- * _c form (MPI 4 headers only).
+ * produce.  n is the count per rank (per block; for the irregular ones the
+ * scale of the blocks); root is fixed when the job is made; inplace uses
+ * MPI_IN_PLACE where MPI allows it; large calls the _c form (MPI 4 headers
+ * only).
  */
 typedef struct job {
     int coll;
     MPI_Comm comm;
     const char *label;
     int p, r, n, root, inplace, large, round;
+    size_t size; /* of send and recv, in ints */
     int *send, *recv;
     int *counts; /* reduce_scatter */
     MPI_Count *ccounts;
-    int total;  /* reduce_scatter: the sum of counts */
-    int offset; /* reduce_scatter: this rank's first element */
+    int total;   /* reduce_scatter: the sum of counts */
+    int offset;  /* reduce_scatter: this rank's first element */
+    side vs, vr; /* the irregular ones: send and receive side */
+    int own;     /* allgatherv, gatherv, scatterv: this rank's block */
 } job;
 
 static int *ints(size_t n)
@@ -92,6 +131,74 @@ static int *ints(size_t n)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     return a;
+}
+
+static int is_v(int coll)
+{
+    return coll >= ALLGATHERV && coll <= SCATTERV;
+}
+
+/*
+ * Elements of the block rank a sends to rank b (alltoallv, alltoallw), or
+ * of rank a's block (the others, b = a): one in four is empty, the others
+ * of three sizes.  In place, alltoall's blocks are symmetric, as MPI requires.
+ */
+static int vcount(const job *j, int a, int b)
+{
+    int c = ((a + (j->inplace ? b : 2 * b) + j->n) % 4) * ((j->n + 3) / 4);
+    return j->coll == ALLTOALLW ? 2 * c : c; /* whole pairs */
+}
+
+/*
+ * A side of an irregular collective: the blocks in rank order (the send
+ * side in reverse), one unused element before each (two on the receive
+ * side).  alltoallw sends to odd ranks, and receives from even ones, in
+ * pairs.
+ */
+static void side_make(side *s, const job *j, int sending)
+{
+    int p = j->p, alltoall = j->coll == ALLTOALLV || j->coll == ALLTOALLW;
+    size_t np = (size_t)p;
+    s->elems = ints(np);
+    s->at = ints(np);
+    s->counts = ints(np);
+    s->displs = ints(np);
+    s->ccounts = malloc(np * sizeof *s->ccounts);
+    s->cdispls = malloc(np * sizeof *s->cdispls);
+    s->types = malloc(np * sizeof *s->types);
+    if (!s->ccounts || !s->cdispls || !s->types) {
+        fprintf(stderr, "app: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    s->extent = 0;
+    for (int i = 0; i < p; i++) {
+        int q = sending ? p - 1 - i : i;
+        s->elems[q] = !alltoall ? vcount(j, q, q)
+                      : sending ? vcount(j, j->r, q)
+                                : vcount(j, q, j->r);
+        s->extent += sending ? 1 : 2;
+        s->at[q] = s->extent;
+        s->extent += s->elems[q];
+    }
+    for (int q = 0; q < p; q++) {
+        int pair = j->coll == ALLTOALLW && q % 2 == sending;
+        s->types[q] = pair ? pair_type : MPI_INT;
+        s->counts[q] = pair ? s->elems[q] / 2 : s->elems[q];
+        s->displs[q] = j->coll == ALLTOALLW ? s->at[q] * (int)sizeof(int) : s->at[q];
+        s->ccounts[q] = s->counts[q];
+        s->cdispls[q] = s->displs[q];
+    }
+}
+
+static void side_free(side *s)
+{
+    free(s->elems);
+    free(s->at);
+    free(s->counts);
+    free(s->displs);
+    free(s->ccounts);
+    free(s->cdispls);
+    free(s->types);
 }
 
 static void job_make(job *j, int coll, MPI_Comm comm, const char *label, int n, int shift,
@@ -122,6 +229,17 @@ static void job_make(job *j, int coll, MPI_Comm comm, const char *label, int n, 
         j->total += j->counts[q];
     }
     size_t most = nn * np > (size_t)j->total ? nn * np : (size_t)j->total;
+    if (is_v(coll)) {
+        side_make(&j->vs, j, 1);
+        side_make(&j->vr, j, 0);
+        j->own = j->vr.elems[j->r];
+        /* Three elements past the blocks, which must stay untouched too. */
+        for (int e = 0; e < 2; e++) {
+            size_t x = (size_t)(e ? j->vs : j->vr).extent + 3;
+            most = x > most ? x : most;
+        }
+    }
+    j->size = most;
     j->send = ints(most);
     j->recv = ints(most);
 }
@@ -132,16 +250,19 @@ static void job_free(job *j)
     free(j->recv);
     free(j->counts);
     free(j->ccounts);
+    if (is_v(j->coll)) {
+        side_free(&j->vs);
+        side_free(&j->vr);
+    }
 }
 
 /* Writes round's input, and -1 wherever the collective must write. */
 static void job_fill(job *j, int round)
 {
     int p = j->p, r = j->r, n = j->n, root = j->root;
-    size_t most =
-        (size_t)n * (size_t)p > (size_t)j->total ? (size_t)n * (size_t)p : (size_t)j->total;
+    const side *vs = &j->vs, *vr = &j->vr;
     j->round = round;
-    for (size_t i = 0; i < most; i++)
+    for (size_t i = 0; i < j->size; i++)
         j->send[i] = j->recv[i] = -1;
     switch (j->coll) {
     case BCAST:
@@ -183,6 +304,37 @@ static void job_fill(job *j, int round)
             for (int k = 0; k < n; k++)
                 j->send[q * n + k] = denc(round, root, q, k);
         break;
+    case ALLGATHERV:
+    case GATHERV:
+        for (int k = 0; k < j->own; k++) {
+            j->send[k] = dval(round, r, k);
+            if (j->inplace && (j->coll == ALLGATHERV || r == root))
+                j->recv[vr->at[r] + k] = dval(round, r, k);
+        }
+        break;
+    case SCATTERV:
+        for (int q = 0; r == root && q < p; q++)
+            for (int k = 0; k < vs->elems[q]; k++)
+                j->send[vs->at[q] + k] = denc(round, root, q, k);
+        break;
+    case ALLTOALLV:
+    case ALLTOALLW:
+        /* In place, the input is the receive blocks (the same sizes, as counts are symmetric). */
+        for (int q = 0; q < p; q++)
+            for (int k = 0; k < vs->elems[q]; k++) {
+                j->send[vs->at[q] + k] = denc(round, r, q, k);
+                if (j->inplace)
+                    j->recv[vr->at[q] + k] = denc(round, r, q, k);
+            }
+        break;
+    case SCAN:
+    case EXSCAN:
+        for (int i = 0; i < n; i++) {
+            j->send[i] = dval(round, r, i);
+            if (j->inplace)
+                j->recv[i] = dval(round, r, i);
+        }
+        break;
     }
 }
 
@@ -192,11 +344,17 @@ static const void *job_sendbuf(const job *j)
     switch (j->coll) {
     case REDUCE:
     case GATHER:
+    case GATHERV:
         return j->inplace && j->r == j->root ? MPI_IN_PLACE : (const void *)j->send;
     case ALLREDUCE:
     case REDUCE_SCATTER:
     case REDUCE_SCATTER_BLOCK:
     case ALLGATHER:
+    case ALLGATHERV:
+    case ALLTOALLV:
+    case ALLTOALLW:
+    case SCAN:
+    case EXSCAN:
         return j->inplace ? MPI_IN_PLACE : (const void *)j->send;
     default:
         return j->send;
@@ -212,6 +370,11 @@ static int job_start(job *j, MPI_Request *req)
     /* The in-place side of allgather and gather sends nothing of its own. */
     int sn = in && (j->coll == ALLGATHER || (j->coll == GATHER && isroot)) ? 0 : n;
     MPI_Datatype st = sn ? MPI_INT : MPI_DATATYPE_NULL;
+    /* Likewise allgatherv and gatherv; the irregular ones' arguments. */
+    int vin = in && (j->coll == ALLGATHERV || (j->coll == GATHERV && isroot)),
+        vsn = vin ? 0 : j->own;
+    MPI_Datatype vst = vin ? MPI_DATATYPE_NULL : MPI_INT;
+    const side *vs = &j->vs, *vr = &j->vr;
 #if MPI_VERSION >= 4
     if (j->large) {
         MPI_Count cn = n, csn = sn;
@@ -237,6 +400,28 @@ static int job_start(job *j, MPI_Request *req)
                 return MPI_Iscatter_c(j->send, cn, MPI_INT, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL,
                                       root, c, req);
             return MPI_Iscatter_c(j->send, cn, MPI_INT, j->recv, cn, MPI_INT, root, c, req);
+        case ALLGATHERV:
+            return MPI_Iallgatherv_c(sb, vsn, vst, j->recv, vr->ccounts, vr->cdispls, MPI_INT, c,
+                                     req);
+        case ALLTOALLV:
+            return MPI_Ialltoallv_c(sb, vs->ccounts, vs->cdispls, MPI_INT, j->recv, vr->ccounts,
+                                    vr->cdispls, MPI_INT, c, req);
+        case ALLTOALLW:
+            return MPI_Ialltoallw_c(sb, vs->ccounts, vs->cdispls, vs->types, j->recv, vr->ccounts,
+                                    vr->cdispls, vr->types, c, req);
+        case GATHERV:
+            return MPI_Igatherv_c(sb, vsn, vst, j->recv, vr->ccounts, vr->cdispls, MPI_INT, root, c,
+                                  req);
+        case SCATTERV:
+            if (in && isroot)
+                return MPI_Iscatterv_c(j->send, vs->ccounts, vs->cdispls, MPI_INT, MPI_IN_PLACE, 0,
+                                       MPI_DATATYPE_NULL, root, c, req);
+            return MPI_Iscatterv_c(j->send, vs->ccounts, vs->cdispls, MPI_INT, j->recv, j->own,
+                                   MPI_INT, root, c, req);
+        case SCAN:
+            return MPI_Iscan_c(sb, j->recv, cn, MPI_INT, MPI_SUM, c, req);
+        case EXSCAN:
+            return MPI_Iexscan_c(sb, j->recv, cn, MPI_INT, MPI_SUM, c, req);
         }
     }
 #endif
@@ -262,6 +447,26 @@ static int job_start(job *j, MPI_Request *req)
             return MPI_Iscatter(j->send, n, MPI_INT, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, root, c,
                                 req);
         return MPI_Iscatter(j->send, n, MPI_INT, j->recv, n, MPI_INT, root, c, req);
+    case ALLGATHERV:
+        return MPI_Iallgatherv(sb, vsn, vst, j->recv, vr->counts, vr->displs, MPI_INT, c, req);
+    case ALLTOALLV:
+        return MPI_Ialltoallv(sb, vs->counts, vs->displs, MPI_INT, j->recv, vr->counts, vr->displs,
+                              MPI_INT, c, req);
+    case ALLTOALLW:
+        return MPI_Ialltoallw(sb, vs->counts, vs->displs, vs->types, j->recv, vr->counts,
+                              vr->displs, vr->types, c, req);
+    case GATHERV:
+        return MPI_Igatherv(sb, vsn, vst, j->recv, vr->counts, vr->displs, MPI_INT, root, c, req);
+    case SCATTERV:
+        if (in && isroot)
+            return MPI_Iscatterv(j->send, vs->counts, vs->displs, MPI_INT, MPI_IN_PLACE, 0,
+                                 MPI_DATATYPE_NULL, root, c, req);
+        return MPI_Iscatterv(j->send, vs->counts, vs->displs, MPI_INT, j->recv, j->own, MPI_INT,
+                             root, c, req);
+    case SCAN:
+        return MPI_Iscan(sb, j->recv, n, MPI_INT, MPI_SUM, c, req);
+    case EXSCAN:
+        return MPI_Iexscan(sb, j->recv, n, MPI_INT, MPI_SUM, c, req);
     default:
         return MPI_Ibarrier(c, req);
     }
@@ -276,6 +481,11 @@ static int job_init(job *j, MPI_Info info, MPI_Request *req)
     MPI_Comm c = j->comm;
     int sn = in && (j->coll == ALLGATHER || (j->coll == GATHER && isroot)) ? 0 : n;
     MPI_Datatype st = sn ? MPI_INT : MPI_DATATYPE_NULL;
+    /* Likewise allgatherv and gatherv; the irregular ones' arguments. */
+    int vin = in && (j->coll == ALLGATHERV || (j->coll == GATHERV && isroot)),
+        vsn = vin ? 0 : j->own;
+    MPI_Datatype vst = vin ? MPI_DATATYPE_NULL : MPI_INT;
+    const side *vs = &j->vs, *vr = &j->vr;
     if (j->large) {
         MPI_Count cn = n, csn = sn;
         switch (j->coll) {
@@ -302,6 +512,28 @@ static int job_init(job *j, MPI_Info info, MPI_Request *req)
                                           root, c, info, req);
             return MPI_Scatter_init_c(j->send, cn, MPI_INT, j->recv, cn, MPI_INT, root, c, info,
                                       req);
+        case ALLGATHERV:
+            return MPI_Allgatherv_init_c(sb, vsn, vst, j->recv, vr->ccounts, vr->cdispls, MPI_INT,
+                                         c, info, req);
+        case ALLTOALLV:
+            return MPI_Alltoallv_init_c(sb, vs->ccounts, vs->cdispls, MPI_INT, j->recv, vr->ccounts,
+                                        vr->cdispls, MPI_INT, c, info, req);
+        case ALLTOALLW:
+            return MPI_Alltoallw_init_c(sb, vs->ccounts, vs->cdispls, vs->types, j->recv,
+                                        vr->ccounts, vr->cdispls, vr->types, c, info, req);
+        case GATHERV:
+            return MPI_Gatherv_init_c(sb, vsn, vst, j->recv, vr->ccounts, vr->cdispls, MPI_INT,
+                                      root, c, info, req);
+        case SCATTERV:
+            if (in && isroot)
+                return MPI_Scatterv_init_c(j->send, vs->ccounts, vs->cdispls, MPI_INT, MPI_IN_PLACE,
+                                           0, MPI_DATATYPE_NULL, root, c, info, req);
+            return MPI_Scatterv_init_c(j->send, vs->ccounts, vs->cdispls, MPI_INT, j->recv, j->own,
+                                       MPI_INT, root, c, info, req);
+        case SCAN:
+            return MPI_Scan_init_c(sb, j->recv, cn, MPI_INT, MPI_SUM, c, info, req);
+        case EXSCAN:
+            return MPI_Exscan_init_c(sb, j->recv, cn, MPI_INT, MPI_SUM, c, info, req);
         }
     }
     switch (j->coll) {
@@ -326,19 +558,56 @@ static int job_init(job *j, MPI_Info info, MPI_Request *req)
             return MPI_Scatter_init(j->send, n, MPI_INT, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, root,
                                     c, info, req);
         return MPI_Scatter_init(j->send, n, MPI_INT, j->recv, n, MPI_INT, root, c, info, req);
+    case ALLGATHERV:
+        return MPI_Allgatherv_init(sb, vsn, vst, j->recv, vr->counts, vr->displs, MPI_INT, c, info,
+                                   req);
+    case ALLTOALLV:
+        return MPI_Alltoallv_init(sb, vs->counts, vs->displs, MPI_INT, j->recv, vr->counts,
+                                  vr->displs, MPI_INT, c, info, req);
+    case ALLTOALLW:
+        return MPI_Alltoallw_init(sb, vs->counts, vs->displs, vs->types, j->recv, vr->counts,
+                                  vr->displs, vr->types, c, info, req);
+    case GATHERV:
+        return MPI_Gatherv_init(sb, vsn, vst, j->recv, vr->counts, vr->displs, MPI_INT, root, c,
+                                info, req);
+    case SCATTERV:
+        if (in && isroot)
+            return MPI_Scatterv_init(j->send, vs->counts, vs->displs, MPI_INT, MPI_IN_PLACE, 0,
+                                     MPI_DATATYPE_NULL, root, c, info, req);
+        return MPI_Scatterv_init(j->send, vs->counts, vs->displs, MPI_INT, j->recv, j->own, MPI_INT,
+                                 root, c, info, req);
+    case SCAN:
+        return MPI_Scan_init(sb, j->recv, n, MPI_INT, MPI_SUM, c, info, req);
+    case EXSCAN:
+        return MPI_Exscan_init(sb, j->recv, n, MPI_INT, MPI_SUM, c, info, req);
     default:
         return MPI_Barrier_init(c, info, req);
     }
 }
 #endif
 
-/* The sum over all ranks of element i in round `round`. */
+/* The sum over ranks 0 .. p-1 of element i in round `round`. */
 static int dsum(int round, int p, int i)
 {
     int s = 0;
     for (int q = 0; q < p; q++)
         s += dval(round, q, i);
     return s;
+}
+
+/*
+ * What element x of an irregular collective's receive buffer must hold: the
+ * block it lies in, or -1 between and after the blocks.
+ */
+static int vwant(const job *j, int x)
+{
+    for (int q = 0; q < j->p; q++) {
+        int k = x - j->vr.at[q];
+        if (k >= 0 && k < j->vr.elems[q])
+            return j->coll == ALLGATHERV || j->coll == GATHERV ? dval(j->round, q, k)
+                                                               : denc(j->round, q, j->r, k);
+    }
+    return -1;
 }
 
 #define JCHECK(j, cond, what, k, got, want)                                                        \
@@ -395,6 +664,36 @@ static void job_check(const job *j)
         for (int k = 0; k < n; k++)
             JCHECK(j, mine[k] == denc(round, root, r, k), "recv", k, mine[k],
                    denc(round, root, r, k));
+        break;
+    }
+    case ALLGATHERV:
+    case GATHERV:
+    case ALLTOALLV:
+    case ALLTOALLW:
+        /* Every element: the gaps and what follows the blocks stay -1. */
+        for (int x = 0; x < (int)j->size; x++) {
+            int want = j->coll == GATHERV && r != root ? -1 : vwant(j, x);
+            JCHECK(j, got[x] == want, "recv", x, got[x], want);
+        }
+        break;
+    case SCATTERV:
+        if (j->inplace && r == root) {
+            for (int k = 0; k < j->own; k++)
+                JCHECK(j, j->send[j->vs.at[r] + k] == denc(round, root, r, k), "send (in place)", k,
+                       j->send[j->vs.at[r] + k], denc(round, root, r, k));
+            break;
+        }
+        for (int x = 0; x < (int)j->size; x++) {
+            int want = x < j->own ? denc(round, root, r, x) : -1;
+            JCHECK(j, got[x] == want, "recv", x, got[x], want);
+        }
+        break;
+    case SCAN:
+    case EXSCAN: {
+        /* The sum over ranks 0 .. upto-1; rank 0's exscan result is undefined. */
+        int upto = j->coll == SCAN ? r + 1 : r;
+        for (int i = 0; upto > 0 && i < n; i++)
+            JCHECK(j, got[i] == dsum(round, upto, i), "recv", i, got[i], dsum(round, upto, i));
         break;
     }
     }
@@ -483,7 +782,7 @@ static void compute(int steps)
 }
 
 /*
- * Thirty collectives outstanding at once (the ten on MPI_COMM_WORLD, on
+ * 51 collectives outstanding at once (the 17 on MPI_COMM_WORLD, on
  * pmpi_dup in reverse order, and on pmpi_split in the _c forms), started
  * interleaved with the ring's messages and MPI_REQUEST_NULL, all completed
  * by one MPI_Waitall.  These are the first calls of each collective on the
@@ -537,7 +836,7 @@ static void check_waitall(MPI_Comm world, MPI_Comm dup, MPI_Comm split)
 }
 
 /*
- * Forty collectives outstanding on pmpi_dup (the ten, four times, with
+ * 68 collectives outstanding on pmpi_dup (the 17, four times, with
  * roots and sizes varied) and the ring, completed by one MPI_Waitall that
  * ignores the statuses: more requests than libvine-mpi keeps on its stack.
  */
@@ -561,7 +860,7 @@ static void check_many(MPI_Comm dup)
             }
         }
     int rc = MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
-    CHECK_RC(rc, "MPI_Waitall of forty collectives");
+    CHECK_RC(rc, "MPI_Waitall of 68 collectives");
     for (int i = 0; i < n; i++)
         CHECK(req[i] == MPI_REQUEST_NULL, "many: request %d is not MPI_REQUEST_NULL", i);
     ring_check(&g, "many");
@@ -574,7 +873,7 @@ static void check_many(MPI_Comm dup)
 }
 
 /*
- * The ten on pmpi_dup and the ring, completed one at a time by an
+ * The 17 on pmpi_dup and the ring, completed one at a time by an
  * MPI_Testany loop with work in between, until MPI_Testany says that
  * nothing is left (index MPI_UNDEFINED): each request exactly once.
  */
@@ -629,7 +928,7 @@ static void check_testany(MPI_Comm dup)
 }
 
 /*
- * The ten on MPI_COMM_WORLD (larger, other roots) and the ring, completed by
+ * The 17 on MPI_COMM_WORLD (larger, other roots) and the ring, completed by
  * an MPI_Waitsome loop until outcount is MPI_UNDEFINED.
  */
 static void check_waitsome(MPI_Comm world)
@@ -679,7 +978,7 @@ static void check_waitsome(MPI_Comm world)
 }
 
 /*
- * The ten on pmpi_split completed by MPI_Wait in reverse start order, the
+ * The 17 on pmpi_split completed by MPI_Wait in reverse start order, the
  * first one polled with MPI_Test before.
  */
 static void check_wait_reverse(MPI_Comm split)
@@ -785,7 +1084,10 @@ static void check_mixed_blocking(MPI_Comm world, MPI_Comm dup)
     job_free(&c);
 }
 
-/* The non-commutative user op on the derived type, in two collectives at once. */
+/*
+ * The non-commutative user op on the derived type, in four collectives at
+ * once: the scans must apply it in rank order.
+ */
 static void check_user_op(MPI_Comm world)
 {
     MPI_Datatype affine_type;
@@ -798,20 +1100,25 @@ static void check_user_op(MPI_Comm world)
     MPI_Op_create(affine_op, 0, &affine_mpi_op);
     size_t np = (size_t)p;
     affine all_in[5], all_out[5], *rs_in = malloc(3 * np * sizeof *rs_in), rs_out[3];
+    affine scan_out[5], exscan_out[5];
     for (int i = 0; i < 5; i++) {
         all_in[i] = aff(r, i);
-        all_out[i] = (affine){0, 0};
+        all_out[i] = scan_out[i] = exscan_out[i] = (affine){0, 0};
     }
     for (int k = 0; k < 3 * p; k++)
         rs_in[k] = aff(r, k);
-    MPI_Request req[2];
+    MPI_Request req[4];
     int rc = MPI_Iallreduce(all_in, all_out, 5, affine_type, affine_mpi_op, world, &req[0]);
     CHECK_RC(rc, "MPI_Iallreduce with a user op");
     rc = MPI_Ireduce_scatter_block(rs_in, rs_out, 3, affine_type, affine_mpi_op, world, &req[1]);
     CHECK_RC(rc, "MPI_Ireduce_scatter_block with a user op");
+    rc = MPI_Iscan(all_in, scan_out, 5, affine_type, affine_mpi_op, world, &req[2]);
+    CHECK_RC(rc, "MPI_Iscan with a user op");
+    rc = MPI_Iexscan(all_in, exscan_out, 5, affine_type, affine_mpi_op, world, &req[3]);
+    CHECK_RC(rc, "MPI_Iexscan with a user op");
     /* The program may free the datatype while the requests are outstanding. */
     MPI_Type_free(&affine_type);
-    rc = MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    rc = MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
     CHECK_RC(rc, "MPI_Waitall of the user op");
     MPI_Op_free(&affine_mpi_op);
     for (int i = 0; i < 5; i++)
@@ -820,17 +1127,24 @@ static void check_user_op(MPI_Comm world)
     for (int k = 0; k < 3; k++)
         CHECK(aff_eq(rs_out[k], aff_fold(p, 3 * r + k)),
               "user op ireduce_scatter_block [%d] = (%u, %u)", k, rs_out[k].a, rs_out[k].b);
+    for (int i = 0; i < 5; i++) {
+        CHECK(aff_eq(scan_out[i], aff_fold(r + 1, i)), "user op iscan [%d] = (%u, %u)", i,
+              scan_out[i].a, scan_out[i].b);
+        CHECK(r == 0 || aff_eq(exscan_out[i], aff_fold(r, i)), "user op iexscan [%d] = (%u, %u)", i,
+              exscan_out[i].a, exscan_out[i].b);
+    }
     free(rs_in);
 }
 
 #if MPI_VERSION >= 4
 /*
- * Persistent collectives: the ten on pmpi_persist (half in the _c forms,
- * some in place) beside a persistent send and receive, started six times
- * with new data each time (the bcast root's buffer and every send buffer
- * refilled), by MPI_Startall or by MPI_Start in reverse order, and
- * completed by MPI_Waitall, an MPI_Testall loop or an MPI_Waitsome loop.
- * The requests stay valid between starts and are freed at the end.
+ * Persistent collectives: the 17 on pmpi_persist (half in the _c forms,
+ * some in place, allgatherv and scan among them) beside a persistent send
+ * and receive, started six times with new data each time (the bcast
+ * root's buffer and every send buffer refilled), by MPI_Startall or by
+ * MPI_Start in reverse order, and completed by MPI_Waitall, an MPI_Testall
+ * loop or an MPI_Waitsome loop.  The requests stay valid between starts
+ * and are freed at the end.
  */
 static void check_persistent(MPI_Comm persist)
 {
@@ -841,7 +1155,7 @@ static void check_persistent(MPI_Comm persist)
     ring_make(&g, persist, 17, 15);
     int rc;
     for (int c = 0; c < NCOLL; c++) {
-        job_make(&j[c], c, persist, "persistent", 200, 4, c % 3 == 0, c % 2);
+        job_make(&j[c], c, persist, "persistent", 200, 4, c % 3 == 0 || c == ALLGATHERV, c % 2);
         job_fill(&j[c], 0);
         rc = job_init(&j[c], MPI_INFO_NULL, &req[c]);
         CHECK(rc == MPI_SUCCESS && req[c] != MPI_REQUEST_NULL, "MPI_%s_init%s returned %d",
@@ -969,6 +1283,15 @@ static void check_errors(void)
     rc = MPI_Ibcast(buf, 4, MPI_INT, p, comm, &req);
     expect_error(rc, MPI_ERR_ROOT, comm, "MPI_Ibcast to root p");
     CHECK(req == MPI_REQUEST_NULL, "MPI_Ibcast to root p left a request");
+    int *ones = calloc((size_t)p, sizeof *ones), *zeros = calloc((size_t)p, sizeof *zeros);
+    for (int q = 0; ones && q < p; q++)
+        ones[q] = 1;
+    req = (MPI_Request)0;
+    rc = MPI_Igatherv(buf, 1, MPI_INT, buf + 1, ones, zeros, MPI_INT, p, comm, &req);
+    expect_error(rc, MPI_ERR_ROOT, comm, "MPI_Igatherv to root p");
+    CHECK(req == MPI_REQUEST_NULL, "MPI_Igatherv to root p left a request");
+    free(ones);
+    free(zeros);
 
     MPI_Type_contiguous(2, MPI_INT, &int2);
     MPI_Type_commit(&int2);
@@ -1091,6 +1414,40 @@ static void check_inter(void)
 }
 
 #if MPI_VERSION >= 4
+/* The blocking MPI_<Coll>_c of an irregular collective or a scan. */
+static int job_blocking_c(const job *j)
+{
+    const void *sb = job_sendbuf(j);
+    int root = j->root, in = j->inplace, isroot = j->r == root;
+    int vin = in && (j->coll == ALLGATHERV || (j->coll == GATHERV && isroot));
+    MPI_Count vsn = vin ? 0 : j->own;
+    MPI_Datatype vst = vin ? MPI_DATATYPE_NULL : MPI_INT;
+    const side *vs = &j->vs, *vr = &j->vr;
+    MPI_Comm c = j->comm;
+    switch (j->coll) {
+    case ALLGATHERV:
+        return MPI_Allgatherv_c(sb, vsn, vst, j->recv, vr->ccounts, vr->cdispls, MPI_INT, c);
+    case ALLTOALLV:
+        return MPI_Alltoallv_c(sb, vs->ccounts, vs->cdispls, MPI_INT, j->recv, vr->ccounts,
+                               vr->cdispls, MPI_INT, c);
+    case ALLTOALLW:
+        return MPI_Alltoallw_c(sb, vs->ccounts, vs->cdispls, vs->types, j->recv, vr->ccounts,
+                               vr->cdispls, vr->types, c);
+    case GATHERV:
+        return MPI_Gatherv_c(sb, vsn, vst, j->recv, vr->ccounts, vr->cdispls, MPI_INT, root, c);
+    case SCATTERV:
+        if (in && isroot)
+            return MPI_Scatterv_c(j->send, vs->ccounts, vs->cdispls, MPI_INT, MPI_IN_PLACE, 0,
+                                  MPI_DATATYPE_NULL, root, c);
+        return MPI_Scatterv_c(j->send, vs->ccounts, vs->cdispls, MPI_INT, j->recv, j->own, MPI_INT,
+                              root, c);
+    case SCAN:
+        return MPI_Scan_c(sb, j->recv, j->n, MPI_INT, MPI_SUM, c);
+    default:
+        return MPI_Exscan_c(sb, j->recv, j->n, MPI_INT, MPI_SUM, c);
+    }
+}
+
 /*
  * The blocking large-count forms (MPI-4), on their own communicator so that
  * run_app.sh sees vine serve each of them there.
@@ -1179,6 +1536,16 @@ static void check_blocking_c(MPI_Comm comm)
     }
     /* Barrier has no large-count form; it is here for run_app.sh's list. */
     CHECK_RC(MPI_Barrier(comm), "MPI_Barrier");
+
+    for (int c = ALLGATHERV; c < NCOLL; c++) {
+        job j;
+        job_make(&j, c, comm, "blocking", 9, 1, c % 2, 1);
+        job_fill(&j, 0);
+        rc = job_blocking_c(&j);
+        CHECK_RC(rc, coll_name[c]);
+        job_check(&j);
+        job_free(&j);
+    }
     free(in);
     free(out);
     free(counts);
@@ -1192,6 +1559,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     int inter = argc > 1 && strcmp(argv[1], "inter") == 0;
+    MPI_Type_contiguous(2, MPI_INT, &pair_type);
+    MPI_Type_commit(&pair_type);
 
     MPI_Comm dup, split;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
@@ -1225,6 +1594,7 @@ int main(int argc, char **argv)
 
     MPI_Comm_free(&split);
     MPI_Comm_free(&dup);
+    MPI_Type_free(&pair_type);
     MPI_Finalize();
     if (failures)
         fprintf(stderr, "app: rank %d: %d checks failed\n", world_rank, failures);

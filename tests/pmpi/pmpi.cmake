@@ -52,11 +52,13 @@ if(VINE_SANITIZE)
 endif()
 
 # vine_pmpi_test(name np program [PRELOAD] [EXPECT world|inter]
-#                [TUNING file SERVED "coll=algo ..."] [COMMS name ...] [ARGS ...])
+#                [TUNING file SERVED "coll=algo ..."] [COMMS name ...]
+#                [ALSO "coll ..."] [ARGS ...])
 # COMMS: communicators besides pmpi_split that must have a 'served by' line
-# for every collective (run_app.sh --comm).
+# for every collective (run_app.sh --comm); ALSO: collectives besides the
+# ten that must have them (run_app.sh --also).
 function(vine_pmpi_test name np program)
-  cmake_parse_arguments(ARG "PRELOAD" "EXPECT;TUNING;SERVED" "COMMS;ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "PRELOAD" "EXPECT;TUNING;SERVED;ALSO" "COMMS;ARGS" ${ARGN})
   if(NOT ARG_EXPECT)
     set(ARG_EXPECT world)
   endif()
@@ -72,6 +74,9 @@ function(vine_pmpi_test name np program)
   foreach(comm IN LISTS ARG_COMMS)
     list(APPEND comms --comm ${comm})
   endforeach()
+  if(ARG_ALSO)
+    list(APPEND comms --also ${ARG_ALSO})
+  endif()
   set(test pmpi.${name}.np${np})
   add_test(NAME ${test}
     COMMAND sh ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_app.sh
@@ -122,13 +127,16 @@ endif()
 # The nonblocking program.  Its collectives run on MPI_COMM_WORLD, pmpi_split,
 # pmpi_dup and, where MPI's header is MPI 4 (MPICH 4.0; Open MPI 4.1's says
 # 3.1), the persistent ones on pmpi_persist and the blocking large-count
-# forms on pmpi_blockc: each must show vine's line.
+# forms on pmpi_blockc: each must show vine's line (vine_pmpi_nb_lines), for
+# the ten and for the irregular collectives and scans.
 # Without the preload (the sanitizer build without libasan's path), the
 # linked program takes the preloaded runs' places.
 set(vine_pmpi_nb_comms pmpi_dup)
 if(MPI_C_VERSION_MAJOR GREATER_EQUAL 4)
   list(APPEND vine_pmpi_nb_comms pmpi_persist pmpi_blockc)
 endif()
+set(vine_pmpi_nb_also "allgatherv alltoallv alltoallw gatherv scatterv scan exscan")
+set(vine_pmpi_nb_lines COMMS ${vine_pmpi_nb_comms} ALSO ${vine_pmpi_nb_also})
 if(vine_pmpi_preload)
   set(vine_pmpi_nb pmpi_app_nb PRELOAD)
 else()
@@ -136,17 +144,17 @@ else()
 endif()
 if(vine_pmpi_preload)
   foreach(np 1 3 4)
-    vine_pmpi_test(nb_preload ${np} pmpi_app_nb PRELOAD COMMS ${vine_pmpi_nb_comms})
+    vine_pmpi_test(nb_preload ${np} pmpi_app_nb PRELOAD ${vine_pmpi_nb_lines})
   endforeach()
 endif()
-vine_pmpi_test(nb_linked 4 pmpi_app_nb_linked COMMS ${vine_pmpi_nb_comms})
+vine_pmpi_test(nb_linked 4 pmpi_app_nb_linked ${vine_pmpi_nb_lines})
 foreach(np 3 4)
-  vine_pmpi_test(nb_tuned ${np} ${vine_pmpi_nb} COMMS ${vine_pmpi_nb_comms}
+  vine_pmpi_test(nb_tuned ${np} ${vine_pmpi_nb} ${vine_pmpi_nb_lines}
     TUNING ${CMAKE_SOURCE_DIR}/tests/data/tuning/pmpi-app.json SERVED ${vine_pmpi_served})
-  vine_pmpi_test(nb_shm ${np} ${vine_pmpi_nb} COMMS ${vine_pmpi_nb_comms}
+  vine_pmpi_test(nb_shm ${np} ${vine_pmpi_nb} ${vine_pmpi_nb_lines}
     TUNING ${CMAKE_SOURCE_DIR}/tests/data/tuning/pmpi-shm.json SERVED ${vine_pmpi_shm})
 endforeach()
-vine_pmpi_test(nb_inter 4 ${vine_pmpi_nb} EXPECT inter COMMS ${vine_pmpi_nb_comms} ARGS inter)
+vine_pmpi_test(nb_inter 4 ${vine_pmpi_nb} EXPECT inter ${vine_pmpi_nb_lines} ARGS inter)
 
 # The installed library, preloaded and linked (label install, as
 # tests/install; not in the sanitizer build, whose libraries need the

@@ -13,7 +13,8 @@
 #
 # Each --comm NAME (tests/pmpi/app_nb.c: pmpi_dup, pmpi_persist) names one
 # more communicator that must have a 'served by' line for each collective,
-# as pmpi_split must.
+# as pmpi_split must.  --also "COLL ..." (app_nb.c: allgatherv ... exscan)
+# names collectives checked as the ten are, on every one of them.
 #
 # With --tuning FILE the ranks get VINE_TUNING_FILE=FILE, stderr must hold
 # its one `vine: tuning file FILE: N rules` line, and --served "coll=algo
@@ -23,6 +24,7 @@
 # usage: run_app.sh --launcher CMD [--np-flag -np] --flavor openmpi|mpich --np N
 #                   [--preload LIB[:LIB...]] [--expect world|inter]
 #                   [--tuning FILE --served "COLL=ALGO ..."] [--comm NAME ...]
+#                   [--also "COLL ..."]
 #                   -- APP [ARGS]
 #
 # --preload sets LD_PRELOAD in the ranks only, not in the launcher: through
@@ -32,7 +34,8 @@
 # tests' scripts/mpich_yield.c) stays, after the libraries given.
 set -u
 
-launcher='' np_flag=-np flavor='' np='' preload='' expect=world tuning='' served= comms=pmpi_split
+launcher='' np_flag=-np flavor='' np='' preload='' expect=world tuning='' served=
+comms=pmpi_split also=
 while [ $# -gt 0 ]; do
     case $1 in
     --launcher) launcher=$2; shift 2 ;;
@@ -44,6 +47,7 @@ while [ $# -gt 0 ]; do
     --tuning) tuning=$2; shift 2 ;;
     --served) served=$2; shift 2 ;;
     --comm) comms="$comms $2"; shift 2 ;;
+    --also) also=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "run_app.sh: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -90,7 +94,7 @@ count() {
     grep -cE "$1" "$err"
 }
 for coll in bcast reduce allreduce reduce_scatter reduce_scatter_block allgather alltoall \
-    gather scatter barrier; do
+    gather scatter barrier $also; do
     n=$(count "^vine: $coll on MPI_COMM_WORLD \\(p=$np\\) served by ")
     [ "$n" -eq 1 ] || problem "$n 'served by' lines for $coll on MPI_COMM_WORLD, want 1"
     for comm in $comms; do
