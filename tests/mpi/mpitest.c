@@ -651,3 +651,40 @@ int mt_call_int(vine_coll coll, int use_vine, MPI_Comm w, int n, const int *in, 
                    : MPI_Reduce_scatter_block(in, out, n, MPI_INT, MPI_SUM, w);
     return n;
 }
+
+void mt_deadline(double start, int seconds, const char *what)
+{
+    if (MPI_Wtime() - start < seconds)
+        return;
+    fprintf(stderr, "rank %d: %s: still incomplete after %d s\n", mt_rank, what, seconds);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+int mt_complete(MPI_Request *q, int k, MPI_Status *st, int seconds)
+{
+    int flag = 0, idx = -1, rc = MPI_SUCCESS;
+    double t0 = MPI_Wtime();
+    switch (k % 5) {
+    case 0:
+        return vine_wait(q, st);
+    case 1:
+        while (rc == MPI_SUCCESS && !flag) {
+            rc = vine_test(q, &flag, st);
+            mt_deadline(t0, seconds, "vine_test");
+        }
+        return rc;
+    case 2:
+        return vine_waitall(1, q, st);
+    case 3:
+        while (rc == MPI_SUCCESS && !flag) {
+            rc = vine_testall(1, q, &flag, st);
+            mt_deadline(t0, seconds, "vine_testall");
+        }
+        return rc;
+    default:
+        rc = vine_waitany(1, q, &idx, st);
+        if (rc == MPI_SUCCESS && idx != 0)
+            mt_fail("vine_waitany gave index %d, expected 0", idx);
+        return rc;
+    }
+}

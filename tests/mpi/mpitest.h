@@ -106,6 +106,17 @@ void mt_begin(const mt_case *c);
 void mt_fail(const char *fmt, ...);
 /* Fails unless rc is MPI_SUCCESS (names the call). */
 int mt_check_rc(int rc, const char *call);
+/*
+ * Aborts (MPI_Abort) when a polling loop started at MPI_Wtime() start has
+ * run for seconds: a hang with a name (what) on stderr.
+ */
+void mt_deadline(double start, int seconds, const char *what);
+/*
+ * Completes the request *q with the k-th (mod 5) of vine_wait, vine_test,
+ * vine_waitall, vine_testall and vine_waitany, the polling ones under
+ * mt_deadline(seconds); vine_waitany must name index 0.  Returns the call's code.
+ */
+int mt_complete(MPI_Request *q, int k, MPI_Status *st, int seconds);
 /* Fails when a collective request's status is not empty (MPI_ANY_SOURCE, MPI_ANY_TAG, count 0). */
 void mt_check_empty_status(const MPI_Status *st, const char *what);
 /* Fails unless the guards of b still hold the pattern. */

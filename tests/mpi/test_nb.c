@@ -224,45 +224,6 @@ static void fill(int ti, void *buf, size_t n, int r, int seed)
         v[j] = r * 100003 + seed * 1009 + (int)j;
 }
 
-/* Aborts when a polling loop has run for too long: a hang with a name. */
-static void check_deadline(double start, const char *what)
-{
-    if (MPI_Wtime() - start < DEADLINE_S)
-        return;
-    fprintf(stderr, "nb: rank %d: %s still incomplete after %d s\n", mt_rank, what, DEADLINE_S);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-}
-
-/* Completes *q with the k-th of five completion functions. */
-static int complete(MPI_Request *q, int k, MPI_Status *st)
-{
-    int flag = 0, idx = -1, rc = MPI_SUCCESS;
-    double t0 = MPI_Wtime();
-    switch (k % 5) {
-    case 0:
-        return vine_wait(q, st);
-    case 1:
-        while (rc == MPI_SUCCESS && !flag) {
-            rc = vine_test(q, &flag, st);
-            check_deadline(t0, "vine_test");
-        }
-        return rc;
-    case 2:
-        return vine_waitall(1, q, st);
-    case 3:
-        while (rc == MPI_SUCCESS && !flag) {
-            rc = vine_testall(1, q, &flag, st);
-            check_deadline(t0, "vine_testall");
-        }
-        return rc;
-    default:
-        rc = vine_waitany(1, q, &idx, st);
-        if (rc == MPI_SUCCESS && idx != 0)
-            mt_fail("vine_waitany gave index %d, expected 0", idx);
-        return rc;
-    }
-}
-
 static void begin(const nb_case *c)
 {
     static char label[64];
@@ -347,7 +308,7 @@ static void run_case(const nb_case *c, int *kc)
             break;
         MPI_Status st;
         int k = (*kc)++;
-        if (!mt_check_rc(complete(&q, k, &st), "completion"))
+        if (!mt_check_rc(mt_complete(&q, k, &st, DEADLINE_S), "completion"))
             break;
         mt_check_empty_status(&st, "completion");
         if (persistent ? q == MPI_REQUEST_NULL || !vine_is_request(q) : q != MPI_REQUEST_NULL)

@@ -61,15 +61,6 @@ static void begin(const char *what, const char *algo)
     mt_begin(&c);
 }
 
-static void check_deadline(double start, const char *what)
-{
-    if (MPI_Wtime() - start < DEADLINE_S)
-        return;
-    fprintf(stderr, "nb_mix: rank %d: %s: still incomplete after %d s\n", mt_rank, what,
-            DEADLINE_S);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-}
-
 /* A small value of element j of rank r's input for call `seed`. */
 static int val(int seed, int r, size_t j)
 {
@@ -241,7 +232,7 @@ static int complete_all(MPI_Request *q, int n, int m, MPI_Status *st)
                 rc = vine_test(&q[order[i]], &flag, &st[order[i]]);
                 left -= flag;
             }
-            check_deadline(t0, mode_name[m]);
+            mt_deadline(t0, DEADLINE_S, mode_name[m]);
         }
         return rc;
     case 3:
@@ -254,7 +245,7 @@ static int complete_all(MPI_Request *q, int n, int m, MPI_Status *st)
                 return rc;
             if (rc == MPI_SUCCESS && flag && q[idx] != MPI_REQUEST_NULL)
                 mt_fail("%s: request %d completed but not freed", mode_name[m], idx);
-            check_deadline(t0, mode_name[m]);
+            mt_deadline(t0, DEADLINE_S, mode_name[m]);
         }
         return rc;
     case 4:
@@ -265,7 +256,7 @@ static int complete_all(MPI_Request *q, int n, int m, MPI_Status *st)
                 return rc;
             for (int i = 0; i < out; i++)
                 st[ind[i]] = tst[i];
-            check_deadline(t0, mode_name[m]);
+            mt_deadline(t0, DEADLINE_S, mode_name[m]);
         }
         return rc;
     default:
@@ -500,7 +491,7 @@ static void progress(void)
     while (!flag) {
         if (!mt_check_rc(vine_testall(3, q, &flag, MPI_STATUSES_IGNORE), "vine_testall"))
             break;
-        check_deadline(t0, "progress: vine_testall");
+        mt_deadline(t0, DEADLINE_S, "progress: vine_testall");
     }
     for (int k = 0; k < 3; k++)
         slot_check(&s[k], vine_coll_name(s[k].coll));

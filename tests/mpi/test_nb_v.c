@@ -773,45 +773,6 @@ static void job_check(job *j, int start)
     same_bytes(&j->send, &j->keep, &j->keep, what, "before", 1, 0);
 }
 
-/* Aborts when a polling loop has run for too long: a hang with a name. */
-static void check_deadline(double start, const char *what)
-{
-    if (MPI_Wtime() - start < DEADLINE_S)
-        return;
-    fprintf(stderr, "nb_v: rank %d: %s still incomplete after %d s\n", mt_rank, what, DEADLINE_S);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-}
-
-/* Completes *q with the k-th of five completion functions. */
-static int complete(MPI_Request *q, int k, MPI_Status *st)
-{
-    int flag = 0, idx = -1, rc = MPI_SUCCESS;
-    double t0 = MPI_Wtime();
-    switch (k % 5) {
-    case 0:
-        return vine_wait(q, st);
-    case 1:
-        while (rc == MPI_SUCCESS && !flag) {
-            rc = vine_test(q, &flag, st);
-            check_deadline(t0, "vine_test");
-        }
-        return rc;
-    case 2:
-        return vine_waitall(1, q, st);
-    case 3:
-        while (rc == MPI_SUCCESS && !flag) {
-            rc = vine_testall(1, q, &flag, st);
-            check_deadline(t0, "vine_testall");
-        }
-        return rc;
-    default:
-        rc = vine_waitany(1, q, &idx, st);
-        if (rc == MPI_SUCCESS && idx != 0)
-            mt_fail("vine_waitany gave index %d, expected 0", idx);
-        return rc;
-    }
-}
-
 /* One job on its own: the call, one start (two when persistent), each checked. */
 static void run_job(job *j, int *kc)
 {
@@ -824,7 +785,7 @@ static void run_job(job *j, int *kc)
         if (persistent(j) && !mt_check_rc(vine_start(&j->q), "vine_start"))
             break;
         MPI_Status st;
-        if (!mt_check_rc(complete(&j->q, (*kc)++, &st), "completion"))
+        if (!mt_check_rc(mt_complete(&j->q, (*kc)++, &st, DEADLINE_S), "completion"))
             break;
         job_after(j, &st, start);
         job_check(j, start);
