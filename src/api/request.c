@@ -91,9 +91,11 @@ typedef struct vine_nbreq {
     struct vine_nbreq *grave;
 } vine_nbreq;
 
-/* The outstanding requests (active and not done), in start order. */
+/* The outstanding requests (active and not done), in start order.  The
+ * count is atomic so that the idle progress thread can look at it without
+ * the lock. */
 static vine_nbreq *first, *last;
-static size_t outstanding;
+static atomic_size_t outstanding;
 
 /* ---- The progress thread ---- */
 
@@ -102,6 +104,9 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int threaded; /* set before the thread starts, cleared after it is joined */
 static pthread_t thread;
 static atomic_int stop;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER; /* wakes the sleeping thread */
+static int sleeping;                                   /* the thread waits on wake (under lock) */
+static int wake_due; /* a request started while it slept: leave() signals (under lock) */
 
 /* The thread needs MPI_THREAD_MULTIPLE, so vine__mt() covers it (and never changes). */
 static void enter(void)
@@ -110,10 +115,17 @@ static void enter(void)
         pthread_mutex_lock(&lock);
 }
 
+/* Signals the sleeping thread after letting go of the lock, so that it does
+ * not wake only to wait for the lock. */
 static void leave(void)
 {
-    if (vine__mt())
-        pthread_mutex_unlock(&lock);
+    if (!vine__mt())
+        return;
+    int w = wake_due;
+    wake_due = 0;
+    pthread_mutex_unlock(&lock);
+    if (w)
+        pthread_cond_signal(&wake);
 }
 
 /* Whether another thread may use the requests: then nothing waits holding the lock. */
@@ -251,6 +263,9 @@ static void list_add(vine_nbreq *r)
         first = r;
     last = r;
     outstanding++;
+#ifndef VINE_NO_THREADS
+    wake_due |= sleeping; /* the caller holds the lock, and leave() wakes the thread */
+#endif
 }
 
 static void list_remove(vine_nbreq *r)
@@ -356,21 +371,65 @@ static int speaker(void)
 }
 
 #ifndef VINE_NO_THREADS
+/*
+ * How long the idle thread keeps looking for a new request before it
+ * sleeps until one starts.  A program that starts its next collective
+ * within this time finds the thread awake; one that starts it later pays
+ * the wake-up of a sleeping thread once (docs/api.md, "Progress").
+ */
+#define IDLE_LOOK_NS 200000L
+
+static long since_ns(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (t.tv_sec - t0->tv_sec) * 1000000000L + (t.tv_nsec - t0->tv_nsec);
+}
+
+/*
+ * The thread takes the lock without sleeping in it: the program's thread
+ * that holds it (in a start, a test) then has no sleeper to wake when it
+ * lets go, which would be a system call on its path.
+ */
+static void lock_spinning(void)
+{
+    while (pthread_mutex_trylock(&lock) != 0)
+        sched_yield();
+}
+
+/* Called holding the lock with nothing outstanding; returns holding it when
+ * something is, or when the thread must stop. */
+static void idle_wait(void)
+{
+    pthread_mutex_unlock(&lock);
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (!atomic_load_explicit(&outstanding, memory_order_relaxed) && !atomic_load(&stop) &&
+           since_ns(&t0) < IDLE_LOOK_NS)
+        sched_yield(); /* a rank sharing the core runs */
+    lock_spinning();
+    while (!outstanding && !atomic_load(&stop)) {
+        sleeping = 1;
+        pthread_cond_wait(&wake, &lock);
+        sleeping = 0;
+    }
+}
+
 static void *progress_main(void *arg)
 {
     (void)arg;
-    const struct timespec idle = {0, 20000}; /* 20 us between looks when nothing is outstanding */
+    lock_spinning();
     while (!atomic_load(&stop)) {
-        pthread_mutex_lock(&lock);
-        size_t n = outstanding;
-        if (n)
-            progress_all();
+        if (!outstanding) {
+            idle_wait();
+            continue;
+        }
+        progress_all();
         pthread_mutex_unlock(&lock);
-        if (n)
-            sched_yield();
-        else
-            nanosleep(&idle, NULL);
+        sched_yield();
+        lock_spinning();
     }
+    pthread_mutex_unlock(&lock);
     return NULL;
 }
 #endif
@@ -429,7 +488,10 @@ void vine__nb_finalize(void)
     bury();
 #ifndef VINE_NO_THREADS
     if (threaded) {
+        pthread_mutex_lock(&lock);
         atomic_store(&stop, 1);
+        pthread_cond_signal(&wake);
+        pthread_mutex_unlock(&lock);
         pthread_join(thread, NULL);
         threaded = 0;
     }
