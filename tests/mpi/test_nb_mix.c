@@ -18,6 +18,8 @@
  *   under auto and (where one node segment serves MPI_COMM_WORLD) with
  *   every collective forced to shm, which must then serve every call.
  * - vine_progress between start and completion; vine_is_request.
+ * - With the progress thread: requests that finish while the program makes
+ *   no vine call, started after the idle thread went to sleep.
  *
  * Every result is compared with the MPI library's blocking collective on
  * the same communicator, made before the vine calls start (the persistent
@@ -34,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { NSLOTS = 12, MAXP = 64, DEADLINE_S = 60, NMODES = 8 };
 
@@ -510,6 +513,61 @@ static void progress(void)
         slot_free(&s[k]);
 }
 
+static void nap(long us)
+{
+    struct timespec d = {us / 1000000, (us % 1000000) * 1000};
+    while (nanosleep(&d, &d) != 0)
+        ;
+}
+
+/*
+ * Check 8, with the progress thread (VINE_PROGRESS_THREAD=1 under
+ * MPI_THREAD_MULTIPLE): requests finish while the program makes no vine call
+ * at all.  Every rank first sleeps 5 ms, long enough for the idle thread to
+ * go to sleep (it looks for new requests for 200 us), so the starts must
+ * wake it; then each rank only sleeps and asks the MPI library whether the
+ * generalized requests are complete (MPI_Request_get_status, which runs none
+ * of vine's rounds).  Under auto, then with multi-round algorithms forced.
+ */
+static void thread_alone(void)
+{
+    int level = MPI_THREAD_SINGLE;
+    const char *v = getenv("VINE_PROGRESS_THREAD");
+    MPI_Query_thread(&level);
+    if (!v || !*v || strcmp(v, "0") == 0 || level != MPI_THREAD_MULTIPLE || use_env)
+        return;
+    for (int round = 0; round < 2; round++) {
+        const char *ar = round ? "recursive_doubling" : NULL, *bc = round ? "binomial" : NULL;
+        slot s[2];
+        begin("thread alone", round ? "recursive_doubling, binomial" : "auto");
+        mt_select(VINE_COLL_ALLREDUCE, ar);
+        mt_select(VINE_COLL_BCAST, bc);
+        slot_init(&s[0], VINE_COLL_ALLREDUCE, MPI_COMM_WORLD, 1000, 0, 20 + round);
+        slot_init(&s[1], VINE_COLL_BCAST, MPI_COMM_WORLD, 300, mt_size - 1, 30 + round);
+        for (int k = 0; k < 2; k++)
+            mt_check_rc(slot_call(&s[k], F_MPI), "the MPI library's collective");
+        MPI_Barrier(MPI_COMM_WORLD);
+        nap(5000);
+        mt_check_rc(slot_call(&s[0], F_NB), "vine_iallreduce");
+        mt_check_rc(slot_call(&s[1], F_NB), "vine_ibcast");
+        int done[2] = {0, 0};
+        double t0 = MPI_Wtime();
+        while (!done[0] || !done[1]) {
+            for (int k = 0; k < 2; k++)
+                if (!done[k])
+                    MPI_Request_get_status(s[k].req, &done[k], MPI_STATUS_IGNORE);
+            nap(100);
+            mt_deadline(t0, DEADLINE_S, "thread alone: the requests, with no vine call");
+        }
+        for (int k = 0; k < 2; k++) {
+            mt_check_rc(vine_wait(&s[k].req, MPI_STATUS_IGNORE), "vine_wait");
+            slot_check(&s[k], vine_coll_name(s[k].coll));
+            slot_free(&s[k]);
+        }
+    }
+    force_algos(0);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "nb_mix");
@@ -536,6 +594,7 @@ int main(int argc, char **argv)
     force_algos(0);
     persistent_loop();
     progress();
+    thread_alone();
     interleaved(comms[0], use_env);
     interleaved(comms[2], use_env);
     int shm = 0;
