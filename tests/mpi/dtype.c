@@ -22,16 +22,6 @@ typedef struct int_double {
     double c;
 } int_double;
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "dtype: rank %d: out of memory\n", mt_rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    return p;
-}
-
 /* Field g of the flat field sequence of rank r's input: m fields (even g) are
  * 1 or 2, c fields (odd g) 1 to 5. */
 static long value(int r, size_t g)
@@ -101,7 +91,7 @@ static int sum_accepted(const dt_type *t)
 {
     if (!t->int_only)
         return 0;
-    unsigned char *a = xmalloc((size_t)t->extent + 64), *b = xmalloc((size_t)t->extent + 64);
+    unsigned char *a = mt_xmalloc((size_t)t->extent + 64), *b = mt_xmalloc((size_t)t->extent + 64);
     memset(a, 0, (size_t)t->extent + 64);
     memset(b, 0, (size_t)t->extent + 64);
     MPI_Errhandler keep;
@@ -301,13 +291,13 @@ void dt_area_init(dt_area *a, const dt_type *t, size_t n, unsigned seed)
     a->t = t;
     a->n = n;
     a->total = (size_t)(hi - lo) + 2 * MT_GUARD;
-    a->base = xmalloc(a->total);
+    a->base = mt_xmalloc(a->total);
     a->buf = a->base + MT_GUARD - lo;
     for (size_t j = 0; j < a->total; j++)
         a->base[j] = pattern(j, seed);
     /* Unpacking 0xFF bytes into zeros marks exactly the bytes the n elements cover. */
     size_t psize = n * (size_t)size;
-    unsigned char *ones = xmalloc(psize);
+    unsigned char *ones = mt_xmalloc(psize);
     memset(ones, 0xFF, psize);
     a->cover = calloc(a->total, 1);
     unpack(t, ones, a->cover + MT_GUARD - lo, n);
@@ -324,8 +314,8 @@ void dt_area_free(dt_area *a)
 void dt_area_clone(dt_area *dst, const dt_area *src)
 {
     *dst = *src;
-    dst->base = xmalloc(src->total);
-    dst->cover = xmalloc(src->total);
+    dst->base = mt_xmalloc(src->total);
+    dst->cover = mt_xmalloc(src->total);
     memcpy(dst->base, src->base, src->total);
     memcpy(dst->cover, src->cover, src->total);
     dst->buf = dst->base + (src->buf - src->base);

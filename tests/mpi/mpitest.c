@@ -588,6 +588,45 @@ int mt_unique(const long *want, int nwant, long *out)
     return n;
 }
 
+void *mt_xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "%s: rank %d: out of memory\n", test_name, mt_rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return p;
+}
+
+int mt_self_allgatherv_broken(void)
+{
+    static int broken = -1;
+    if (broken < 0) {
+        int s[2] = {1, 2}, r[4] = {0}, two = 2;
+        broken = 0;
+        if (mt_size == 1) {
+            PMPI_Allgatherv(s, 2, MPI_INT, r, &two, &two, MPI_INT, MPI_COMM_WORLD);
+            broken = r[2] != 1 || r[0] != 0;
+        }
+    }
+    return broken;
+}
+
+int mt_self_alltoallw_broken(void)
+{
+    static int broken = -1;
+    if (broken < 0) {
+        int s[8] = {1, 2, 3, 4, 5, 6, 7, 8}, r[8] = {0}, one = 1, four = 4;
+        MPI_Datatype t = MPI_INT;
+        broken = 0;
+        if (mt_size == 1) {
+            PMPI_Alltoallw(s, &one, &four, &t, r, &one, &four, &t, MPI_COMM_WORLD);
+            broken = r[1] != 2;
+        }
+    }
+    return broken;
+}
+
 int mt_counts(long *out)
 {
     long want[] = {0, 1, 7, mt_size - 1, mt_size + 1, 1000, 1031};

@@ -147,6 +147,22 @@ void mt_check_same_everywhere(const void *buf, size_t bytes);
 
 /* The distinct counts of the sweep for p ranks: 0, 1, 7, p-1, p+1, 1000, 1031. */
 int mt_counts(long *out);
+
+/* malloc that never returns NULL (a test without memory aborts); 0 bytes give a valid pointer. */
+void *mt_xmalloc(size_t bytes);
+
+/*
+ * Faults of MPI libraries on one process, where the tests take a send to
+ * self as the reference instead (probed once, with PMPI): whether
+ * MPI_Allgatherv ignores the block's displacement (MPICH 4.0.2 copies it to
+ * the start of the receive buffer), and whether MPI_Alltoallw takes the
+ * displacements in extents of the types rather than in bytes (Open MPI
+ * 4.1.4's coll/self multiplies them by the extents, writing past the
+ * buffer; there the "mpi" algorithm, which hands the call to the library,
+ * is not run either).  Both are 0 on more than one process.
+ */
+int mt_self_allgatherv_broken(void);
+int mt_self_alltoallw_broken(void);
 /* The distinct values of want[0..nwant) in order, into out; returns how many. */
 int mt_unique(const long *want, int nwant, long *out);
 

@@ -81,16 +81,6 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "nb_v: rank %d: out of memory\n", mt_rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    return p;
-}
-
 static int is_scan(vine_coll c)
 {
     return c == VINE_COLL_SCAN || c == VINE_COLL_EXSCAN;
@@ -319,7 +309,7 @@ static void place(side *s, const job *j, int which)
 static void vbuf_alloc(vbuf *b, MPI_Aint lo, MPI_Aint hi)
 {
     b->total = (size_t)(hi - lo) + 2 * MT_GUARD;
-    b->base = xmalloc(b->total);
+    b->base = mt_xmalloc(b->total);
     b->ptr = b->base + MT_GUARD - lo;
     memset(b->base, 0, b->total);
 }
@@ -345,7 +335,7 @@ static void vbuf_side(vbuf *b, const side *s)
 static void vbuf_like(vbuf *d, const vbuf *s)
 {
     d->total = s->total;
-    d->base = xmalloc(s->total);
+    d->base = mt_xmalloc(s->total);
     d->ptr = d->base + (s->ptr - s->base);
     memcpy(d->base, s->base, s->total);
 }
@@ -390,44 +380,6 @@ static int same_bytes(const vbuf *got, const vbuf *want, const vbuf *init, const
         return 0;
     }
     return 1;
-}
-
-/* ---- The MPI library on one process ---- */
-
-/*
- * Whether MPI_Allgatherv on one process ignores the displacement (MPICH
- * 4.0.2), and whether MPI_Alltoallw there scales byte displacements by the
- * extents (Open MPI 4.1.4's coll/self): there the reference is a send to
- * self, and alltoallw's "mpi" algorithm, which hands the call to the
- * library, is not run (as in test_vcoll.c).
- */
-static int self_agv_broken(void)
-{
-    static int broken = -1;
-    if (broken < 0) {
-        int s[2] = {1, 2}, r[4] = {0}, two = 2;
-        broken = 0;
-        if (mt_size == 1) {
-            PMPI_Allgatherv(s, 2, MPI_INT, r, &two, &two, MPI_INT, MPI_COMM_WORLD);
-            broken = r[2] != 1 || r[0] != 0;
-        }
-    }
-    return broken;
-}
-
-static int self_w_broken(void)
-{
-    static int broken = -1;
-    if (broken < 0) {
-        int s[8] = {1, 2, 3, 4, 5, 6, 7, 8}, r[8] = {0}, one = 1, four = 4;
-        MPI_Datatype t = MPI_INT;
-        broken = 0;
-        if (mt_size == 1) {
-            PMPI_Alltoallw(s, &one, &four, &t, r, &one, &four, &t, MPI_COMM_WORLD);
-            broken = r[1] != 2;
-        }
-    }
-    return broken;
 }
 
 /* ---- One job: a case of one collective in one form ---- */
@@ -600,7 +552,7 @@ static void job_reference(job *j)
     int rc = MPI_SUCCESS, n = j->ss.count;
     switch (j->coll) {
     case VINE_COLL_ALLGATHERV:
-        if (!self_agv_broken())
+        if (!mt_self_allgatherv_broken())
             rc = PMPI_Allgatherv(sb, s->cnt[0], s->ty[0], m, r->cnt, r->dsp, r->ty[0], w);
         else if (sb != MPI_IN_PLACE)
             rc = PMPI_Sendrecv(sb, s->cnt[0], s->ty[0], 0, 0, m + r->dsp[0] * r->t[0]->extent,
@@ -610,7 +562,7 @@ static void job_reference(job *j)
         rc = PMPI_Alltoallv(sb, s->cnt, s->dsp, s->ty[0], m, r->cnt, r->dsp, r->ty[0], w);
         break;
     case VINE_COLL_ALLTOALLW:
-        if (!self_w_broken())
+        if (!mt_self_alltoallw_broken())
             rc = PMPI_Alltoallw(sb, s->cnt, s->dsp, s->ty, m, r->cnt, r->dsp, r->ty, w);
         else if (sb != MPI_IN_PLACE)
             rc = PMPI_Sendrecv((const char *)sb + s->dsp[0], s->cnt[0], s->ty[0], 0, 0,
@@ -761,7 +713,7 @@ static void job_check(job *j, int start)
                        (MPI_Aint)bytes + MT_GUARD);
         }
         if (j->ss.mat && n > 0 && (!ex || mt_rank > 0)) {
-            unsigned char *ref = xmalloc(bytes);
+            unsigned char *ref = mt_xmalloc(bytes);
             mt_matmul_ref(ref, n, ex ? mt_rank : mt_rank + 1, (size_t)start * 1009);
             snprintf(what, sizeof what, "%s, start %d: against the rank-ordered product", j->name,
                      start + 1);
@@ -802,7 +754,7 @@ static void run_job(job *j, int *kc)
 /* Whether algo of coll is run: not alltoallw's "mpi" where the library is wrong on one process. */
 static int algo_runs(vine_coll coll, const char *algo)
 {
-    return !(coll == VINE_COLL_ALLTOALLW && strcmp(algo, "mpi") == 0 && self_w_broken());
+    return !(coll == VINE_COLL_ALLTOALLW && strcmp(algo, "mpi") == 0 && mt_self_alltoallw_broken());
 }
 
 static void sweep(vine_coll coll, int *kc)
@@ -872,7 +824,7 @@ static void complete_many(MPI_Request *q, int n, int how, MPI_Status *st, const 
 static void concurrent_round(int r)
 {
     static char label[64];
-    job *js = xmalloc(NCOLLS * sizeof *js);
+    job *js = mt_xmalloc(NCOLLS * sizeof *js);
     int order[NCOLLS], posted[NCOLLS] = {0}, p = mt_size;
     for (int ci = 0; ci < NCOLLS; ci++) {
         vine_coll coll = colls[ci];

@@ -60,16 +60,6 @@ static unsigned char hbyte(uint64_t seed, size_t j)
     return (unsigned char)(mix(seed * 0x100000001B3u + j) >> 56);
 }
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "vcoll: rank %d: out of memory\n", mt_rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    return p;
-}
-
 /* ---- Types ---- */
 
 typedef struct tinfo {
@@ -169,10 +159,10 @@ static void side_init(side *s, int p, int bytes, const tinfo *t)
 {
     s->p = p;
     s->bytes = bytes;
-    s->cnt = xmalloc((size_t)p * sizeof *s->cnt);
-    s->dsp = xmalloc((size_t)p * sizeof *s->dsp);
-    s->t = xmalloc((size_t)p * sizeof *s->t);
-    s->ty = xmalloc((size_t)p * sizeof *s->ty);
+    s->cnt = mt_xmalloc((size_t)p * sizeof *s->cnt);
+    s->dsp = mt_xmalloc((size_t)p * sizeof *s->dsp);
+    s->t = mt_xmalloc((size_t)p * sizeof *s->t);
+    s->ty = mt_xmalloc((size_t)p * sizeof *s->ty);
     for (int i = 0; i < p; i++) {
         s->cnt[i] = s->dsp[i] = 0;
         s->t[i] = t;
@@ -253,7 +243,7 @@ static void vbuf_init(vbuf *b, const side *s, uint64_t seed)
         hi = h > hi ? h : hi;
     }
     b->total = (size_t)(hi - lo) + 2 * MT_GUARD;
-    b->base = xmalloc(b->total);
+    b->base = mt_xmalloc(b->total);
     b->ptr = b->base + MT_GUARD - lo;
     for (size_t j = 0; j < b->total; j++)
         b->base[j] = hbyte(seed, j);
@@ -262,7 +252,7 @@ static void vbuf_init(vbuf *b, const side *s, uint64_t seed)
 static void vbuf_clone(vbuf *d, const vbuf *s)
 {
     d->total = s->total;
-    d->base = xmalloc(s->total);
+    d->base = mt_xmalloc(s->total);
     memcpy(d->base, s->base, s->total);
     d->ptr = d->base + (s->ptr - s->base);
 }
@@ -330,8 +320,8 @@ static ctab ctab_of(const side *s)
     ctab t = {NULL, NULL};
     if (!s)
         return t;
-    t.c = xmalloc((size_t)s->p * sizeof *t.c);
-    t.d = xmalloc((size_t)s->p * sizeof *t.d);
+    t.c = mt_xmalloc((size_t)s->p * sizeof *t.c);
+    t.d = mt_xmalloc((size_t)s->p * sizeof *t.d);
     for (int i = 0; i < s->p; i++) {
         t.c[i] = s->cnt[i];
         t.d[i] = s->dsp[i];
@@ -367,29 +357,10 @@ static int call_allgatherv(const vcase *vc, const void *sb, int sc, MPI_Datatype
     return rc;
 }
 
-/*
- * Whether MPI_Allgatherv on one process ignores the displacement of the
- * block: MPICH 4.0.2 copies it to the start of the receive buffer.  There
- * the reference is a send to self.
- */
-static int self_agv_broken(void)
-{
-    static int broken = -1;
-    if (broken >= 0)
-        return broken;
-    int s[2] = {1, 2}, r[4] = {0}, two = 2;
-    broken = 0;
-    if (mt_size == 1) {
-        MPI_Allgatherv(s, 2, MPI_INT, r, &two, &two, MPI_INT, MPI_COMM_WORLD);
-        broken = r[2] != 1 || r[0] != 0;
-    }
-    return broken;
-}
-
 static void mpi_allgatherv(const void *sb, const side *s, void *mbuf, const side *r)
 {
     MPI_Aint at = (MPI_Aint)r->dsp[0] * r->t[0]->extent;
-    if (!self_agv_broken())
+    if (!mt_self_allgatherv_broken())
         MPI_Allgatherv(sb, s->cnt[0], s->ty[0], mbuf, r->cnt, r->dsp, r->ty[0], MPI_COMM_WORLD);
     else if (sb != MPI_IN_PLACE)
         MPI_Sendrecv(sb, s->cnt[0], s->ty[0], 0, 0, (char *)mbuf + at, r->cnt[0], r->ty[0], 0, 0,
@@ -480,35 +451,13 @@ static void alltoall_tables(vine_coll coll, const tpair *tp, const vcase *vc, si
     place(r, gaps_of(vc, 0));
 }
 
-/*
- * Whether MPI_Alltoallw on one process takes the displacements in extents
- * of the types rather than in bytes.  Open MPI 4.1.4's coll/self does
- * (it multiplies them by the extents, writing past the buffer); there the
- * reference is a send to self, and vine's "mpi" algorithm, which hands the
- * call to the library, is not run.
- */
-static int self_w_broken(void)
-{
-    static int broken = -1;
-    if (broken >= 0)
-        return broken;
-    int s[8] = {1, 2, 3, 4, 5, 6, 7, 8}, r[8] = {0}, one = 1, four = 4;
-    MPI_Datatype t = MPI_INT;
-    broken = 0;
-    if (mt_size == 1) {
-        MPI_Alltoallw(s, &one, &four, &t, r, &one, &four, &t, MPI_COMM_WORLD);
-        broken = r[1] != 2;
-    }
-    return broken;
-}
-
 /* MPI's alltoallv or alltoallw into mbuf, alltoallw by a send to self where self_w_broken. */
 static void mpi_alltoall(vine_coll coll, const void *sb, const side *s, void *mbuf, const side *r)
 {
     MPI_Comm w = MPI_COMM_WORLD;
     if (coll == VINE_COLL_ALLTOALLV)
         MPI_Alltoallv(sb, s->cnt, s->dsp, s->ty[0], mbuf, r->cnt, r->dsp, r->ty[0], w);
-    else if (!self_w_broken())
+    else if (!mt_self_alltoallw_broken())
         MPI_Alltoallw(sb, s->cnt, s->dsp, s->ty, mbuf, r->cnt, r->dsp, r->ty, w);
     else if (sb != MPI_IN_PLACE)
         MPI_Sendrecv((const char *)sb + s->dsp[0], s->cnt[0], s->ty[0], 0, 0,
@@ -749,7 +698,7 @@ static void scan_want(vine_coll coll, const mt_type *t, const mt_op *o, const vo
         MPI_Scan(send, want, (int)n, t->type, o->op, MPI_COMM_WORLD);
     if (o->commutative || !care)
         return;
-    unsigned char *ref = xmalloc(n * t->extent);
+    unsigned char *ref = mt_xmalloc(n * t->extent);
     mt_matmul_ref(ref, n, ex ? mt_rank : mt_rank + 1, 0);
     if (!mt_check_equal(t, want, ref, n, "MPI's own result against the rank-ordered product"))
         memcpy(want, ref, n * t->extent);
@@ -765,7 +714,7 @@ static void run_scan(vine_coll coll, const char *algo, const mt_type *t, const m
     mt_begin(&c);
     int care = !(coll == VINE_COLL_EXSCAN && mt_rank == 0);
     size_t n = (size_t)count, bytes = n * t->extent;
-    unsigned char *send = xmalloc(bytes), *keep = xmalloc(bytes), *want = xmalloc(bytes);
+    unsigned char *send = mt_xmalloc(bytes), *keep = mt_xmalloc(bytes), *want = mt_xmalloc(bytes);
     mt_fill(t, o, send, n, mt_rank, 0);
     memcpy(keep, send, bytes);
     scan_want(coll, t, o, send, want, n, care);
@@ -908,7 +857,8 @@ int main(int argc, char **argv)
             continue;
         for (int a = 0; a < mt_nalgos(coll); a++) {
             const char *algo = mt_algo_at(coll, a);
-            if (coll == VINE_COLL_ALLTOALLW && strcmp(algo, "mpi") == 0 && self_w_broken())
+            if (coll == VINE_COLL_ALLTOALLW && strcmp(algo, "mpi") == 0 &&
+                mt_self_alltoallw_broken())
                 continue;
             mt_select(coll, algo);
             if (!runs[ci])
