@@ -4,13 +4,12 @@
  * The ranks of each node (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED on
  * vine's private communicator) allocate one window with
  * MPI_Win_allocate_shared: per rank a line of VINE_SHM_LINE bytes (its flag
- * and inline parity slots), a parity area of two slots of VINE_SHM_PAR_BYTES
- * and a region of VINE_SHM_BYTES bytes (default 1 MiB), each rank's part on
- * its own pages (alloc_shared_noncontig), so that first touch places it in
- * the rank's NUMA node.  Set-up then probes cross-memory attach: every rank
- * reads a word of the next rank of its node with process_vm_readv; single
- * copy is on when that works everywhere on the node and VINE_SHM_SINGLE_COPY
- * is not 0.  Every outcome is agreed over the whole communicator, so that
+ * and inline parity and eager slots), a parity area and an eager area of two
+ * slots of VINE_SHM_PAR_BYTES each, and a region of VINE_SHM_BYTES bytes (default 1 MiB), each
+ * rank's part on its own pages (alloc_shared_noncontig), so that first touch places it in the
+ * rank's NUMA node.  Set-up then probes cross-memory attach: every rank reads a word of the next
+ * rank of its node with process_vm_readv; single copy is on when that works everywhere on the node
+ * and VINE_SHM_SINGLE_COPY is not 0.  Every outcome is agreed over the whole communicator, so that
  * all ranks choose the same algorithms.  Anything that fails leaves the
  * communicator without a segment: the shm family is then never chosen, and
  * the point-to-point algorithms serve every call.

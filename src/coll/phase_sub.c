@@ -9,7 +9,8 @@ static void splice_op(vine_sched *s, const vine_op *op, const int *ranks,
                       const vine_bufpos at[VINE_BUF_COUNT], size_t base)
 {
     /* The region is the rank's own whatever the placement (at[] of three buffers leaves it 0). */
-    vine_bufpos m[VINE_BUF_COUNT] = {at[0], at[1], at[2], {VINE_BUF_SHM, 0}, {VINE_BUF_PAR, 0}};
+    vine_bufpos m[VINE_BUF_COUNT] = {
+        at[0], at[1], at[2], {VINE_BUF_SHM, 0}, {VINE_BUF_PAR, 0}, {VINE_BUF_EAG, 0}};
     at = m;
     size_t off = at[op->buf].off + op->off;
     int buf = at[op->buf].buf;
@@ -60,12 +61,12 @@ int vine__sub_run(vine_sched *s, vine_build_fn build, const vine_args *sub, cons
     vine_sched t;
     vine__sched_init(&t, sub->p, sub->rank);
     t.msgs_only = s->msgs_only;
-    t.sub = 1; /* a phase: the parity slots, counted per call, are not its to use */
+    t.sub = 1; /* a phase: the parity and eager slots, per call, are not its to use */
     t.keep_rounds = s->keep_rounds; /* a part of vine__sub_zip keeps its steps in its phases */
     int rc = build(sub, &t);
     if (rc == VINE_OK && t.err)
         rc = t.err;
-    if (rc == VINE_OK && t.par)
+    if (rc == VINE_OK && (t.par || t.eag))
         rc = VINE_ERR_INTERNAL;
     size_t base = 0;
     if (rc == VINE_OK && t.shm) {

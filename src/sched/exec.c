@@ -511,6 +511,7 @@ int vine__exec_start(vine_exec_state *x, const vine_exec_call *c, vine_exec_scra
     x->base[VINE_BUF_TMP] = NULL;
     x->base[VINE_BUF_SHM] = NULL;
     x->base[VINE_BUF_PAR] = NULL;
+    x->base[VINE_BUF_EAG] = NULL;
     x->k = x->m = x->l = x->pend = x->pend_end = x->nreq = 0;
     x->posted = 0;
     x->preq = NULL;
@@ -522,6 +523,8 @@ int vine__exec_start(vine_exec_state *x, const vine_exec_call *c, vine_exec_scra
         vine__exec_shm_start(c->shm, s, c->type, c->sendbuf, c->recvbuf);
         if (s->par)
             x->base[VINE_BUF_PAR] = vine__exec_shm_par(c->shm, c->shm->me, c->type);
+        if (s->eag)
+            x->base[VINE_BUF_EAG] = vine__exec_shm_eag(c->shm, c->shm->me, c->type);
     }
     int rc = scratch_tmp(scr, c->type, s->tmp_count, &x->base[VINE_BUF_TMP]);
     if (rc == MPI_SUCCESS)

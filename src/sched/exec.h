@@ -75,24 +75,30 @@ typedef struct vine_exec_plan {
  * Shared memory (src/api/shm.c, docs/shm.md).  Each rank of a node owns one
  * line of VINE_SHM_LINE bytes at the start of its part of the node segment:
  * its flag, which only it writes (sched.h: SET and WAIT), two inline parity
- * slots of VINE_SHM_INLINE bytes in the flag's own cache line, and what
- * peers need for single copy.  Its parity area of two slots of
- * VINE_SHM_PAR_BYTES follows the line, and its region (buffer VINE_BUF_SHM)
- * follows that, VINE_SHM_HEAD bytes after the part's start.  A par call
- * (vine_sched.par) maps VINE_BUF_PAR to its inline slot when the call's
- * par_count elements fit there, else to the slot of the parity area; all
- * ranks decide alike (same count and type), and each of the four slots is
- * disjoint from everything else, so either way the two slots a rank's par
- * calls alternate between are apart.
+ * slots of VINE_SHM_INLINE bytes and two inline eager slots of
+ * VINE_SHM_EAG_INLINE bytes in the flag's own cache line, and what peers
+ * need for single copy.  Its parity area of two slots of VINE_SHM_PAR_BYTES
+ * follows the line, then its eager area of two slots of as many bytes, and
+ * its region (buffer VINE_BUF_SHM) follows that, VINE_SHM_HEAD bytes after
+ * the part's start.  A par call (vine_sched.par) maps VINE_BUF_PAR to its
+ * inline slot when the call's par_count elements fit there, else to the
+ * slot of the parity area, and an eager call (vine_sched.eag) maps
+ * VINE_BUF_EAG alike by its eag_count; all ranks decide alike (same count
+ * and type), and each of the eight slots is disjoint from everything else,
+ * so either way the two slots a rank's par (eager) calls alternate between
+ * are apart.
  */
 #define VINE_SHM_LINE 128
 #define VINE_SHM_INLINE 16
+#define VINE_SHM_EAG_INLINE 8
 #define VINE_SHM_PAR_BYTES ((size_t)32 << 10)
-#define VINE_SHM_HEAD (VINE_SHM_LINE + 2 * VINE_SHM_PAR_BYTES)
+#define VINE_SHM_EAG_AT (VINE_SHM_LINE + 2 * VINE_SHM_PAR_BYTES)
+#define VINE_SHM_HEAD (VINE_SHM_EAG_AT + 2 * VINE_SHM_PAR_BYTES)
 typedef struct vine_shm_line {
     _Atomic uint64_t flag; /* (call number << VINE_SHM_FLAG_BITS) | v */
     uint64_t pid;          /* for process_vm_readv */
-    unsigned char par[2][VINE_SHM_INLINE]; /* the inline parity slots, at byte 16 */
+    unsigned char par[2][VINE_SHM_INLINE];     /* the inline parity slots, at byte 16 */
+    unsigned char eag[2][VINE_SHM_EAG_INLINE]; /* the inline eager slots, at byte 48 */
     uint64_t sendbuf; /* this call's user buffers, published with flag value 0 */
     uint64_t recvbuf;
 } vine_shm_line;
@@ -106,6 +112,7 @@ typedef struct vine_exec_shm {
     uint64_t seq;         /* shm calls run so far on this communicator */
     uint64_t pseq;        /* par calls (vine_sched.par) run so far */
     size_t par_at;        /* the current par call's slot: its byte offset from the line */
+    size_t eag_at;        /* the current eager call's slot: its byte offset from the line */
     int single;           /* process_vm_readv reads every peer of the node */
     unsigned long spins;  /* flag polls before a WAIT starts yielding the core */
 } vine_exec_shm;
@@ -239,6 +246,8 @@ void vine__exec_shm_start(vine_exec_shm *x, const vine_sched *s, const vine_exec
                           const void *sendbuf, const void *recvbuf);
 /* The base of rank r's parity slot of the current par call for elements of t. */
 char *vine__exec_shm_par(const vine_exec_shm *x, int r, const vine_exec_type *t);
+/* The base of rank r's eager slot of the current eager call for elements of t. */
+char *vine__exec_shm_eag(const vine_exec_shm *x, int r, const vine_exec_type *t);
 /*
  * Runs one SET, WAIT, GET or GETRED operation; base holds the rank's own
  * buffers, VINE_BUF_SHM included.  Returns MPI_SUCCESS or an MPI error class.

@@ -30,11 +30,18 @@ _Static_assert(sizeof(vine_shm_line) <= VINE_SHM_LINE, "the line outgrows VINE_S
  * alignment: MPI_Win_allocate_shared may place a rank's part at any 8-byte boundary. */
 _Static_assert(offsetof(vine_shm_line, par) + 2 * VINE_SHM_INLINE <= 64,
                "the inline parity slots leave the flag's cache line");
+_Static_assert(offsetof(vine_shm_line, eag) + 2 * VINE_SHM_EAG_INLINE <= 64,
+               "the inline eager slots leave the flag's cache line");
 _Static_assert(_Alignof(vine_shm_line) <= 8, "the line asks for more than 8-byte alignment");
 
 char *vine__exec_shm_par(const vine_exec_shm *x, int r, const vine_exec_type *t)
 {
     return (char *)x->line[r] + x->par_at - t->true_lb;
+}
+
+char *vine__exec_shm_eag(const vine_exec_shm *x, int r, const vine_exec_type *t)
+{
+    return (char *)x->line[r] + x->eag_at - t->true_lb;
 }
 
 /*
@@ -62,6 +69,14 @@ void vine__exec_shm_start(vine_exec_shm *x, const vine_sched *s, const vine_exec
             x->par_at = offsetof(vine_shm_line, par) + slot * VINE_SHM_INLINE;
         else
             x->par_at = VINE_SHM_LINE + slot * VINE_SHM_PAR_BYTES;
+    }
+    if (s->eag) {
+        /* The shm call numbered j takes eager slot j mod 2 on every rank (sched.h). */
+        size_t slot = (size_t)(x->seq & 1);
+        if (fits(t, s->eag_count, VINE_SHM_EAG_INLINE))
+            x->eag_at = offsetof(vine_shm_line, eag) + slot * VINE_SHM_EAG_INLINE;
+        else
+            x->eag_at = VINE_SHM_EAG_AT + slot * VINE_SHM_PAR_BYTES;
     }
     l->sendbuf = (uint64_t)(uintptr_t)sendbuf;
     l->recvbuf = (uint64_t)(uintptr_t)recvbuf;
@@ -93,12 +108,20 @@ static void wait_flag(const vine_exec_shm *x, int peer, uint64_t want)
     }
 }
 
+/* The flag value a WAIT waits for: this call's v, or the previous call's start (WAIT PREV). */
+static uint64_t wait_target(const vine_exec_shm *x, const vine_op *op)
+{
+    if (op->order == VINE_WAIT_PREV)
+        return (x->seq - 1) << VINE_SHM_FLAG_BITS;
+    return (x->seq << VINE_SHM_FLAG_BITS) | op->count;
+}
+
 int vine__exec_shm_ready(const vine_exec_call *c, const vine_op *op)
 {
     if (op->kind != VINE_OP_WAIT)
         return 1;
     const vine_exec_shm *x = c->shm;
-    uint64_t want = (x->seq << VINE_SHM_FLAG_BITS) | op->count;
+    uint64_t want = wait_target(x, op);
     int ready = atomic_load_explicit(&x->line[op->peer]->flag, memory_order_acquire) >= want;
     /* More ranks than cores (no spinning, see wait_flag): the flag's writer
      * may need this core, and a program polling vine_test would keep it. */
@@ -134,15 +157,16 @@ int vine__exec_shm_op(const vine_exec_call *c, char *const base[], const vine_op
         atomic_store_explicit(&x->line[x->me]->flag, call | op->count, memory_order_release);
         return MPI_SUCCESS;
     case VINE_OP_WAIT:
-        wait_flag(x, op->peer, call | op->count);
+        wait_flag(x, op->peer, wait_target(x, op));
         return MPI_SUCCESS;
     default:
         break;
     }
     char *dst = vine__exec_elem(base[op->dbuf], op->doff, t->extent);
-    if (op->buf == VINE_BUF_SHM || op->buf == VINE_BUF_PAR) {
-        const char *src = op->buf == VINE_BUF_SHM ? vine__exec_shm_base(x, op->peer, t)
-                                                  : vine__exec_shm_par(x, op->peer, t);
+    if (vine__buf_shared(op->buf)) {
+        const char *src = op->buf == VINE_BUF_SHM   ? vine__exec_shm_base(x, op->peer, t)
+                          : op->buf == VINE_BUF_PAR ? vine__exec_shm_par(x, op->peer, t)
+                                                    : vine__exec_shm_eag(x, op->peer, t);
         src = vine__exec_elem(src, op->off, t->extent);
         if (op->kind == VINE_OP_GET)
             return vine__exec_copy(t, src, dst, op->count, c->comm, c->tag);

@@ -35,6 +35,8 @@ void vine__sched_reset(vine_sched *s, int p, int rank)
     s->shm_phases = 0;
     s->par = 0;
     s->par_count = 0;
+    s->eag = 0;
+    s->eag_count = 0;
     s->keep_rounds = 0;
 }
 
@@ -142,6 +144,14 @@ void vine__sched_par(vine_sched *s, size_t n)
         s->par_count = n;
 }
 
+void vine__sched_eag(vine_sched *s, size_t n)
+{
+    s->shm = 1;
+    s->eag = 1;
+    if (n > s->eag_count)
+        s->eag_count = n;
+}
+
 void vine__sched_set(vine_sched *s, size_t v)
 {
     vine_op *op = s->msgs_only ? NULL : push(s);
@@ -160,6 +170,16 @@ void vine__sched_wait(vine_sched *s, int peer, size_t v)
     op->kind = VINE_OP_WAIT;
     op->peer = peer;
     op->count = v;
+}
+
+void vine__sched_wait_prev(vine_sched *s, int peer)
+{
+    vine_op *op = s->msgs_only ? NULL : push(s);
+    if (!op)
+        return;
+    op->kind = VINE_OP_WAIT;
+    op->peer = peer;
+    op->order = VINE_WAIT_PREV;
 }
 
 static void add_get(vine_sched *s, int kind, int peer, int sbuf, size_t soff, int dbuf, size_t doff,
@@ -221,7 +241,7 @@ int vine__sched_finish(vine_sched *s)
 
 static const char *buf_name(int b)
 {
-    static const char *names[] = {"send", "recv", "tmp", "shm", "par"};
+    static const char *names[] = {"send", "recv", "tmp", "shm", "par", "eag"};
     return b >= 0 && b < VINE_BUF_COUNT ? names[b] : "?";
 }
 
@@ -243,7 +263,10 @@ static void dump_op(FILE *f, const vine_op *op)
         fprintf(f, "  set %zu\n", op->count);
         break;
     case VINE_OP_WAIT:
-        fprintf(f, "  wait %d %zu\n", op->peer, op->count);
+        if (op->order == VINE_WAIT_PREV)
+            fprintf(f, "  wait %d prev\n", op->peer);
+        else
+            fprintf(f, "  wait %d %zu\n", op->peer, op->count);
         break;
     case VINE_OP_GET:
     case VINE_OP_GETRED:

@@ -54,6 +54,18 @@
  * par call in between, which it WAITed for: no entry wait is needed.  The
  * verifier models both slots and checks three calls in a row.
  *
+ * Eager slots (buffer VINE_BUF_EAG, docs/shm.md "Eager slots").  Each rank
+ * also owns an eager area of two slots that only schedules with
+ * vine_sched.eag touch; in the shm call numbered j (the executor's call
+ * counter, all ranks agree) buffer EAG is slot j mod 2 (vine_args.
+ * shm_par_count elements, the size of a parity slot).  A rank writes its EAG
+ * only after WAIT PREV for every other rank: that rank has entered the
+ * previous shm call, so it has finished every read of the call before it,
+ * the last one that can have used the same slot.  Readers read a writer's
+ * EAG after its SET of this call.  No rank waits for another to enter the
+ * current call, so a bcast's root or a gather's non-roots leave as soon as
+ * their data is in.  The verifier checks three calls in a row.
+ *
  * This header is MPI-free: builders, the verifier, the simulator and the tests
  * use it without an MPI library.
  */
@@ -78,7 +90,8 @@ enum vine_buf {
     VINE_BUF_TMP = 2,  /* scratch of vine_sched.tmp_count elements */
     VINE_BUF_SHM = 3,  /* this rank's region of the node's shared segment (shm family) */
     VINE_BUF_PAR = 4,  /* this call's parity slot of the rank's parity area (see vine_sched.par) */
-    VINE_BUF_COUNT = 5
+    VINE_BUF_EAG = 5,  /* this call's eager slot of the rank's eager area (see vine_sched.eag) */
+    VINE_BUF_COUNT = 6
 };
 
 enum vine_op_kind {
@@ -87,7 +100,7 @@ enum vine_op_kind {
     VINE_OP_COPY = 2,
     VINE_OP_REDUCE = 3,
     VINE_OP_SET = 4,   /* count: the flag value v; peer -1 */
-    VINE_OP_WAIT = 5,  /* peer, count: the flag value v */
+    VINE_OP_WAIT = 5,  /* peer, count: the flag value v; order VINE_WAIT_PREV: see below */
     VINE_OP_GET = 6,   /* peer, buf/off: the peer's range; dbuf/doff: ours */
     VINE_OP_GETRED = 7 /* as GET, reduced into dbuf (order VINE_SRC_LEFT) */
 };
@@ -95,6 +108,20 @@ enum vine_op_kind {
 /* Flag values of one call lie below this; the executor keeps the call's number above. */
 #define VINE_SHM_FLAG_BITS 24
 #define VINE_SHM_FLAG_MAX ((size_t)1 << VINE_SHM_FLAG_BITS)
+
+/*
+ * A WAIT whose order field is VINE_WAIT_PREV (count 0) waits until the peer
+ * has entered the previous shm call on the communicator, so it has finished
+ * every operation of the calls before that one (WAIT PREV, for the eager
+ * slots).  In the first shm call it passes at once.
+ */
+#define VINE_WAIT_PREV 1
+
+/* Whether b is one of the node segment's buffers (SHM, PAR, EAG). */
+static inline int vine__buf_shared(int b)
+{
+    return b == VINE_BUF_SHM || b == VINE_BUF_PAR || b == VINE_BUF_EAG;
+}
 
 /* Whether op is one of the local operations (run after the round's messages). */
 static inline int vine__op_local(int kind)
@@ -156,8 +183,16 @@ typedef struct vine_sched {
     int par;
     size_t par_count;
     /*
+     * Uses the eager slots (VINE_BUF_EAG, eag_count elements of them): the
+     * executor maps EAG to slot j mod 2 in the shm call numbered j.  Every
+     * rank of a call must agree (vine__sched_eag).
+     */
+    int eag;
+    size_t eag_count;
+    /*
      * Set by vine__sub_run before it builds a sub-schedule: the schedule
-     * becomes a phase of another one, so it must not use the parity slots.
+     * becomes a phase of another one, so it must not use the parity or eager
+     * slots.
      */
     int sub;
     /*
@@ -190,6 +225,10 @@ void vine__sched_sync_recv(vine_sched *s, int peer);
 void vine__sched_shm(vine_sched *s);
 /* Marks s as a par schedule (and an shm one) that uses n elements of its parity slot. */
 void vine__sched_par(vine_sched *s, size_t n);
+/* Marks s as an eager schedule (and an shm one) that uses n elements of its eager slot. */
+void vine__sched_eag(vine_sched *s, size_t n);
+/* WAIT PREV: peer has entered the previous shm call (see VINE_WAIT_PREV). */
+void vine__sched_wait_prev(vine_sched *s, int peer);
 
 /*
  * Grows the array *arr of *cap items of size sz (realloc, doubling from 16)

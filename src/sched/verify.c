@@ -233,6 +233,7 @@ int vine__verify_layout(const vine_args *a, int rank, vine_vlayout *l)
     colls[a->coll].layout(a, rank, l);
     l->size[VINE_BUF_SHM] = shm_region(a);
     l->size[VINE_BUF_PAR] = a->shm_par_count;
+    l->size[VINE_BUF_EAG] = a->shm_par_count;
     return VINE_OK;
 }
 
@@ -400,7 +401,7 @@ uint64_t vine__vhash_call(int r, int c)
 
 const char *vine__vbuf_name(int b)
 {
-    static const char *names[] = {"send", "recv", "tmp", "shm", "par"};
+    static const char *names[] = {"send", "recv", "tmp", "shm", "par", "eag"};
     return b >= 0 && b < VINE_BUF_COUNT ? names[b] : "?";
 }
 
@@ -436,7 +437,10 @@ void vine__vop_str(const vine_op *op, char *out, size_t outlen)
         snprintf(out, outlen, "set %zu", op->count);
         break;
     case VINE_OP_WAIT:
-        snprintf(out, outlen, "wait %d %zu", op->peer, op->count);
+        if (op->order == VINE_WAIT_PREV)
+            snprintf(out, outlen, "wait %d prev", op->peer);
+        else
+            snprintf(out, outlen, "wait %d %zu", op->peer, op->count);
         break;
     case VINE_OP_GET:
     case VINE_OP_GETRED:
@@ -697,7 +701,8 @@ static int init_data(vine_vctx *ctx)
     for (int r = 0; r < p; r++)
         if (vine__vbuf_init(&ctx->bufs[r * VINE_BUF_COUNT + VINE_BUF_SHM],
                             ctx->calls[0].lay[r].size[VINE_BUF_SHM]) ||
-            vine__vbuf_init(&ctx->bufs[r * VINE_BUF_COUNT + VINE_BUF_PAR], 2 * ctx->par_size))
+            vine__vbuf_init(&ctx->bufs[r * VINE_BUF_COUNT + VINE_BUF_PAR], 2 * ctx->par_size) ||
+            vine__vbuf_init(&ctx->bufs[r * VINE_BUF_COUNT + VINE_BUF_EAG], 2 * ctx->par_size))
             return VINE_ERR_NO_MEM;
     return VINE_OK;
 }
@@ -737,11 +742,15 @@ static int ctx_alloc(vine_vctx *ctx)
     ctx->stack = calloc(p, sizeof *ctx->stack);
     ctx->calls = calloc((size_t)ctx->ncalls, sizeof *ctx->calls);
     ctx->par_slot = calloc((size_t)ctx->ncalls, sizeof *ctx->par_slot);
+    ctx->eag_slot = calloc((size_t)ctx->ncalls, sizeof *ctx->eag_slot);
+    ctx->prev_shm = calloc((size_t)ctx->ncalls, sizeof *ctx->prev_shm);
+    ctx->wcall = calloc(p, sizeof *ctx->wcall);
     if (ctx->ncalls > 1 && !(ctx->saved = calloc((size_t)ctx->ncalls * p, sizeof *ctx->saved)))
         return VINE_ERR_NO_MEM;
     if (!ctx->callno || !ctx->cur || !ctx->pending || !ctx->pc || !ctx->phase || !ctx->nset ||
         !ctx->nwait || !ctx->blocked || !ctx->wtarget || !ctx->whead || !ctx->wnext ||
-        !ctx->stack || !ctx->calls || !ctx->par_slot)
+        !ctx->stack || !ctx->calls || !ctx->par_slot || !ctx->eag_slot || !ctx->prev_shm ||
+        !ctx->wcall)
         return VINE_ERR_NO_MEM;
     return VINE_OK;
 }
@@ -808,6 +817,9 @@ static void ctx_free(vine_vctx *ctx)
     vine__vrace_free(ctx);
     free(ctx->calls);
     free(ctx->par_slot);
+    free(ctx->eag_slot);
+    free(ctx->prev_shm);
+    free(ctx->wcall);
     free(ctx->bufs);
     free(ctx->callno);
     free(ctx->cur);
@@ -908,6 +920,15 @@ int vine__verify_calls(int ncalls, const vine_args *const *args, vine_sched *con
         ctx.par_slot[c] = n % 2;
         n += scheds[c][0].par != 0;
     }
+    /* The executor's count of shm calls: the eager slot and the call WAIT PREV names. */
+    for (int c = 0, n = 0, prev = -1; c < ncalls && rc == VINE_OK; c++) {
+        ctx.eag_slot[c] = n % 2;
+        ctx.prev_shm[c] = prev;
+        if (scheds[c][0].shm) {
+            n++;
+            prev = c;
+        }
+    }
     /* Vector clocks for shared memory and for calls that follow each other. */
     ctx.clocks = ncalls > 1;
     for (int c = 0; c < ncalls && rc == VINE_OK; c++)
@@ -932,9 +953,9 @@ int vine__verify_scheds(const vine_args *a, vine_sched *scheds, char *msg, size_
     int shm = 0, par = 0;
     for (int r = 0; r < a->p; r++) {
         shm |= scheds[r].shm != 0;
-        par |= scheds[r].par != 0;
+        par |= scheds[r].par != 0 || scheds[r].eag != 0;
     }
-    /* A parity slot is written again two par calls later: three calls show its reuse. */
+    /* A parity or eager slot is written again two calls later: three calls show its reuse. */
     return vine__verify_calls(par ? 3 : shm ? 2 : 1, args, s, msg, msglen);
 }
 

@@ -59,8 +59,9 @@ static int check_msg(vine_vctx *ctx, int r, size_t i, const vine_op *op)
                              ctx->p - 1);
     if (op->kind == VINE_OP_RECV && op->buf == VINE_BUF_SEND)
         return vine__verr_op(ctx, r, i, "receives into the read-only send buffer");
-    if (op->buf == VINE_BUF_PAR)
-        return vine__verr_op(ctx, r, i, "messages do not use the parity slot (par)");
+    if (op->buf == VINE_BUF_PAR || op->buf == VINE_BUF_EAG)
+        return vine__verr_op(ctx, r, i, "messages do not use the parity or eager slots (%s)",
+                             vine__vbuf_name(op->buf));
     if (!in_bounds(ctx, r, op->buf, op->off, op->count))
         return bounds_err(ctx, r, i, op->buf, op->off, op->count);
     return VINE_OK;
@@ -108,7 +109,7 @@ static int check_get(vine_vctx *ctx, int r, size_t i, const vine_op *op)
         return rc;
     if (op->buf >= VINE_BUF_COUNT || op->dbuf >= VINE_BUF_COUNT)
         return vine__verr_op(ctx, r, i, "unknown buffer");
-    if (op->buf != VINE_BUF_SHM && op->buf != VINE_BUF_PAR &&
+    if (!vine__buf_shared(op->buf) &&
         !(ctx->a->shm_single && (op->buf == VINE_BUF_SEND || op->buf == VINE_BUF_RECV)))
         return vine__verr_op(ctx, r, i,
                              "reads rank %d's %s buffer: only shm regions can be read, and "
@@ -135,6 +136,11 @@ static int check_flag(vine_vctx *ctx, int r, size_t i, const vine_op *op, size_t
 {
     if (op->kind == VINE_OP_WAIT) {
         int rc = check_shm_peer(ctx, r, i, op->peer);
+        if (rc == VINE_OK && op->order != 0 && op->order != VINE_WAIT_PREV)
+            rc = vine__verr_op(ctx, r, i, "unknown wait kind %d", op->order);
+        if (rc == VINE_OK && op->order == VINE_WAIT_PREV && op->count != 0)
+            rc = vine__verr_op(ctx, r, i, "a wait for the previous call has flag value %zu, not 0",
+                               op->count);
         if (rc == VINE_OK && op->count >= VINE_SHM_FLAG_MAX)
             rc = vine__verr_op(ctx, r, i, "flag value %zu is not below VINE_SHM_FLAG_MAX (%zu)",
                                op->count, VINE_SHM_FLAG_MAX);
@@ -157,33 +163,36 @@ static int uses_shm(const vine_op *op)
 {
     if (op->kind >= VINE_OP_SET)
         return 1;
-    return op->buf == VINE_BUF_SHM || op->buf == VINE_BUF_PAR ||
-           (vine__op_local(op->kind) && (op->dbuf == VINE_BUF_SHM || op->dbuf == VINE_BUF_PAR));
+    return vine__buf_shared(op->buf) || (vine__op_local(op->kind) && vine__buf_shared(op->dbuf));
 }
 
 /*
- * Ranges of the parity slot lie within the schedule's par_count, which the
- * executor sizes the slot by (inline or in the parity area).
+ * Ranges of the parity (eager) slot lie within the schedule's par_count
+ * (eag_count), which the executor sizes the slot by (inline or in the area).
  */
-static int check_par(vine_vctx *ctx, int r, size_t i, const vine_op *op)
+static int check_slot(vine_vctx *ctx, int r, size_t i, const vine_op *op, int b)
 {
     const vine_sched *s = &ctx->s[r];
-    int src = op->buf == VINE_BUF_PAR && op->kind != VINE_OP_SET && op->kind != VINE_OP_WAIT;
+    int src = op->buf == b && op->kind != VINE_OP_SET && op->kind != VINE_OP_WAIT;
     int dst = vine__op_local(op->kind) && op->kind != VINE_OP_SET && op->kind != VINE_OP_WAIT &&
-              op->dbuf == VINE_BUF_PAR;
+              op->dbuf == b;
     if (!src && !dst)
         return VINE_OK;
-    if (!s->par)
+    int mark = b == VINE_BUF_PAR ? s->par : s->eag;
+    size_t n = b == VINE_BUF_PAR ? s->par_count : s->eag_count;
+    const char *name = vine__vbuf_name(b);
+    if (!mark)
         return vine__verr_op(ctx, r, i,
-                             "uses the parity slot in a schedule without the par mark "
-                             "(vine__sched_par)");
+                             "uses the %s slot in a schedule without the %s mark "
+                             "(vine__sched_%s)",
+                             name, name, name);
     size_t off = src ? op->off : op->doff;
-    if ((src && (op->off > s->par_count || op->count > s->par_count - op->off)) ||
-        (dst && (op->doff > s->par_count || op->count > s->par_count - op->doff)))
+    if ((src && (op->off > n || op->count > n - op->off)) ||
+        (dst && (op->doff > n || op->count > n - op->doff)))
         return vine__verr_op(ctx, r, i,
-                             "par[%zu,+%zu) lies outside the schedule's %zu parity elements "
-                             "(par_count)",
-                             off, op->count, s->par_count);
+                             "%s[%zu,+%zu) lies outside the schedule's %zu %s elements "
+                             "(%s_count)",
+                             name, off, op->count, n, name, name);
     return VINE_OK;
 }
 
@@ -194,7 +203,9 @@ static int check_op(vine_vctx *ctx, int r, size_t i, size_t *last_set)
         return vine__verr_op(ctx, r, i,
                              "uses shared memory in a schedule without the shm mark "
                              "(vine__sched_shm)");
-    int rc = check_par(ctx, r, i, op);
+    int rc = check_slot(ctx, r, i, op, VINE_BUF_PAR);
+    if (rc == VINE_OK)
+        rc = check_slot(ctx, r, i, op, VINE_BUF_EAG);
     if (rc)
         return rc;
     switch (op->kind) {
@@ -315,6 +326,20 @@ int vine__verify_static(vine_vctx *ctx)
                             "rank %d: the schedule's par mark (%d, %zu elements) differs from "
                             "rank 0's (%d, %zu): all ranks of a call must agree",
                             r, s->par, s->par_count, ctx->s[0].par, ctx->s[0].par_count);
+    }
+    /* And it maps the eager slots by the eag mark and count: the same rule. */
+    for (int r = 0; r < ctx->p && rc == VINE_OK; r++) {
+        const vine_sched *s = &ctx->s[r];
+        if (s->eag && !s->shm)
+            rc = vine__verr(ctx, "rank %d: an eager schedule without the shm mark", r);
+        else if (s->eag && s->eag_count > ctx->a->shm_par_count)
+            rc = vine__verr(ctx, "rank %d: %zu eager elements, but a slot holds %zu", r,
+                            s->eag_count, ctx->a->shm_par_count);
+        else if (!s->eag != !ctx->s[0].eag || (s->eag && s->eag_count != ctx->s[0].eag_count))
+            rc = vine__verr(ctx,
+                            "rank %d: the schedule's eag mark (%d, %zu elements) differs from "
+                            "rank 0's (%d, %zu): all ranks of a call must agree",
+                            r, s->eag, s->eag_count, ctx->s[0].eag, ctx->s[0].eag_count);
     }
     return rc;
 }

@@ -238,6 +238,14 @@ typedef struct vine_vctx {
      */
     int *par_slot;
     size_t par_size;
+    /*
+     * Eager slots (sched.h): eag_slot[c] is the slot of call c (the shm calls
+     * before c, mod 2), prev_shm[c] the shm call before c (-1: none, WAIT
+     * PREV passes at once).  Rank r's buffer VINE_BUF_EAG holds both slots,
+     * slot k at k * par_size.  wcall[r]: the call whose flag event rank r is
+     * blocked on.
+     */
+    int *eag_slot, *prev_shm, *wcall;
     char *msg;
     size_t msglen;
 } vine_vctx;
@@ -261,12 +269,14 @@ static inline const vine_sched *vine__vsched(const vine_vctx *ctx, int r)
     return &ctx->calls[ctx->callno[r]].s[r];
 }
 
-/* Where offset off of buffer b lies for rank r in its call: PAR's slot added. */
+/* Where offset off of buffer b lies for rank r in its call: PAR's or EAG's slot added. */
 static inline size_t vine__vphys(const vine_vctx *ctx, int r, int b, size_t off)
 {
-    if (b != VINE_BUF_PAR)
-        return off;
-    return off + (size_t)ctx->par_slot[ctx->callno[r]] * ctx->par_size;
+    if (b == VINE_BUF_PAR)
+        return off + (size_t)ctx->par_slot[ctx->callno[r]] * ctx->par_size;
+    if (b == VINE_BUF_EAG)
+        return off + (size_t)ctx->eag_slot[ctx->callno[r]] * ctx->par_size;
+    return off;
 }
 
 /* The 64-bit mixer naming rank r's contribution (splitmix64's finaliser). */

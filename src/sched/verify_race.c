@@ -310,7 +310,7 @@ static int sh_read(vine_vctx *ctx, int r, size_t i, int q, int b, size_t off, si
 static int read_peer(vine_vctx *ctx, int r, size_t i, const vine_op *op)
 {
     int c = ctx->callno[r], q = op->peer;
-    if (op->buf != VINE_BUF_SHM && op->buf != VINE_BUF_PAR && ctx->callno[q] != c) {
+    if (!vine__buf_shared(op->buf) && ctx->callno[q] != c) {
         vine__vview(ctx, c);
         return vine__verr_op(ctx, r, i,
                              "reads rank %d's %s[%zu,+%zu) while rank %d is in call %d, %s this "
@@ -318,7 +318,7 @@ static int read_peer(vine_vctx *ctx, int r, size_t i, const vine_op *op)
                              q, vine__vbuf_name(op->buf), op->off, op->count, q, ctx->callno[q] + 1,
                              ctx->callno[q] < c ? "before" : "after");
     }
-    /* Both slots of q's parity area are one shadow: the reader's call picks the slot. */
+    /* Both slots of q's parity (eager) area are one shadow: the reader's call picks the slot. */
     return sh_read(ctx, r, i, q, op->buf, vine__vphys(ctx, r, op->buf, op->off), op->count);
 }
 
@@ -547,6 +547,14 @@ static int count_waits(vine_vctx *ctx, int c, int r, size_t *hint)
             shadow(ctx, op->peer, op->buf)->on = 1;
         if (op->kind != VINE_OP_WAIT)
             continue;
+        if (op->order == VINE_WAIT_PREV) {
+            /* q's start of the shm call before c; none: the WAIT passes at once. */
+            int d = ctx->prev_shm[c];
+            if (d >= 0)
+                flag(ctx, d, op->peer)->refs[0]++;
+            *wt++ = 0;
+            continue;
+        }
         vine_vflag *f = flag(ctx, c, op->peer);
         size_t k = op->count ? first_at_least(f, op->count, &hint[op->peer]) + 1 : 0;
         if (k <= f->nsets) {
@@ -596,10 +604,11 @@ int vine__vrace_init(vine_vctx *ctx)
         if (shadow(ctx, r, VINE_BUF_SHM)->on)
             rc = sh_reset(shadow(ctx, r, VINE_BUF_SHM), ctx->calls[0].lay[r].size[VINE_BUF_SHM],
                           none);
-    /* The parity area: both slots, also unwritten before the first call. */
+    /* The parity and eager areas: both slots, also unwritten before the first call. */
     for (int r = 0; r < ctx->p && rc == VINE_OK; r++)
-        if (shadow(ctx, r, VINE_BUF_PAR)->on)
-            rc = sh_reset(shadow(ctx, r, VINE_BUF_PAR), 2 * ctx->par_size, none);
+        for (int b = VINE_BUF_PAR; b <= VINE_BUF_EAG && rc == VINE_OK; b++)
+            if (shadow(ctx, r, b)->on)
+                rc = sh_reset(shadow(ctx, r, b), 2 * ctx->par_size, none);
     return rc;
 }
 

@@ -164,7 +164,7 @@ static void wake(vine_vctx *ctx, int q)
     int *link = &ctx->whead[q];
     while (*link >= 0) {
         int w = *link;
-        if (flag_passed(ctx, q, ctx->callno[w], ctx->wtarget[w])) {
+        if (flag_passed(ctx, q, ctx->wcall[w], ctx->wtarget[w])) {
             *link = ctx->wnext[w];
             ctx->blocked[w] = -1;
             push(ctx, w);
@@ -281,8 +281,17 @@ static int run_wait(vine_vctx *ctx, int r, const vine_op *op)
 {
     int c = ctx->callno[r], q = op->peer;
     long t = vine__vflag_target(ctx, c, r, ctx->nwait[r]);
+    /* WAIT PREV: q's start (event 0) of the shm call before this one, if any. */
+    if (op->order == VINE_WAIT_PREV) {
+        c = ctx->prev_shm[c];
+        if (c < 0) {
+            ctx->nwait[r]++;
+            return VINE_OK;
+        }
+    }
     if (!flag_passed(ctx, q, c, t)) {
         ctx->blocked[r] = q;
+        ctx->wcall[r] = c;
         ctx->wtarget[r] = t;
         ctx->wnext[r] = ctx->whead[q];
         ctx->whead[q] = r;
@@ -381,6 +390,11 @@ static int report_wait(vine_vctx *ctx, int r, int stuck)
         snprintf(flag, sizeof flag, " with its flag at %zu", at);
     }
     vine__vview(ctx, c);
+    if (op->order == VINE_WAIT_PREV)
+        return vine__verr_op(ctx, r, ctx->pc[r],
+                             "deadlock (%d ranks stuck): waits for rank %d to enter call %d, but "
+                             "rank %d is %s",
+                             stuck, q, ctx->wcall[r] + 1, q, where);
     return vine__verr_op(ctx, r, ctx->pc[r],
                          "deadlock (%d ranks stuck): waits for rank %d's flag to reach %zu, but "
                          "rank %d is %s%s",

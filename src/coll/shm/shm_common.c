@@ -62,6 +62,17 @@ void vine__shm_enter(const vine_args *a, vine_sched *s)
     vine__shm_wait_all(a, s, 0);
 }
 
+int vine__shm_slot_fits(const vine_args *a, const vine_sched *s, size_t len)
+{
+    return !s->sub && len <= a->shm_par_count;
+}
+
+void vine__shm_enter_eag(const vine_args *a, vine_sched *s)
+{
+    for (int k = 1; k < a->p; k++)
+        vine__sched_wait_prev(s, vine__mod((long)a->rank + k, a->p));
+}
+
 /* One collective as streams of segments of n bytes (the top of this file). */
 typedef struct move {
     const vine_args *a;
@@ -214,6 +225,38 @@ static void own_copy(const move *m, vine_sched *s)
 }
 
 /*
+ * The eager slots (docs/shm.md, "Eager slots"): a writer's whole stream fits
+ * its slot.  A writer WAITs PREV for every other rank (every reader of its
+ * slot two calls ago has finished), copies its stream in and SETs 1; every
+ * rank WAITs for the writers of its segments, GETs them and leaves.  No rank
+ * waits for another to enter this call, and nobody waits for readers.
+ */
+static int move_eager(const move *m, vine_sched *s, size_t len)
+{
+    int p = m->a->p, r = m->a->rank, buf;
+    size_t off, n = m->n;
+    vine__sched_eag(s, len);
+    if (nseg(m, r)) {
+        vine__shm_enter_eag(m->a, s);
+        for (size_t i = 0; i < nseg(m, r); i++) {
+            seg_src(m, r, i, &buf, &off);
+            vine__sched_copy(s, buf, off, VINE_BUF_EAG, i * n, n);
+        }
+        vine__sched_set(s, 1);
+    }
+    for (int k = 1; k < p; k++) {
+        int w = vine__mod((long)r + k, p);
+        long i = seg_for(m, w, r);
+        if (i < 0)
+            continue;
+        vine__sched_wait(s, w, 1);
+        vine__sched_get(s, w, VINE_BUF_EAG, (size_t)i * n, VINE_BUF_RECV, seg_dst(m, w), n);
+    }
+    own_copy(m, s);
+    return vine__sched_finish(s);
+}
+
+/*
  * Single copy: every rank GETs its segments straight from the writers'
  * buffers once they have entered the call (WAIT 0), SETs 1, and a writer
  * leaves only after its readers' SET 1.
@@ -266,6 +309,8 @@ int vine__shm_move(const vine_args *a, vine_sched *s, vine_shm_move_kind kind)
     /* Every stream is empty or as long as the longest. */
     size_t len =
         (kind == VINE_SHM_SCATTER || kind == VINE_SHM_ALLTOALL ? (size_t)a->p - 1 : 1) * m.n;
+    if (vine__shm_slot_fits(a, s, len))
+        return move_eager(&m, s, len);
     int rc = vine__shm_plan(a, len, VINE_SHM_CHUNK_BYTES, 2, &pl);
     if (rc != VINE_OK)
         return rc;

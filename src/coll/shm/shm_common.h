@@ -70,6 +70,20 @@ void vine__shm_enter(const vine_args *a, vine_sched *s);
 /* WAIT v on every other rank, starting after a->rank. */
 void vine__shm_wait_all(const vine_args *a, vine_sched *s, size_t v);
 
+/*
+ * Whether len elements a rank fit a parity or eager slot (a->shm_par_count)
+ * and s may use the slots: not as a phase of a composed schedule, whose
+ * flags and calls are another schedule's (docs/shm.md, "Parity slots",
+ * "Eager slots").
+ */
+int vine__shm_slot_fits(const vine_args *a, const vine_sched *s, size_t len);
+
+/*
+ * Before a rank writes its eager slot: WAIT PREV on every other rank,
+ * starting after a->rank (sched.h, "Eager slots").
+ */
+void vine__shm_enter_eag(const vine_args *a, vine_sched *s);
+
 /* The data-movement collectives, as streams of equal segments (shm_common.c). */
 typedef enum vine_shm_move_kind {
     VINE_SHM_BCAST,
@@ -81,8 +95,9 @@ typedef enum vine_shm_move_kind {
 
 /*
  * Builds collective kind for a->rank (bytes, a->count a block) and finishes
- * s: through the regions in chunks, or by single copy when a->shm_single
- * and a block holds at least VINE_SHM_SINGLE_MIN bytes.
+ * s: through the eager slots when a writer's whole stream fits one, through
+ * the regions in chunks, or by single copy when a->shm_single and a block
+ * holds at least VINE_SHM_SINGLE_MIN bytes.
  */
 int vine__shm_move(const vine_args *a, vine_sched *s, vine_shm_move_kind kind);
 

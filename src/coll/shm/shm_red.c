@@ -27,7 +27,8 @@
  * reduce_scatter of at most VINE_SHM_SMALL_TOTAL elements in all, each rank
  * folding only its own block.  Allreduce and reduce_scatter do so in the
  * parity slots (VINE_BUF_PAR) when the vector fits one, without the entry
- * wait (use_par, docs/shm.md "Parity slots").
+ * wait (docs/shm.md "Parity slots"), and reduce in the eager slots
+ * (VINE_BUF_EAG, "Eager slots").
  */
 #include "../ranks.h"
 #include "shm_common.h"
@@ -261,31 +262,28 @@ static void red_free(red *R)
 }
 
 /*
- * Whether a small path of len elements per rank runs on the parity slots
- * (docs/shm.md, "Parity slots"): not as a phase of a composed schedule,
- * whose flags and calls are another schedule's.
- */
-static int use_par(const vine_args *a, const vine_sched *s, size_t len)
-{
-    return !s->sub && len <= a->shm_par_count;
-}
-
-/*
  * The small path: every rank that others read copies its input into its
  * region and SETs 1; every rank that wants the result folds x_{p-1}, then
  * x_j op (...) down to x_0, into RECV, its own input from a copy that the
  * fold cannot overwrite.  Allreduce copies into its parity slot (PAR)
  * instead, with no entry wait: every rank WAITs for every other rank's SET 1
  * of the call, which is what makes the slot of two par calls later free.
+ * Reduce copies into its eager slot (EAG), after WAIT PREV instead of the
+ * entry wait, so that the non-roots leave as soon as their input is in.
  */
 static int red_small(const vine_args *a, vine_sched *s, int inbuf, int all)
 {
     int p = a->p, r = a->rank, writer = all || r != a->root;
     size_t n = a->count;
     int own = inbuf, reg = VINE_BUF_SHM;
-    if (all && use_par(a, s, n)) {
+    if (all && vine__shm_slot_fits(a, s, n)) {
         vine__sched_par(s, n);
         reg = VINE_BUF_PAR;
+    } else if (vine__shm_slot_fits(a, s, n)) {
+        vine__sched_eag(s, n);
+        reg = VINE_BUF_EAG;
+        if (writer)
+            vine__shm_enter_eag(a, s);
     } else if (writer) {
         vine__shm_enter(a, s);
     }
@@ -333,7 +331,7 @@ static int red_small_scat(const vine_args *a, vine_sched *s, int inbuf)
 {
     int p = a->p, r = a->rank, reg = VINE_BUF_SHM;
     size_t len = a->displs[p], off = a->displs[r], n = a->counts[r];
-    if (use_par(a, s, len)) {
+    if (vine__shm_slot_fits(a, s, len)) {
         vine__sched_par(s, len);
         reg = VINE_BUF_PAR;
     } else {
