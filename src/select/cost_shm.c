@@ -26,6 +26,11 @@
  * (par schedules, docs/shm.md "Parity slots") skip the entry wait; when the
  * vector fits an inline slot, in the flag's own cache line, the WAIT that
  * sees a peer's flag brings its data too, so each peer costs one hand-off.
+ * The small reduce and data-movement calls whose writer's whole stream fits
+ * an eager slot (docs/shm.md "Eager slots") skip it too: their WAIT PREV
+ * waits for peers to have entered the previous call, which in a run of
+ * calls they have, so it costs no hand-off; an inline eager slot (8 bytes)
+ * makes a peer's read one hand-off as well.
  */
 #include "cost.h"
 
@@ -37,6 +42,8 @@
 #define REGION_DEFAULT 1048576.0
 /* Bytes of an inline parity slot (exec.h's VINE_SHM_INLINE; this file stays MPI-free). */
 #define PAR_INLINE 16.0
+/* Bytes of an inline eager slot (exec.h's VINE_SHM_EAG_INLINE). */
+#define EAG_INLINE 8.0
 
 double vine__cost_shm_copy(const vine_cost_shm *s, double k)
 {
@@ -79,6 +86,7 @@ typedef struct move {
     const vine_cost_shm_call *c;
     double reuse;  /* 1 when a slot is written twice (more chunks than slots) */
     double blocks; /* scatter, alltoall: the blocks of a chunk, on average */
+    double h;      /* hand-offs of a read from a writer: 2, or 1 from an inline eager slot */
 } move;
 
 /*
@@ -102,27 +110,27 @@ static void chunk_times(const move *m, double len, double *w, double *r)
     const vine_cost_shm *s = m->s;
     int p = m->c->p;
     double a = s->alpha, n = m->c->n, all = vine__cost_shm_copy(s, p);
-    double k = m->blocks;
+    double k = m->blocks, h = m->h;
     switch (m->c->coll) {
     case VINE_COLL_BCAST: /* the root in, p - 1 readers out */
         *w = len * all + m->reuse * (p - 1) * a;
-        *r = 2 * a + len * all;
+        *r = h * a + len * all;
         break;
     case VINE_COLL_ALLGATHER: /* every rank in, and out of p - 1 regions */
         *w = len * all + m->reuse * (p - 1) * a;
-        *r = (p - 1) * (2 * a + len * all);
+        *r = (p - 1) * (h * a + len * all);
         break;
     case VINE_COLL_ALLTOALL: /* every rank in, and out of the k writers holding its blocks */
         *w = len * all + m->reuse * k * a;
-        *r = k * 2 * a + len * all;
+        *r = k * h * a + len * all;
         break;
     case VINE_COLL_GATHER: /* p - 1 writers in, the root out of each, mostly alone */
         *w = len * all + m->reuse * a;
-        *r = (p - 1) * (2 * a + len * vine__cost_shm_copy(s, 1));
+        *r = (p - 1) * (h * a + len * vine__cost_shm_copy(s, 1));
         break;
     default: /* scatter: the root in alone, each rank out of its block */
         *w = len * vine__cost_shm_copy(s, 1) + m->reuse * k * a;
-        *r = 2 * a + (len < n ? len : n) * all;
+        *r = h * a + (len < n ? len : n) * all;
         break;
     }
 }
@@ -143,11 +151,20 @@ static double own_copy(const vine_cost_shm *s, const vine_cost_shm_call *c)
     }
 }
 
+/*
+ * Whether a rank's len bytes fit a parity or eager slot (c->par bytes,
+ * whole elements; 0: the call runs no slot schedules).
+ */
+static int fits_slot(const vine_cost_shm_call *c, double len)
+{
+    double elem = c->elem > 0 ? c->elem : 1;
+    return c->par > 0 && floor(len / elem + 0.5) <= floor(c->par / elem);
+}
+
 /* bcast, gather, scatter, allgather, alltoall (shm_common.c). */
 static double move_time(const vine_cost_shm *s, const vine_cost_shm_call *c, double region)
 {
     int p = c->p;
-    double entry = (p - 1) * s->alpha;
     if (c->coll == VINE_COLL_SCATTER && c->single && c->n >= (double)VINE_SHM_SINGLE_MIN)
         /* WAIT root 0, GET the block from the root's SEND, SET 1; the root waits for all. */
         return (p + 1) * s->alpha + c->n * vine__cost_shm_copy(s, p - 1);
@@ -155,7 +172,13 @@ static double move_time(const vine_cost_shm *s, const vine_cost_shm_call *c, dou
     double len = (long_stream ? p - 1 : 1) * c->n;
     double elem = c->elem > 0 ? c->elem : 1;
     plan pl = plan_of(len, (double)VINE_SHM_CHUNK_BYTES * elem, region, elem);
-    move m = {s, c, pl.chunks > pl.slots, blocks_in(pl.chunks, p)};
+    /* A stream that fits an eager slot: one piece, no entry wait. */
+    int eag = fits_slot(c, len);
+    if (eag)
+        pl = (plan){1, len, len, 2};
+    double entry = eag ? 0 : (p - 1) * s->alpha;
+    move m = {s, c, pl.chunks > pl.slots, blocks_in(pl.chunks, p),
+              eag && len <= EAG_INLINE ? 1 : 2};
     double w, r, wl, rl, t;
     if (pl.chunks <= 1) {
         chunk_times(&m, len, &w, &r);
@@ -185,14 +208,18 @@ static double peer_handoffs(const vine_cost_shm_call *c, double len, double coun
 /*
  * The small path of reduce and allreduce: every input read by each rank
  * that wants the result, after the entry wait unless allreduce runs on the
- * parity slots.
+ * parity slots or reduce on the eager slots.
  */
 static double red_small(const vine_cost_shm *s, const vine_cost_shm_call *c, double count)
 {
     int p = c->p, all = c->coll == VINE_COLL_ALLREDUCE, par = 0;
     double n = c->n, in = n * vine__cost_shm_copy(s, all ? p : p - 1);
     double fold = p * n * vine__cost_shm_copy(s, all ? p : 1) + (p - 1) * n * s->gamma;
-    double h = all ? peer_handoffs(c, n, count, &par) : 2;
+    double h = 2;
+    if (all)
+        h = peer_handoffs(c, n, count, &par);
+    else if ((par = fits_slot(c, n)) != 0)
+        h = n <= EAG_INLINE ? 1 : 2;
     return (par ? 0 : (p - 1) * s->alpha) + in + h * (p - 1) * s->alpha + fold;
 }
 

@@ -163,8 +163,20 @@ static void test_par_values(void)
         /* 1500 elements of 32 B on 2 (small, 48000 B > the slot): the region's path. */
         {VINE_COLL_ALLREDUCE, 2, 48000, 48000, 32, 32768, 1 + 480 + 2 + 960 + 4800,
          "allreduce above the slot"},
-        /* reduce keeps its region and entry wait. */
-        {VINE_COLL_REDUCE, 4, 40, 40, 4, 32768, 23, "reduce with par"},
+        /* reduce on the eager slots: no entry wait (3 less than the region's 23); inline at
+         * 8 B: in 0.08, 3 hand-offs, fold 0.32 + 2.4. */
+        {VINE_COLL_REDUCE, 4, 40, 40, 4, 32768, 20, "reduce 40 B, eager"},
+        {VINE_COLL_REDUCE, 4, 40, 40, 4, 0, 23, "reduce 40 B, no slots"},
+        {VINE_COLL_REDUCE, 4, 8, 8, 4, 32768, 5.8, "reduce 8 B, inline eager"},
+        /* bcast on the eager slots: no entry wait; the root in 0.08, a reader 1 hand-off
+         * (inline) and 0.08 out; at 40 B 2 hand-offs, 0.4 each way; the region adds 3. */
+        {VINE_COLL_BCAST, 4, 8, 8, 1, 32768, 1.16, "bcast 8 B, inline eager"},
+        {VINE_COLL_BCAST, 4, 40, 40, 1, 32768, 2.8, "bcast 40 B, eager"},
+        {VINE_COLL_BCAST, 4, 40, 40, 1, 0, 5.8, "bcast 40 B, no slots"},
+        /* gather 8 B, eager: a writer in 0.08; the root 3 x (1 + 0.08), its own block 0.08. */
+        {VINE_COLL_GATHER, 4, 8, 8, 1, 32768, 3.4, "gather 8 B, inline eager"},
+        /* A stream above the slot (scatter: 3 x 12000 B > 32768) keeps the region's price. */
+        {VINE_COLL_SCATTER, 4, 12000, 12000, 1, 32768, -1, "scatter above the slot"},
         /* One int a block on 4 (16 B, inline): 0.16 + 3 + 4 (0.04 + 0.3). */
         {VINE_COLL_REDUCE_SCATTER_BLOCK, 4, 4, 16, 4, 32768, 4.52, "reduce_scatter_block 16 B"},
         /* 1000 ints a block on 4: 160 + 6 + 4000 (0.04 + 0.3); the region's price
@@ -182,6 +194,13 @@ static void test_par_values(void)
         c.total = cases[i].total;
         c.par = cases[i].par;
         double t = vine__cost_shm(&s, &c);
+        if (cases[i].want < 0) { /* the same price as without the slots */
+            vine_cost_shm_call d = c;
+            d.par = 0;
+            double u = vine__cost_shm(&s, &d);
+            CHECK(near(t, u), "%s: %g, without the slots %g", cases[i].what, t, u);
+            continue;
+        }
         CHECK(near(t, cases[i].want), "%s: %g, by hand %g", cases[i].what, t, cases[i].want);
     }
 }
