@@ -579,7 +579,8 @@ static void par_to_region(vine_sched *s)
 static int has_wait0(const vine_sched *s)
 {
     for (size_t i = 0; i < s->nops; i++)
-        if (s->ops[i].kind == VINE_OP_WAIT && s->ops[i].count == 0)
+        if (s->ops[i].kind == VINE_OP_WAIT && s->ops[i].count == 0 &&
+            s->ops[i].order != VINE_WAIT_PREV)
             return 1;
     return 0;
 }
@@ -674,6 +675,104 @@ static void test_par(void)
            VINE_OK, NULL);
 }
 
+/* Whether s WAITs PREV on some peer. */
+static int has_wait_prev(const vine_sched *s)
+{
+    for (size_t i = 0; i < s->nops; i++)
+        if (s->ops[i].kind == VINE_OP_WAIT && s->ops[i].order == VINE_WAIT_PREV)
+            return 1;
+    return 0;
+}
+
+/* The eager slots (docs/shm.md, "Eager slots"). */
+static void test_eag(void)
+{
+    char msg[1024];
+    tcase t;
+    int rc;
+
+    /* bcast: the root WAITs PREV, no rank waits for flag 0; accepted over three calls. */
+    rc = par_build(&t, VINE_COLL_BCAST, 5, 3, 64, NULL, NULL, vine__bcast_shm_build);
+    CHECK(rc == VINE_OK && t.s[0].eag && t.s[0].eag_count == 3 && has_wait_prev(&t.s[0]) &&
+              !has_wait0(&t.s[0]) && !has_wait0(&t.s[1]) && !has_wait_prev(&t.s[1]),
+          "bcast shm p=5 n=3: an eager schedule, WAIT PREV at the root only (rc %d, eag %d)", rc,
+          t.s[0].eag);
+    rc = par_calls(&t, 3, msg, sizeof msg);
+    report("eager bcast p=5, three calls", rc, msg, VINE_OK, NULL);
+    /* Broken: the root skips WAIT PREV.  Two calls use both slots once and pass; in the third
+     * the root rewrites slot 0 while call 1's readers may still read it. */
+    drop_waits(&t.s[0]);
+    rc = par_calls(&t, 2, msg, sizeof msg);
+    report("eager bcast, the root skips WAIT PREV, two calls", rc, msg, VINE_OK, NULL);
+    rc = par_calls(&t, 3, msg, sizeof msg);
+    report("eager bcast, the root skips WAIT PREV, three calls", rc, msg, VINE_ERR_INTERNAL,
+           "eag[0,+3)");
+    tc_free(&t);
+
+    /* gather: the non-roots leave after their SET; the same break on one non-root. */
+    rc = par_build(&t, VINE_COLL_GATHER, 4, 2, 64, NULL, NULL, vine__gather_shm_build);
+    CHECK(rc == VINE_OK && t.s[1].eag && has_wait_prev(&t.s[1]) && !has_wait_prev(&t.s[0]),
+          "gather shm p=4 n=2: eager, WAIT PREV at the non-roots");
+    rc = par_calls(&t, 3, msg, sizeof msg);
+    report("eager gather p=4, three calls", rc, msg, VINE_OK, NULL);
+    drop_waits(&t.s[2]);
+    rc = par_calls(&t, 3, msg, sizeof msg);
+    report("eager gather, rank 2 skips WAIT PREV, three calls", rc, msg, VINE_ERR_INTERNAL,
+           "eag[0,+2)");
+    tc_free(&t);
+
+    /* A stream above the slot (alltoall: 3 blocks of 30 > 64): the region, entry wait. */
+    rc = par_build(&t, VINE_COLL_ALLTOALL, 4, 30, 64, NULL, NULL, vine__alltoall_shm_build);
+    CHECK(rc == VINE_OK && !t.s[0].eag && has_wait0(&t.s[0]),
+          "alltoall shm p=4 n=30 with 64-element slots: the region path");
+    tc_free(&t);
+
+    /* Static checks: WAIT PREV with a flag value; eager marks that disagree; EAG unmarked. */
+    rc = par_build(&t, VINE_COLL_BCAST, 3, 2, 64, NULL, NULL, vine__bcast_shm_build);
+    for (size_t i = 0; i < t.s[0].nops; i++)
+        if (t.s[0].ops[i].order == VINE_WAIT_PREV && t.s[0].ops[i].kind == VINE_OP_WAIT)
+            t.s[0].ops[i].count = 3;
+    rc = rc ? rc : par_calls(&t, 1, msg, sizeof msg);
+    report("WAIT PREV with a flag value", rc, msg, VINE_ERR_INTERNAL,
+           "a wait for the previous call has flag value 3, not 0");
+    tc_free(&t);
+    rc = par_build(&t, VINE_COLL_BCAST, 3, 2, 64, NULL, NULL, vine__bcast_shm_build);
+    t.s[2].eag_count = 5;
+    rc = rc ? rc : par_calls(&t, 1, msg, sizeof msg);
+    report("eager schedules that disagree on eag_count", rc, msg, VINE_ERR_INTERNAL,
+           "all ranks of a call must agree");
+    t.s[2].eag_count = 2;
+    t.s[1].eag = 0;
+    t.s[1].eag_count = 0;
+    rc = par_calls(&t, 1, msg, sizeof msg);
+    report("eager slot used without the mark", rc, msg, VINE_ERR_INTERNAL, "without the eag mark");
+    tc_free(&t);
+
+    /* Mixed: every eager collective, the parity and region calls and point-to-point calls
+     * (which the executor does not count) in between; WAIT PREV names the shm call before. */
+    const vine_algo *alg[8];
+    vine_args args[8];
+    const vine_coll seq[8] = {VINE_COLL_BCAST,     VINE_COLL_GATHER,  VINE_COLL_BCAST,
+                              VINE_COLL_ALLREDUCE, VINE_COLL_SCATTER, VINE_COLL_BCAST,
+                              VINE_COLL_REDUCE,    VINE_COLL_ALLTOALL};
+    const size_t cnt[8] = {3, 2, 5, 2, 3, 40, 2, 3};
+    const char *name[8] = {"shm", "shm", "binomial", "shm", "shm", "shm", "shm", "shm"};
+    for (int c = 0; c < 8; c++) {
+        args[c] = (vine_args){.coll = seq[c],
+                              .p = 5,
+                              .root = (c * 3) % 5,
+                              .count = cnt[c],
+                              .commutative = 1,
+                              .shm_count = 64,
+                              .shm_par_count = 16};
+        alg[c] = vine__algo_find(seq[c], name[c]);
+        CHECK(alg[c] != NULL, "algorithm %s of call %d", name[c], c + 1);
+    }
+    if (alg[2])
+        report("eager, parity, region and point-to-point calls mixed, 8 calls",
+               vine__verify_cases(8, alg, args, msg, sizeof msg), msg, VINE_OK, NULL);
+}
+
 /* WAITs of s for a flag value above v0 (not the entry wait). */
 static size_t late_waits(const vine_sched *s, size_t v0)
 {
@@ -733,6 +832,7 @@ int main(void)
     test_run();
     test_pairs();
     test_par();
+    test_eag();
     test_slots();
     printf("%d failures\n", failures);
     return failures != 0;
