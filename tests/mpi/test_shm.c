@@ -6,6 +6,9 @@
  * traffic in between and communicators freed and made again; every result is
  * compared with the MPI library's own collective.  Sizes reach several times
  * the region, so that with a small VINE_SHM_BYTES the chunked pipelines run.
+ * Then small calls run back to back with no other call between them, each
+ * checked against the values it must give (tight), where a rank that runs
+ * ahead of its peers would meet a slot still being read.
  *
  * Environment: VINE_TEST_SHM_CALLS (default 1000) calls in the main loop;
  * VINE_TEST_SHM_EXPECT=none when the run disables the segment (VINE_SHM=0):
@@ -192,6 +195,80 @@ static void ring(MPI_Comm w)
         mt_fail("point-to-point between collectives: got %d", y);
 }
 
+/* What rank r contributes to element i of tight loop call k. */
+static int tv(int k, int r, int i)
+{
+    return k * 131 + r * 17 + i;
+}
+
+/*
+ * Small calls back to back with nothing between them, each checked against
+ * its expected values at once: the eager slots (docs/shm.md) let a bcast's
+ * root or a gather's non-roots run a call ahead of slow readers, so this is
+ * where a slot rewritten too early would show.
+ */
+static void tight(MPI_Comm w, int calls)
+{
+    static const vine_coll tc[] = {VINE_COLL_BCAST,   VINE_COLL_REDUCE,  VINE_COLL_ALLREDUCE,
+                                   VINE_COLL_GATHER,  VINE_COLL_SCATTER, VINE_COLL_ALLGATHER,
+                                   VINE_COLL_ALLTOALL};
+    int p, me, in8[8 * 64], out8[8 * 64];
+    MPI_Comm_size(w, &p);
+    MPI_Comm_rank(w, &me);
+    if (p > 64)
+        return;
+    for (int k = 0; k < calls; k++) {
+        int n = 1 + k % 5, root = (k / 7) % p, rc = MPI_SUCCESS, bad = -1;
+        vine_coll coll = tc[k % 7];
+        for (int i = 0; i < n * p; i++)
+            in8[i] = tv(k, me, i);
+        memset(out8, 0xff, sizeof out8);
+        switch (coll) {
+        case VINE_COLL_BCAST:
+            if (me == root)
+                memcpy(out8, in8, (size_t)n * sizeof(int));
+            rc = vine_bcast(out8, n, MPI_INT, root, w);
+            for (int i = 0; i < n && bad < 0; i++)
+                bad = out8[i] != tv(k, root, i) ? i : -1;
+            break;
+        case VINE_COLL_REDUCE:
+        case VINE_COLL_ALLREDUCE:
+            rc = coll == VINE_COLL_REDUCE ? vine_reduce(in8, out8, n, MPI_INT, MPI_SUM, root, w)
+                                          : vine_allreduce(in8, out8, n, MPI_INT, MPI_SUM, w);
+            for (int i = 0; i < n && bad < 0 && (me == root || coll == VINE_COLL_ALLREDUCE); i++) {
+                int sum = 0;
+                for (int r = 0; r < p; r++)
+                    sum += tv(k, r, i);
+                bad = out8[i] != sum ? i : -1;
+            }
+            break;
+        case VINE_COLL_GATHER:
+        case VINE_COLL_ALLGATHER:
+            rc = coll == VINE_COLL_GATHER ? vine_gather(in8, n, MPI_INT, out8, n, MPI_INT, root, w)
+                                          : vine_allgather(in8, n, MPI_INT, out8, n, MPI_INT, w);
+            for (int i = 0; i < n * p && bad < 0 && (me == root || coll == VINE_COLL_ALLGATHER);
+                 i++)
+                bad = out8[i] != tv(k, i / n, i % n) ? i : -1;
+            break;
+        case VINE_COLL_SCATTER:
+            rc = vine_scatter(in8, n, MPI_INT, out8, n, MPI_INT, root, w);
+            for (int i = 0; i < n && bad < 0; i++)
+                bad = out8[i] != tv(k, root, me * n + i) ? i : -1;
+            break;
+        default: /* alltoall: block q of rank r's input goes to rank q */
+            rc = vine_alltoall(in8, n, MPI_INT, out8, n, MPI_INT, w);
+            for (int i = 0; i < n * p && bad < 0; i++)
+                bad = out8[i] != tv(k, i / n, me * n + i % n) ? i : -1;
+            break;
+        }
+        if (rc != MPI_SUCCESS || bad >= 0) {
+            mt_fail("tight loop call %d (%s, %d ints, root %d): rc %d, element %d wrong", k,
+                    vine_coll_name(coll), n, root, rc, bad);
+            return;
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "shm");
@@ -238,6 +315,8 @@ int main(int argc, char **argv)
             MPI_Comm_split(MPI_COMM_WORLD, 0, mt_size - mt_rank, &b);
         }
     }
+    tight(a, calls);
+    tight(b, calls);
     MPI_Comm_free(&a);
     MPI_Comm_free(&b);
     free(in);
