@@ -48,6 +48,12 @@
 #            reduce_scatter_block, reduce, bcast at 8 B to 4 KiB), mpi, shm and
 #            auto, 3000 iterations, of OLD's tree and of this one alternately,
 #            twice each (issues 17 and 18: the small-data protocol)
+#   eager    the calls the eager slots serve (bcast, gather, scatter,
+#            allgather, alltoall, reduce at 8 B to 4 KiB), mpi, shm and auto,
+#            3000 iterations, of OLD_EAG's tree (before the eager slots: git
+#            archive b7cd84a) and of this one alternately, twice each (issue
+#            18; vine-bench times the slowest rank, so a gather's non-roots
+#            that now leave early show only under OSU's average)
 #
 # Results: $OUT/nb/nb.tgz, $OUT/v/v.tgz and $OUT/open.tgz (the rest).
 #
@@ -57,7 +63,7 @@
 #                                                   # and build-old-src
 #
 # Variables: OUT (default results/open-DATE-TIME), PARTS, OLD (default
-# build-old-src), BUILD (default build-nb), NP (default: every core), BUDGET
+# build-old-src), OLD_EAG (default build-old-eag-src), BUILD (default build-nb), NP (default: every core), BUDGET
 # (seconds, default 520), QUICK=1 (tiny sizes, to try the script on a small
 # machine).
 # $bind is split into words on purpose.
@@ -69,6 +75,7 @@ t0=$(date +%s)
 export BUILD=${BUILD:-build-nb}
 OUT=${OUT:-results/open-$(date +%Y%m%d-%H%M%S)}
 OLD=${OLD:-build-old-src}
+OLD_EAG=${OLD_EAG:-build-old-eag-src}
 PARTS=${PARTS:-nb threads v torus}
 cores=$(nproc)
 NP=${NP:-$cores}
@@ -196,6 +203,30 @@ old_built() { # OLD's vine-bench in $BUILD-old, built when missing
         -DVINE_WERROR=OFF && cmake --build "$BUILD-old" -j "$cores" --target vine-bench
 }
 
+eager_runs() { # json name, build dir
+    mpirun_np "$NP" $bind "$2/bin/vine-bench" coll --check \
+        --coll bcast,gather,scatter,allgather,alltoall,reduce --algo mpi,shm,auto \
+        --size 8B,64B,512B,4KiB --iters "$sit" --json "$OUT/$1.json"
+}
+
+eager() { # OLD_EAG's vine-bench in $BUILD-old-eag, built when missing
+    if [ ! -x "$BUILD-old-eag/bin/vine-bench" ]; then
+        [ -d "$OLD_EAG" ] || { echo "no OLD_EAG tree"; return 1; }
+        cmake -S "$OLD_EAG" -B "$BUILD-old-eag" -DCMAKE_BUILD_TYPE=Release -DVINE_TESTS=OFF \
+            -DVINE_WERROR=OFF && cmake --build "$BUILD-old-eag" -j "$cores" --target vine-bench ||
+            return
+    fi
+    for i in 1 2; do
+        if [ "$i" = 1 ]; then
+            eager_runs "eager-old-$i" "$BUILD-old-eag" && eager_runs "eager-new-$i" "$BUILD" ||
+                return
+        else
+            eager_runs "eager-new-$i" "$BUILD" && eager_runs "eager-old-$i" "$BUILD-old-eag" ||
+                return
+        fi
+    done
+}
+
 small() {
     old_built || return
     for i in 1 2; do
@@ -264,6 +295,7 @@ for part in $PARTS; do
     mt) stage build 90 built && stage mt 70 mt ;;
     vrep) stage build 90 built && stage vrep 90 vrep ;;
     small) stage build 90 built && stage small 80 small ;;
+    eager) stage build 90 built && stage eager 150 eager ;;
     *) echo "device-open.sh: unknown part $part" | tee -a "$OUT/stages.txt" ;;
     esac
 done

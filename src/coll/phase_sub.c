@@ -34,7 +34,11 @@ static void splice_op(vine_sched *s, const vine_op *op, const int *ranks,
         vine__sched_set(s, base + op->count);
         break;
     case VINE_OP_WAIT:
-        vine__sched_wait(s, ranks[op->peer], base + op->count);
+        /* A WAIT PREV names the previous call, which a phase does not have. */
+        if (op->order == VINE_WAIT_PREV)
+            s->err = VINE_ERR_INTERNAL;
+        else
+            vine__sched_wait(s, ranks[op->peer], base + op->count);
         break;
     case VINE_OP_GET:
     case VINE_OP_GETRED:

@@ -10,6 +10,9 @@
  * (shm_common.c).  Direct reads of issue 18 (shm_common.c).  Restrictions:
  * one node segment (VINE_ALGO_SHM); any p, any count.  Cost: every rank
  * copies (p - 1) n bytes in and (p - 1) n out.
+ * A stream that fits an eager slot (vine_args.shm_par_count elements) goes
+ * through the eager slots instead, in one piece, after WAIT PREV rather than
+ * the entry wait (shm_common.c, docs/shm.md "Eager slots").
  */
 #include "../coll.h"
 

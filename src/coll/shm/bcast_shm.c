@@ -11,6 +11,9 @@
  * shared-memory collectives (issue 18), written as a schedule (shm_common.c). Restrictions: one
  * node segment (VINE_ALGO_SHM); any p, any root, any count. Cost: the root copies n bytes in, every
  * other rank n out; latency two chunk copies plus one flag hand-off per chunk.
+ * A stream that fits an eager slot (vine_args.shm_par_count elements) goes
+ * through the eager slots instead, in one piece, after WAIT PREV rather than
+ * the entry wait (shm_common.c, docs/shm.md "Eager slots").
  */
 #include "../coll.h"
 

@@ -1,7 +1,9 @@
 /*
  * Shared-memory reduce.  Small vectors (count p <= VINE_SHM_SMALL_TOTAL
  * within one region): every rank but the root copies its input into its
- * region and SETs 1; the root folds all p inputs into RECV.  Otherwise a
+ * region (its eager slot, after WAIT PREV instead of the entry wait, when
+ * the vector fits one: docs/shm.md "Eager slots") and SETs 1; the root folds
+ * all p inputs into RECV.  Otherwise a
  * reduce-scatter on shared memory chunk by chunk (slots of at most
  * VINE_SHM_CHUNK_ELEMS or seg_count elements), as allreduce shm: rank j
  * reduces part j of each chunk from all regions into its region and SETs

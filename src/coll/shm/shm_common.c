@@ -13,7 +13,8 @@
  * its region (as many slots as the region holds chunks, vine__shm_plan) and
  * SETs 2c + 1, every rank then WAITs for the writers of its pieces of chunk
  * c, GETs them and SETs 2c + 2 (when a later chunk reuses the slot), which
- * the writer WAITs for before it writes chunk c + slots.
+ * the writer WAITs for before it writes chunk c + slots.  Streams that fit
+ * an eager slot go through the eager slots in one piece instead (move_eager).
  */
 #include "shm_common.h"
 
