@@ -104,8 +104,9 @@ test-build: build
 # (256 and 512 ranks) run the code of 4 x 4 x 4 x 2 and the smaller shapes,
 # which stay; of their MPI runs the 2 x 3 torus stays (the flat and the
 # cyclic ones run the same executor paths, and the verifier checks their
-# schedules here).  The plain build runs them all (CI time).
-ASAN_SKIP := ^mpi\.bench\.coll\..*\.large\.|^mpi\.bcast_bbs\..*\.np16$$|^mpi\.node_levels\..*\.np8$$|^verify\.levels_inner\.|^mpi\.demo\.(nognuplot|corrupt)\.|^mpi\.hier\.(remap|rule|cyclic)\.|^verify\.(torus|swing)\.(multiport\.)?(16x16|8x8x8)(\.|$$)|^mpi\.torus\.(flat|cyclic)\.
+# schedules here).  The 34-rank shm run (the bcast tree) runs the executor
+# paths of the 8-rank ones.  The plain build runs them all (CI time).
+ASAN_SKIP := ^mpi\.shm_tree\.|^mpi\.bench\.coll\..*\.large\.|^mpi\.bcast_bbs\..*\.np16$$|^mpi\.node_levels\..*\.np8$$|^verify\.levels_inner\.|^mpi\.demo\.(nognuplot|corrupt)\.|^mpi\.hier\.(remap|rule|cyclic)\.|^verify\.(torus|swing)\.(multiport\.)?(16x16|8x8x8)(\.|$$)|^mpi\.torus\.(flat|cyclic)\.
 test-asan:
 	$(CMAKE) -S . -B build-asan -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DVINE_SANITIZE=ON
 	$(CMAKE) --build build-asan -j $(JOBS)
@@ -127,9 +128,10 @@ test-smpi:
 # hierarchical runs on pretend hosts (mpi.hier.*), which call MPI the way the
 # per-collective harness does; how vine finds the levels under MPICH is
 # mpi.levels.*, which stays.  Of the torus algorithms' MPI runs the 2 x 3
-# torus stays (the flat and cyclic ones call MPI the same way).  The ldd check
-# makes sure that the wrapper really linked MPICH and not Open MPI.
-MPICH_SKIP := ^mpi\.(bench\.coll|demo|hier)\.|^mpi\.bcast_bbs\..*\.np1[26]$$|^mpi\.node_levels\..*\.np8$$|^mpi\.torus\.(flat|cyclic)\.
+# torus stays (the flat and cyclic ones call MPI the same way), and so does
+# mpi.shm.* for the 34-rank mpi.shm_tree.  The ldd check makes sure that the
+# wrapper really linked MPICH and not Open MPI.
+MPICH_SKIP := ^mpi\.(bench\.coll|demo|hier|shm_tree)\.|^mpi\.bcast_bbs\..*\.np1[26]$$|^mpi\.node_levels\..*\.np8$$|^mpi\.torus\.(flat|cyclic)\.
 test-mpich:
 	@command -v $(MPICH_MPIEXEC) >/dev/null 2>&1 || \
 		{ echo "make test-mpich: $(MPICH_MPIEXEC) is missing: run 'make deps'" >&2; exit 1; }

@@ -161,6 +161,15 @@ static int fits_slot(const vine_cost_shm_call *c, double len)
     return c->par > 0 && floor(len / elem + 0.5) <= floor(c->par / elem);
 }
 
+/* The levels below the root of the shm trees of radix VINE_SHM_RADIX on p ranks. */
+static double tree_depth(int p)
+{
+    double d = 0;
+    for (long v = p - 1; v > 0; v = (v - 1) / VINE_SHM_RADIX)
+        d++;
+    return d;
+}
+
 /* bcast, gather, scatter, allgather, alltoall (shm_common.c). */
 static double move_time(const vine_cost_shm *s, const vine_cost_shm_call *c, double region)
 {
@@ -183,6 +192,10 @@ static double move_time(const vine_cost_shm *s, const vine_cost_shm_call *c, dou
     if (pl.chunks <= 1) {
         chunk_times(&m, len, &w, &r);
         t = w + r;
+        /* An eager bcast on many ranks runs down a tree: a reader's hand-off and copy per
+         * level below the first. */
+        if (eag && c->coll == VINE_COLL_BCAST && p > VINE_SHM_BCAST_FLAT)
+            t += (tree_depth(p) - 1) * r;
     } else {
         chunk_times(&m, pl.chunk, &w, &r);
         chunk_times(&m, pl.last, &wl, &rl);

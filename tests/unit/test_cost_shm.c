@@ -173,6 +173,9 @@ static void test_par_values(void)
         {VINE_COLL_BCAST, 4, 8, 8, 1, 32768, 1.16, "bcast 8 B, inline eager"},
         {VINE_COLL_BCAST, 4, 40, 40, 1, 32768, 2.8, "bcast 40 B, eager"},
         {VINE_COLL_BCAST, 4, 40, 40, 1, 0, 5.8, "bcast 40 B, no slots"},
+        /* bcast 8 B on 40, down the eager tree of radix 8 (two levels): the root in 0.32
+         * (40 copying, 0.04 a byte), then per level 1 hand-off and 0.32 out. */
+        {VINE_COLL_BCAST, 40, 8, 8, 1, 32768, 2.96, "bcast 8 B p=40, eager tree"},
         /* gather 8 B, eager: a writer in 0.08; the root 3 x (1 + 0.08), its own block 0.08. */
         {VINE_COLL_GATHER, 4, 8, 8, 1, 32768, 3.4, "gather 8 B, inline eager"},
         /* A stream above the slot (scatter: 3 x 12000 B > 32768) keeps the region's price. */

@@ -226,6 +226,38 @@ static void own_copy(const move *m, vine_sched *s)
 }
 
 /*
+ * bcast on the eager slots down a tree of radix VINE_SHM_RADIX on the ranks
+ * relative to the root (the children of v are v R + 1 ... v R + R): a rank
+ * WAITs for its parent's SET 1 and GETs the parent's slot into its own slot
+ * (after WAIT PREV: it is a writer too), SETs 1 for its children and copies
+ * the slot to RECV.  So no slot has more than R readers, where the flat
+ * form has p - 1 ranks read the root's line.
+ */
+static int bcast_tree_eager(const move *m, vine_sched *s)
+{
+    int p = m->a->p, root = m->a->root, v = vine__mod((long)m->a->rank - root, p);
+    size_t n = m->n;
+    int inner = (long)v * VINE_SHM_RADIX + 1 < p;
+    if (v == 0) {
+        vine__shm_enter_eag(m->a, s);
+        vine__sched_copy(s, VINE_BUF_RECV, 0, VINE_BUF_EAG, 0, n);
+        vine__sched_set(s, 1);
+        return vine__sched_finish(s);
+    }
+    int parent = (int)((vine__mod((long)(v - 1) / VINE_SHM_RADIX + root, p)));
+    vine__sched_wait(s, parent, 1);
+    if (!inner) {
+        vine__sched_get(s, parent, VINE_BUF_EAG, 0, VINE_BUF_RECV, 0, n);
+        return vine__sched_finish(s);
+    }
+    vine__shm_enter_eag(m->a, s);
+    vine__sched_get(s, parent, VINE_BUF_EAG, 0, VINE_BUF_EAG, 0, n);
+    vine__sched_set(s, 1);
+    vine__sched_copy(s, VINE_BUF_EAG, 0, VINE_BUF_RECV, 0, n);
+    return vine__sched_finish(s);
+}
+
+/*
  * The eager slots (docs/shm.md, "Eager slots"): a writer's whole stream fits
  * its slot.  A writer WAITs PREV for every other rank (every reader of its
  * slot two calls ago has finished), copies its stream in and SETs 1; every
@@ -237,6 +269,8 @@ static int move_eager(const move *m, vine_sched *s, size_t len)
     int p = m->a->p, r = m->a->rank, buf;
     size_t off, n = m->n;
     vine__sched_eag(s, len);
+    if (m->kind == VINE_SHM_BCAST && p > VINE_SHM_BCAST_FLAT)
+        return bcast_tree_eager(m, s);
     if (nseg(m, r)) {
         vine__shm_enter_eag(m->a, s);
         for (size_t i = 0; i < nseg(m, r); i++) {

@@ -40,6 +40,13 @@
 #define VINE_SHM_MIN_PIECE ((size_t)64)
 /* Fan-in of the barrier's arrival tree. */
 #define VINE_SHM_RADIX 8
+/*
+ * Above this many ranks an eager bcast runs down a tree of radix
+ * VINE_SHM_RADIX (each rank's inline slot read by at most that many), not
+ * from the root's slot alone (shm_common.c).  A guess: 16 ranks read one
+ * line fine (docs/performance.md); larger nodes are not measured.
+ */
+#define VINE_SHM_BCAST_FLAT 32
 
 /* The most slots a region is cut into (vine_shm_plan). */
 #define VINE_SHM_MAX_SLOTS 64
