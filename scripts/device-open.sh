@@ -190,10 +190,13 @@ vrep() {
     done
 }
 
-small_runs() { # json name, build dir
-    mpirun_np "$NP" $bind "$2/bin/vine-bench" coll --check \
-        --coll allreduce,reduce_scatter,reduce_scatter_block,reduce,bcast --algo mpi,shm,auto \
+small_bench() { # json name, build dir, collectives: 8 B to 4 KiB, mpi, shm and auto
+    mpirun_np "$NP" $bind "$2/bin/vine-bench" coll --check --coll "$3" --algo mpi,shm,auto \
         --size 8B,64B,512B,4KiB --iters "$sit" --json "$OUT/$1.json"
+}
+
+small_runs() { # json name, build dir
+    small_bench "$1" "$2" allreduce,reduce_scatter,reduce_scatter_block,reduce,bcast
 }
 
 old_built() { # OLD's vine-bench in $BUILD-old, built when missing
@@ -203,10 +206,18 @@ old_built() { # OLD's vine-bench in $BUILD-old, built when missing
         -DVINE_WERROR=OFF && cmake --build "$BUILD-old" -j "$cores" --target vine-bench
 }
 
+alternate() { # runner, name, the old build: its runs and this tree's in turn, twice each
+    for i in 1 2; do
+        if [ "$i" = 1 ]; then
+            "$1" "$2-old-$i" "$3" && "$1" "$2-new-$i" "$BUILD" || return
+        else
+            "$1" "$2-new-$i" "$BUILD" && "$1" "$2-old-$i" "$3" || return
+        fi
+    done
+}
+
 eager_runs() { # json name, build dir
-    mpirun_np "$NP" $bind "$2/bin/vine-bench" coll --check \
-        --coll bcast,gather,scatter,allgather,alltoall,reduce --algo mpi,shm,auto \
-        --size 8B,64B,512B,4KiB --iters "$sit" --json "$OUT/$1.json"
+    small_bench "$1" "$2" bcast,gather,scatter,allgather,alltoall,reduce
 }
 
 eager() { # OLD_EAG's vine-bench in $BUILD-old-eag, built when missing
@@ -216,26 +227,12 @@ eager() { # OLD_EAG's vine-bench in $BUILD-old-eag, built when missing
             -DVINE_WERROR=OFF && cmake --build "$BUILD-old-eag" -j "$cores" --target vine-bench ||
             return
     fi
-    for i in 1 2; do
-        if [ "$i" = 1 ]; then
-            eager_runs "eager-old-$i" "$BUILD-old-eag" && eager_runs "eager-new-$i" "$BUILD" ||
-                return
-        else
-            eager_runs "eager-new-$i" "$BUILD" && eager_runs "eager-old-$i" "$BUILD-old-eag" ||
-                return
-        fi
-    done
+    alternate eager_runs eager "$BUILD-old-eag"
 }
 
 small() {
     old_built || return
-    for i in 1 2; do
-        if [ "$i" = 1 ]; then
-            small_runs "small-old-$i" "$BUILD-old" && small_runs "small-new-$i" "$BUILD" || return
-        else
-            small_runs "small-new-$i" "$BUILD" && small_runs "small-old-$i" "$BUILD-old" || return
-        fi
-    done
+    alternate small_runs small "$BUILD-old"
 }
 
 persist_runs() { # json name, build dir
@@ -247,15 +244,7 @@ persist_runs() { # json name, build dir
 
 persist() {
     old_built || { persist_runs persist-new-1 "$BUILD"; return; }
-    for i in 1 2; do
-        if [ "$i" = 1 ]; then
-            persist_runs "persist-old-$i" "$BUILD-old" && persist_runs "persist-new-$i" "$BUILD" ||
-                return
-        else
-            persist_runs "persist-new-$i" "$BUILD" && persist_runs "persist-old-$i" "$BUILD-old" ||
-                return
-        fi
-    done
+    alternate persist_runs persist "$BUILD-old"
 }
 
 built() {
