@@ -1,9 +1,10 @@
 # The shm family (docs/shm.md) under the verifier: results, the flag
 # protocol's race freedom and deadlock freedom, over two calls in a row
-# (docs/verify.md), at node sizes (every root up to p = 16, the tool's
+# (three for the parity and eager slots; docs/verify.md), at node sizes (every root up to p = 16, the tool's
 # default), with a small region (every large case
 # pipelined in chunks) and a large one, single copy on and off, every
-# collective, the reductions with a non-commutative op too; and allreduce
+# collective, the reductions with a non-commutative op too (from 33 ranks the
+# small bcast runs down its tree of slots); and allreduce
 # hier_shm (shm in the nodes, Bine across) on level maps.  The issue's full
 # sweep (every node size 1-64, 100, 127, 128, the region of 64 elements)
 # takes about half an hour of CPU: `make verify-large` (label verify_large),
