@@ -298,6 +298,31 @@ static int check_rank(vine_vctx *ctx, int r, range **rg, size_t *rg_cap)
     return rc;
 }
 
+/* The par (b = PAR) or eag (EAG) mark and count of every rank: shm, within a slot, alike. */
+static int slot_marks(vine_vctx *ctx, int b)
+{
+    const char *name = vine__vbuf_name(b);
+    const vine_sched *s0 = &ctx->s[0];
+    int m0 = b == VINE_BUF_PAR ? s0->par : s0->eag;
+    size_t n0 = b == VINE_BUF_PAR ? s0->par_count : s0->eag_count;
+    for (int r = 0; r < ctx->p; r++) {
+        const vine_sched *s = &ctx->s[r];
+        int m = b == VINE_BUF_PAR ? s->par : s->eag;
+        size_t n = b == VINE_BUF_PAR ? s->par_count : s->eag_count;
+        if (m && !s->shm)
+            return vine__verr(ctx, "rank %d: a %s schedule without the shm mark", r, name);
+        if (m && n > ctx->a->shm_par_count)
+            return vine__verr(ctx, "rank %d: %zu %s elements, but a slot holds %zu", r, n, name,
+                              ctx->a->shm_par_count);
+        if (!m != !m0 || (m && n != n0))
+            return vine__verr(ctx,
+                              "rank %d: the schedule's %s mark (%d, %zu elements) differs from "
+                              "rank 0's (%d, %zu): all ranks of a call must agree",
+                              r, name, m, n, m0, n0);
+    }
+    return VINE_OK;
+}
+
 int vine__verify_static(vine_vctx *ctx)
 {
     range *rg = NULL;
@@ -313,34 +338,12 @@ int vine__verify_static(vine_vctx *ctx)
                             "rank %d: the schedule's shm mark (%d) differs from rank 0's (%d): "
                             "all ranks of a call must agree",
                             r, ctx->s[r].shm, ctx->s[0].shm);
-    /* The executor counts par calls and sizes their slots: every rank must agree too. */
-    for (int r = 0; r < ctx->p && rc == VINE_OK; r++) {
-        const vine_sched *s = &ctx->s[r];
-        if (s->par && !s->shm)
-            rc = vine__verr(ctx, "rank %d: a par schedule without the shm mark", r);
-        else if (s->par && s->par_count > ctx->a->shm_par_count)
-            rc = vine__verr(ctx, "rank %d: %zu parity elements, but a slot holds %zu", r,
-                            s->par_count, ctx->a->shm_par_count);
-        else if (!s->par != !ctx->s[0].par || (s->par && s->par_count != ctx->s[0].par_count))
-            rc = vine__verr(ctx,
-                            "rank %d: the schedule's par mark (%d, %zu elements) differs from "
-                            "rank 0's (%d, %zu): all ranks of a call must agree",
-                            r, s->par, s->par_count, ctx->s[0].par, ctx->s[0].par_count);
-    }
-    /* And it maps the eager slots by the eag mark and count: the same rule. */
-    for (int r = 0; r < ctx->p && rc == VINE_OK; r++) {
-        const vine_sched *s = &ctx->s[r];
-        if (s->eag && !s->shm)
-            rc = vine__verr(ctx, "rank %d: an eager schedule without the shm mark", r);
-        else if (s->eag && s->eag_count > ctx->a->shm_par_count)
-            rc = vine__verr(ctx, "rank %d: %zu eager elements, but a slot holds %zu", r,
-                            s->eag_count, ctx->a->shm_par_count);
-        else if (!s->eag != !ctx->s[0].eag || (s->eag && s->eag_count != ctx->s[0].eag_count))
-            rc = vine__verr(ctx,
-                            "rank %d: the schedule's eag mark (%d, %zu elements) differs from "
-                            "rank 0's (%d, %zu): all ranks of a call must agree",
-                            r, s->eag, s->eag_count, ctx->s[0].eag, ctx->s[0].eag_count);
-    }
+    /* The executor maps the parity and eager slots by the marks and counts: every rank must
+     * agree on them too. */
+    if (rc == VINE_OK)
+        rc = slot_marks(ctx, VINE_BUF_PAR);
+    if (rc == VINE_OK)
+        rc = slot_marks(ctx, VINE_BUF_EAG);
     return rc;
 }
 
