@@ -174,12 +174,10 @@ void vine__sched_wait(vine_sched *s, int peer, size_t v)
 
 void vine__sched_wait_prev(vine_sched *s, int peer)
 {
-    vine_op *op = s->msgs_only ? NULL : push(s);
-    if (!op)
-        return;
-    op->kind = VINE_OP_WAIT;
-    op->peer = peer;
-    op->order = VINE_WAIT_PREV;
+    size_t n = s->nops;
+    vine__sched_wait(s, peer, 0);
+    if (s->nops > n)
+        s->ops[n].order = VINE_WAIT_PREV;
 }
 
 static void add_get(vine_sched *s, int kind, int peer, int sbuf, size_t soff, int dbuf, size_t doff,

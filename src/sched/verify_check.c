@@ -166,6 +166,13 @@ static int uses_shm(const vine_op *op)
     return vine__buf_shared(op->buf) || (vine__op_local(op->kind) && vine__buf_shared(op->dbuf));
 }
 
+/* s's par (b = PAR) or eag (EAG) mark, and its count in *n. */
+static int slot_mark(const vine_sched *s, int b, size_t *n)
+{
+    *n = b == VINE_BUF_PAR ? s->par_count : s->eag_count;
+    return b == VINE_BUF_PAR ? s->par : s->eag;
+}
+
 /*
  * Ranges of the parity (eager) slot lie within the schedule's par_count
  * (eag_count), which the executor sizes the slot by (inline or in the area).
@@ -178,8 +185,8 @@ static int check_slot(vine_vctx *ctx, int r, size_t i, const vine_op *op, int b)
               op->dbuf == b;
     if (!src && !dst)
         return VINE_OK;
-    int mark = b == VINE_BUF_PAR ? s->par : s->eag;
-    size_t n = b == VINE_BUF_PAR ? s->par_count : s->eag_count;
+    size_t n;
+    int mark = slot_mark(s, b, &n);
     const char *name = vine__vbuf_name(b);
     if (!mark)
         return vine__verr_op(ctx, r, i,
@@ -302,13 +309,11 @@ static int check_rank(vine_vctx *ctx, int r, range **rg, size_t *rg_cap)
 static int slot_marks(vine_vctx *ctx, int b)
 {
     const char *name = vine__vbuf_name(b);
-    const vine_sched *s0 = &ctx->s[0];
-    int m0 = b == VINE_BUF_PAR ? s0->par : s0->eag;
-    size_t n0 = b == VINE_BUF_PAR ? s0->par_count : s0->eag_count;
+    size_t n0, n;
+    int m0 = slot_mark(&ctx->s[0], b, &n0);
     for (int r = 0; r < ctx->p; r++) {
         const vine_sched *s = &ctx->s[r];
-        int m = b == VINE_BUF_PAR ? s->par : s->eag;
-        size_t n = b == VINE_BUF_PAR ? s->par_count : s->eag_count;
+        int m = slot_mark(s, b, &n);
         if (m && !s->shm)
             return vine__verr(ctx, "rank %d: a %s schedule without the shm mark", r, name);
         if (m && n > ctx->a->shm_par_count)

@@ -244,7 +244,7 @@ static int bcast_tree_eager(const move *m, vine_sched *s)
         vine__sched_set(s, 1);
         return vine__sched_finish(s);
     }
-    int parent = (int)((vine__mod((long)(v - 1) / VINE_SHM_RADIX + root, p)));
+    int parent = vine__mod((long)(v - 1) / VINE_SHM_RADIX + root, p);
     vine__sched_wait(s, parent, 1);
     if (!inner) {
         vine__sched_get(s, parent, VINE_BUF_EAG, 0, VINE_BUF_RECV, 0, n);
