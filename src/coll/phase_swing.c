@@ -149,20 +149,12 @@ int vine__swing_active(const vine_swing *w, int r, int d)
     return 1;
 }
 
-int vine__swing_line(const vine_swing *w)
+int vine__swing_holder(const vine_swing *w, int j)
 {
-    int line = -1;
-    for (int d = 0; d < w->nd; d++) {
-        if (w->t.dims[d] == 1)
-            continue;
-        if (line >= 0 || w->e[d])
-            return 0;
-        line = d;
-    }
-    for (int r = 0; line >= 0 && r < w->p; r++)
-        if (w->coord[(size_t)r * w->nd + line] != r)
-            return 0;
-    return line >= 0;
+    for (int m = 0; m < w->np; m++)
+        if (w->pos[m] == j)
+            return m;
+    return -1;
 }
 
 int vine__swing_me(const vine_swing *w, int r)

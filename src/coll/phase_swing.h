@@ -32,8 +32,9 @@
  * own; the allgather runs the same exchanges backwards.  In rank order
  * these sets are scattered; laid out by position every set is one range, so
  * each step is one message: the allreduce cuts its vector in position order,
- * the reduce_scatter and allgather lay their blocks out so in scratch
- * (vine_swing_lay) and copy in and out of rank order.
+ * the reduce_scatter and allgather, where no dimension folds, take the
+ * blocks where they lie (vine__swing_holder) and otherwise lay them out so
+ * in scratch (vine_swing_lay) and copy in and out of rank order.
  */
 #ifndef VINE_PHASE_SWING_H
 #define VINE_PHASE_SWING_H
@@ -82,15 +83,16 @@ int vine__swing_unfold(const vine_swing *w, int d, int f);
 int vine__swing_me(const vine_swing *w, int r);
 
 /*
- * Whether w is one line of 2^k ranks in rank order: one dimension of size
- * above 1, no fold, rank r at coordinate r.  There the participant of rank
- * r has position nu(r) and its peers are those of the Bine butterfly, so
- * the reduce-scatter and the allgather send exactly the messages of Bine's
- * bine_send, which needs no copy of the vector into position order
- * (phase_bine.h, vine__bfly_reduce_scatter_build): their builders hand the
- * line to it.
+ * The participant that holds position j (the inverse of pos), or -1.  Where
+ * no dimension folds (np = p), the reduce-scatter and the allgather lay the
+ * positions on the ranks' blocks where they lie in rank order: position j
+ * is rank j's block, so every set is a range of the vector in rank order
+ * too and nothing is copied into position order.  The butterfly leaves
+ * participant m with rank pos[m]'s block, and one exchange puts every
+ * block in place (the allgather: one exchange first), as bine_send does in
+ * one dimension (phase_bine.h).  O(np).
  */
-int vine__swing_line(const vine_swing *w);
+int vine__swing_holder(const vine_swing *w, int j);
 
 /* The participant that participant m exchanges with at step s. */
 int vine__swing_peer(const vine_swing *w, int m, int s);

@@ -4,12 +4,15 @@
  * Swing), the step order and peers on tori (dimensions in turn, each with
  * its own rho), the fold of non-power-of-two dimensions, and the property
  * the builders rely on: the peers at step s are the two halves of the
- * participants that share the top s position bits.
+ * participants that share the top s position bits.  And that where no
+ * dimension folds, reduce_scatter_block and allgather swing copy no more
+ * than a block (the sets run on the blocks where they lie).
  */
 #include "../../src/coll/phase_swing.h"
 #include "check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* w for p ranks of the torus spec (NULL: one dimension); 0 on failure. */
@@ -119,6 +122,70 @@ static void halves(const char *spec, int p)
     vine__levels_free(&m);
 }
 
+/*
+ * reduce_scatter_block and allgather swing on the torus spec for p ranks,
+ * blocks of c elements: the largest COPY over every rank and the largest
+ * scratch (*ag_tmp: the allgather's, *rs_tmp: the reduce-scatter's).
+ */
+static size_t largest_copy(const char *spec, int p, size_t c, size_t *rs_tmp, size_t *ag_tmp)
+{
+    vine_levels m;
+    char err[256] = "";
+    memset(&m, 0, sizeof m);
+    *rs_tmp = *ag_tmp = 0;
+    if (vine__levels_parse(spec, p, &m, err, sizeof err) != VINE_OK) {
+        CHECK(0, "%s: %s", spec, err);
+        return 0;
+    }
+    size_t *counts = malloc((size_t)p * sizeof *counts), big = 0;
+    size_t *displs = malloc(((size_t)p + 1) * sizeof *displs);
+    for (int x = 0; counts && displs && x <= p; x++) {
+        displs[x] = (size_t)x * c;
+        if (x < p)
+            counts[x] = c;
+    }
+    static const vine_coll colls[] = {VINE_COLL_REDUCE_SCATTER_BLOCK, VINE_COLL_ALLGATHER};
+    for (int k = 0; counts && displs && k < 2; k++) {
+        const vine_algo *alg = vine__algo_find(colls[k], "swing");
+        for (int r = 0; alg && r < p; r++) {
+            vine_args a;
+            memset(&a, 0, sizeof a);
+            a.coll = colls[k];
+            a.p = p;
+            a.rank = r;
+            a.count = c;
+            a.counts = k == 0 ? counts : NULL;
+            a.displs = k == 0 ? displs : NULL;
+            a.commutative = 1;
+            a.levels = &m;
+            vine_sched s;
+            vine__sched_init(&s, p, r);
+            int rc = alg->build(&a, &s);
+            CHECK(rc == VINE_OK, "%s rank %d: build %d", spec, r, rc);
+            for (size_t i = 0; rc == VINE_OK && i < s.nops; i++)
+                if (s.ops[i].kind == VINE_OP_COPY && s.ops[i].count > big)
+                    big = s.ops[i].count;
+            size_t *tmp = k == 0 ? rs_tmp : ag_tmp;
+            *tmp = s.tmp_count > *tmp ? s.tmp_count : *tmp;
+            vine__sched_free(&s);
+        }
+        CHECK(alg != NULL, "swing of collective %d not registered", (int)colls[k]);
+    }
+    free(counts);
+    free(displs);
+    vine__levels_free(&m);
+    return big;
+}
+
+static void no_copy(const char *spec, int p)
+{
+    size_t c = 5, total = (size_t)p * c, rs, ag;
+    size_t big = largest_copy(spec, p, c, &rs, &ag);
+    CHECK(big <= c, "%s: a copy of %zu elements, blocks of %zu", spec, big, c);
+    CHECK(ag == 0 && rs <= total + total / 4, "%s: scratch %zu and %zu of %zu", spec, rs, ag,
+          total);
+}
+
 int main(void)
 {
     one_dimension();
@@ -129,6 +196,14 @@ int main(void)
     halves("torus:16x2", 32);
     halves("torus:6x5x7", 210);
     halves(NULL, 64);
+    no_copy("torus:4x4", 16);
+    no_copy("torus:2x2x2", 8);
+    no_copy("torus:4x4x4x2", 128);
+    no_copy("cyclic:4/torus:4", 16);
+    no_copy("torus:1x8x1", 8);
+    /* A fold lays the blocks out in scratch: the check above sees that copy. */
+    size_t rs, ag;
+    CHECK(largest_copy("torus:3x4", 12, 5, &rs, &ag) > 5 && ag > 0, "torus:3x4: no copy seen");
     printf("unit.swing: %ld checks, %ld failed\n", checks, failures);
     return failures > 0;
 }

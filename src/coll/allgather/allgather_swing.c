@@ -10,24 +10,27 @@
  * participant sends the blocks it holds (the ranks that share its top s + 1
  * position bits, phase_swing.h) and receives its peer's, so its set doubles
  * at every step.  In rank order those sets are scattered; the published
- * implementation sends each as one message with an MPI datatype.  Here the
- * blocks gather in scratch in Swing position order, where every set is one
- * range, so each step is one message, and are copied into rank order in
- * RECV at the end.  A dimension whose size D is no power of two folds onto
- * D' = 2^floor(lg D) first, one dimension after another (vine's fold along
- * the dimension: of the coordinates below 2 (D - D') the odd one sends the
- * blocks it holds to its even neighbour and sits out; at the end it
- * receives every block it lacks), not the Swing paper's own scheme for
- * non-powers of two.  On one line of 2^k ranks in rank order Swing's peers
- * and block sets are Bine's, and the builder is bine_send's, which gathers
- * the sets where they lie in RECV after one exchange of the own block
- * instead of the copies (vine__swing_line).
+ * implementation sends each as one message with an MPI datatype.  Where no
+ * dimension folds, the positions are the blocks where they lie in rank
+ * order (position j: rank j's block), so each set is still one range:
+ * one exchange first gives the rank block pos[me], and the steps gather
+ * straight into RECV (phase_swing.h, vine__swing_holder; on one line of
+ * 2^k ranks in rank order these are bine_send's messages).  Where a
+ * dimension folds, a position holds the blocks of several ranks, which
+ * need not lie together: the blocks gather in scratch in position order
+ * and are copied into rank order at the end.  A dimension whose size D is
+ * no power of two folds onto D' = 2^floor(lg D) first, one dimension after
+ * another (vine's fold along the dimension: of the coordinates below
+ * 2 (D - D') the odd one sends the blocks it holds to its even neighbour
+ * and sits out; at the end it receives every block it lacks), not the
+ * Swing paper's own scheme for non-powers of two.
  *
  * Restrictions: a level map, when there is one, whose groups are uniform
  * (torus.h).  Any count, in place.  Cost for a power of two in every
  * dimension: lg p alpha + ((p-1)/p) n beta, n = p count (recursive
- * doubling's), plus a local copy of n; each folded dimension adds 2 alpha +
- * n beta on the ranks that fold.  Scratch: n elements.
+ * doubling's), plus one exchange of a block (alpha + (n/p) beta); with a
+ * fold instead a local copy of n, and each folded dimension adds 2 alpha +
+ * n beta on the ranks that fold.  Scratch: none without a fold, n with one.
  */
 #include "../coll.h"
 #include "../phase_swing.h"
@@ -52,6 +55,36 @@ static int fold_in(const vine_swing *w, const vine_swing_lay *l, vine_sched *s, 
     return 0;
 }
 
+/*
+ * No dimension folds: the own block goes to the participant that starts
+ * with it, the block pos[me] comes in, and the steps gather in RECV.
+ */
+static int in_rank_order(const vine_swing *w, const vine_args *a, vine_sched *s, int in_buf,
+                         size_t in_off)
+{
+    size_t c = a->count;
+    size_t *displs = malloc(((size_t)a->p + 1) * sizeof *displs);
+    if (!displs)
+        return VINE_ERR_NO_MEM;
+    for (int i = 0; i <= a->p; i++)
+        displs[i] = (size_t)i * c;
+    int me = vine__swing_me(w, a->rank), k = w->pos[me];
+    if (k != a->rank) {
+        vine__sched_send(s, w->real[vine__swing_holder(w, a->rank)], in_buf, in_off, c);
+        vine__sched_recv(s, k, VINE_BUF_RECV, (size_t)k * c, c);
+    } else if (!a->inplace) {
+        vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, (size_t)k * c, c);
+    }
+    vine__sched_fence(s);
+    vine_bfly b;
+    memset(&b, 0, sizeof b);
+    b.s = s;
+    b.cur_buf = b.w_buf = VINE_BUF_RECV;
+    vine__swing_allgather(w, &b, displs, me);
+    free(displs);
+    return VINE_OK;
+}
+
 int vine__allgather_swing_build(const vine_args *a, vine_sched *s)
 {
     size_t c = a->count, own = (size_t)a->rank * c;
@@ -67,9 +100,10 @@ int vine__allgather_swing_build(const vine_args *a, vine_sched *s)
     int rc = vine__swing_init(&w, a);
     if (rc != VINE_OK)
         return rc;
-    if (vine__swing_line(&w)) {
+    if (w.np == a->p) {
+        rc = in_rank_order(&w, a, s, in_buf, in_off);
         vine__swing_free(&w);
-        return vine__bfly_allgather_build(a, s, 0);
+        return rc == VINE_OK ? vine__sched_finish(s) : rc;
     }
     unsigned char *mask = malloc((size_t)a->p);
     rc = mask ? vine__swing_lay_init(&l, &w, NULL, c) : VINE_ERR_NO_MEM;

@@ -12,13 +12,16 @@
  * still reaches itself, so after lg p steps it holds its own block.  In rank
  * order those sets are scattered (in one dimension the first step's p/2
  * blocks lie in p/4 runs); the published implementation sends each as one
- * message with an MPI datatype.  Here the input is first copied into
- * scratch in Swing position order, where every set is one range, so each
- * step is one message, and the rank's block is copied out at the end.  On
- * one line of 2^k ranks in rank order Swing's peers and block sets are
- * Bine's, and the builder is bine_send's, which runs the sets on the
- * blocks where they lie and sends each rank its block in one more exchange
- * instead of the two copies (vine__swing_line).
+ * message with an MPI datatype.  Where no dimension folds, the positions
+ * are the blocks where they lie in rank order (position j: rank j's
+ * block), so each set is still one range of the vector: the steps reduce
+ * the input straight into scratch, the butterfly leaves the rank with
+ * block pos[me], and one more exchange sends each block to its rank
+ * (phase_swing.h, vine__swing_holder; on one line of 2^k ranks in rank
+ * order these are bine_send's messages).  Where a dimension folds, a
+ * position holds the blocks of several ranks, which need not lie together:
+ * the input is copied into scratch in position order first, and the
+ * rank's block out at the end.
  * A dimension whose size D is no power of two folds onto D' = 2^floor(lg D)
  * first, one dimension after another (vine's fold along the dimension: of
  * the coordinates below 2 (D - D') the odd one sends its whole vector to its
@@ -29,10 +32,12 @@
  * Restrictions: commutative op; a level map, when there is one, whose groups
  * are uniform (torus.h).  Any counts, in place.  Cost for a power of two in
  * every dimension and equal counts: lg p alpha + ((p-1)/p) n beta +
- * ((p-1)/p) n gamma, n the total count (recursive halving's), plus a local
- * copy of n; each folded dimension adds 2 alpha + n beta + n gamma on the
+ * ((p-1)/p) n gamma, n the total count (recursive halving's), plus one
+ * exchange of a block (alpha + n/p beta); with a fold instead a local copy
+ * of n, and each folded dimension adds 2 alpha + n beta + n gamma on the
  * ranks that fold.  Scratch: the vector (n) and the largest range received
- * into it (n/2; n on a rank that receives a fold).
+ * into it (n/4 without a fold; n/2, and n on a rank that receives a fold,
+ * with one).
  */
 #include "../coll.h"
 #include "../phase_bine.h"
@@ -73,6 +78,32 @@ static void permute_in(vine_sched *s, const vine_swing_lay *l, const vine_args *
     vine__sched_fence(s);
 }
 
+/*
+ * No dimension folds: the steps run on the blocks in rank order, reducing
+ * from in_buf into TMP[0, total), and the block the butterfly leaves here
+ * goes to its rank.
+ */
+static void in_rank_order(const vine_swing *w, const vine_args *a, vine_sched *s, int in_buf)
+{
+    size_t total = a->displs[a->p], mine = a->counts[a->rank];
+    vine_bfly b;
+    memset(&b, 0, sizeof b);
+    b.s = s;
+    b.cur_buf = in_buf;
+    b.w_buf = VINE_BUF_TMP;
+    b.t_off = total;
+    vine__sched_need_tmp(s, total);
+    int me = vine__swing_me(w, a->rank), k = w->pos[me];
+    vine__swing_reduce_scatter(w, &b, a->displs, me);
+    if (k == a->rank) {
+        vine__sched_copy(s, VINE_BUF_TMP, a->displs[k], VINE_BUF_RECV, 0, mine);
+    } else {
+        vine__sched_send(s, k, VINE_BUF_TMP, a->displs[k], a->counts[k]);
+        vine__sched_recv(s, w->real[vine__swing_holder(w, a->rank)], VINE_BUF_RECV, 0, mine);
+    }
+    vine__sched_fence(s);
+}
+
 int vine__reduce_scatter_swing_build(const vine_args *a, vine_sched *s)
 {
     size_t total = a->displs[a->p], mine = a->counts[a->rank];
@@ -87,9 +118,10 @@ int vine__reduce_scatter_swing_build(const vine_args *a, vine_sched *s)
     int rc = vine__swing_init(&w, a);
     if (rc != VINE_OK)
         return rc;
-    if (vine__swing_line(&w)) {
+    if (w.np == a->p) {
+        in_rank_order(&w, a, s, in_buf);
         vine__swing_free(&w);
-        return vine__bfly_reduce_scatter_build(a, s, 0);
+        return vine__sched_finish(s);
     }
     unsigned char *mask = malloc((size_t)a->p);
     rc = mask ? vine__swing_lay_init(&l, &w, a->counts, 0) : VINE_ERR_NO_MEM;
