@@ -337,6 +337,9 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_ALLGATHERV, "bine_block", 0, "-",
      "Bine butterfly on contiguous irregular blocks (distance halving)",
      vine__allgatherv_bine_block_build},
+    {VINE_COLL_ALLGATHERV, "shm", VINE_ALGO_SHM, "one node segment",
+     "every rank copies its block into its region, all read all (allgather shm's schedule)",
+     vine__allgatherv_shm_build},
     MPI_ALGO(VINE_COLL_ALLGATHERV),
 
     {VINE_COLL_ALLTOALLV, "pairwise", 0, "-", "p-1 rounds, one send and one receive each",

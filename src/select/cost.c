@@ -1955,6 +1955,18 @@ static double shm_any(const ctx *x, const vine_args *a, double u)
     return flat_shm(x, a, u);
 }
 
+/* allgatherv shm: allgather shm's schedule, planned on the largest block (allgatherv_shm.c). */
+static double agv_shm(const ctx *x, const vine_args *a, double u)
+{
+    (void)u;
+    double most = 0;
+    for (int i = 0; i < x->p; i++)
+        most = dmax(most, vbytes(x, a->rcounts[i]));
+    vine_cost_shm_call c = shm_call(x, a, VINE_COLL_ALLGATHER, x->p, most, a->shm_count);
+    c.par = (double)a->shm_par_count * (double)x->type_size;
+    return vine__cost_shm(&x->c->shm, &c);
+}
+
 static double h_ar_shm(const ctx *x, const vine_args *a, double u)
 {
     return x->m ? hier_shm_allreduce(x, a, u) : -1;
@@ -2052,6 +2064,7 @@ static const struct formula {
     {VINE_COLL_ALLGATHERV, "recursive_doubling", agv_rd},
     {VINE_COLL_ALLGATHERV, "bruck", agv_bruck},
     {VINE_COLL_ALLGATHERV, "bine_block", agv_bine_block},
+    {VINE_COLL_ALLGATHERV, "shm", agv_shm},
     {VINE_COLL_GATHERV, "linear", rooted_linear},
     {VINE_COLL_GATHERV, "binomial", rooted_binomial},
     {VINE_COLL_SCATTERV, "linear", rooted_linear},

@@ -828,7 +828,8 @@ static void concurrent_round(int r)
     int order[NCOLLS], posted[NCOLLS] = {0}, p = mt_size;
     for (int ci = 0; ci < NCOLLS; ci++) {
         vine_coll coll = colls[ci];
-        const char *algo = r == 0 ? "auto" : mt_algo_at(coll, (r + ci) % mt_nalgos(coll));
+        int na = mt_nalgos(coll); /* 0 where VINE_TEST_ALGOS names none of coll's */
+        const char *algo = r == 0 || na == 0 ? "auto" : mt_algo_at(coll, (r + ci) % na);
         if (!algo || !algo_runs(coll, algo))
             algo = "auto";
         int form = r == 0 ? F_NB : (r + ci) % NFORMS;

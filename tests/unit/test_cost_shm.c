@@ -554,6 +554,50 @@ static void test_leader_shm_uneven(void)
     vine__levels_free(&m);
 }
 
+/*
+ * allgatherv shm: allgather shm's price on its largest block (equal blocks:
+ * allgather's exactly), and auto gives it one-node calls as allgather's range does.
+ */
+static void test_allgatherv(void)
+{
+    vine_cost c;
+    vine__cost_defaults(&c);
+    vine__select_set_cost(NULL); /* auto by the fixed ranges */
+    vine__select_set_tuning(NULL);
+    const vine_algo *agv = vine__algo_find(VINE_COLL_ALLGATHERV, "shm");
+    const vine_algo *ag = vine__algo_find(VINE_COLL_ALLGATHER, "shm");
+    CHECK(agv && ag, "allgatherv and allgather shm registered");
+    if (!agv || !ag)
+        return;
+    static const size_t blocks[] = {1, 8, 4096, 65536, 1 << 20};
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++) {
+        int p = 16;
+        size_t counts[16], displs[16], most = blocks[i];
+        for (int r = 0; r < p; r++) {
+            counts[r] = blocks[i];
+            displs[r] = (size_t)r * blocks[i];
+        }
+        vine_args g = one_node(VINE_COLL_ALLGATHER, p, blocks[i]);
+        vine_args v = one_node(VINE_COLL_ALLGATHERV, p, 0);
+        g.shm_par_count = v.shm_par_count = 32768;
+        v.rcounts = counts;
+        v.rdispls = displs;
+        double tg = 0, tv = 0, tskew = 0, tmost = 0;
+        CHECK(vine__cost_algo(&c, ag, &g, 1, &tg) == VINE_OK &&
+                  vine__cost_algo(&c, agv, &v, 1, &tv) == VINE_OK && near(tg, tv),
+              "equal blocks of %zu B: allgather shm %g s, allgatherv shm %g s", blocks[i], tg, tv);
+        CHECK(strcmp(auto_name(&v, 1), "shm") == 0, "allgatherv of %zu B blocks: auto %s",
+              blocks[i], auto_name(&v, 1));
+        /* One block ten times the others: the price of allgather on that block. */
+        counts[5] = most = 10 * blocks[i];
+        g.count = most;
+        CHECK(vine__cost_algo(&c, agv, &v, 1, &tskew) == VINE_OK &&
+                  vine__cost_algo(&c, ag, &g, 1, &tmost) == VINE_OK && near(tskew, tmost),
+              "one block of %zu B: allgatherv shm %g s, allgather shm on it %g s", most, tskew,
+              tmost);
+    }
+}
+
 int main(void)
 {
     test_copy_rate();
@@ -567,6 +611,7 @@ int main(void)
     test_model_decides();
     test_levels();
     test_leader_shm_uneven();
+    test_allgatherv();
     printf("cost_shm: %ld passed, %ld failed\n", checks - failures, failures);
     return failures > 0;
 }

@@ -302,6 +302,9 @@ static void check_tables(const char *spec, const vine_vdist *d, vine_coll c, int
     a.p = p;
     a.root = p / 2;
     a.commutative = 1;
+    /* A node segment of 64 elements a rank, as `vine verify --shm-count 64` gives: the shm
+     * algorithms run too, their slots and chunks on every distribution. */
+    a.shm_count = a.shm_par_count = 64;
     int rc = vine__vdist_tables(d, &a, &t);
     CHECK(rc == VINE_OK, "%s %s p %d: status %d", spec, cn, p, rc);
     if (rc != VINE_OK)
