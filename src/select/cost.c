@@ -1955,16 +1955,30 @@ static double shm_any(const ctx *x, const vine_args *a, double u)
     return flat_shm(x, a, u);
 }
 
-/* allgatherv shm: allgather shm's schedule, planned on the largest block (allgatherv_shm.c). */
-static double agv_shm(const ctx *x, const vine_args *a, double u)
+/*
+ * allgatherv and gatherv shm: allgather and gather shm's schedules, priced on
+ * the largest block (allgatherv_shm.c, gatherv_shm.c).
+ */
+static double v_shm(const ctx *x, const vine_args *a, vine_coll coll)
 {
-    (void)u;
     double most = 0;
     for (int i = 0; i < x->p; i++)
         most = dmax(most, vbytes(x, a->rcounts[i]));
-    vine_cost_shm_call c = shm_call(x, a, VINE_COLL_ALLGATHER, x->p, most, a->shm_count);
+    vine_cost_shm_call c = shm_call(x, a, coll, x->p, most, a->shm_count);
     c.par = (double)a->shm_par_count * (double)x->type_size;
     return vine__cost_shm(&x->c->shm, &c);
+}
+
+static double agv_shm(const ctx *x, const vine_args *a, double u)
+{
+    (void)u;
+    return v_shm(x, a, VINE_COLL_ALLGATHER);
+}
+
+static double gv_shm(const ctx *x, const vine_args *a, double u)
+{
+    (void)u;
+    return v_shm(x, a, VINE_COLL_GATHER);
 }
 
 static double h_ar_shm(const ctx *x, const vine_args *a, double u)
@@ -2067,6 +2081,7 @@ static const struct formula {
     {VINE_COLL_ALLGATHERV, "shm", agv_shm},
     {VINE_COLL_GATHERV, "linear", rooted_linear},
     {VINE_COLL_GATHERV, "binomial", rooted_binomial},
+    {VINE_COLL_GATHERV, "shm", gv_shm},
     {VINE_COLL_SCATTERV, "linear", rooted_linear},
     {VINE_COLL_SCATTERV, "binomial", rooted_binomial},
     {VINE_COLL_ALLTOALLV, "pairwise", a2av_pairwise},

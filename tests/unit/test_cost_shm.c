@@ -555,19 +555,20 @@ static void test_leader_shm_uneven(void)
 }
 
 /*
- * allgatherv shm: allgather shm's price on its largest block (equal blocks:
- * allgather's exactly), and auto gives it one-node calls as allgather's range does.
+ * allgatherv and gatherv shm: allgather's and gather's shm price on the
+ * largest block (equal blocks: theirs exactly), and auto gives them one-node
+ * calls as the regular collectives' ranges do.
  */
-static void test_allgatherv(void)
+static void test_v(vine_coll vcoll, vine_coll coll)
 {
     vine_cost c;
     vine__cost_defaults(&c);
     vine__select_set_cost(NULL); /* auto by the fixed ranges */
     vine__select_set_tuning(NULL);
-    const vine_algo *agv = vine__algo_find(VINE_COLL_ALLGATHERV, "shm");
-    const vine_algo *ag = vine__algo_find(VINE_COLL_ALLGATHER, "shm");
-    CHECK(agv && ag, "allgatherv and allgather shm registered");
-    if (!agv || !ag)
+    const vine_algo *vs = vine__algo_find(vcoll, "shm"), *rs = vine__algo_find(coll, "shm");
+    const char *vn = vine__coll_name(vcoll);
+    CHECK(vs && rs, "%s and %s shm registered", vn, vine__coll_name(coll));
+    if (!vs || !rs)
         return;
     static const size_t blocks[] = {1, 8, 4096, 65536, 1 << 20};
     for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++) {
@@ -577,24 +578,23 @@ static void test_allgatherv(void)
             counts[r] = blocks[i];
             displs[r] = (size_t)r * blocks[i];
         }
-        vine_args g = one_node(VINE_COLL_ALLGATHER, p, blocks[i]);
-        vine_args v = one_node(VINE_COLL_ALLGATHERV, p, 0);
+        vine_args g = one_node(coll, p, blocks[i]);
+        vine_args v = one_node(vcoll, p, 0);
         g.shm_par_count = v.shm_par_count = 32768;
         v.rcounts = counts;
         v.rdispls = displs;
         double tg = 0, tv = 0, tskew = 0, tmost = 0;
-        CHECK(vine__cost_algo(&c, ag, &g, 1, &tg) == VINE_OK &&
-                  vine__cost_algo(&c, agv, &v, 1, &tv) == VINE_OK && near(tg, tv),
-              "equal blocks of %zu B: allgather shm %g s, allgatherv shm %g s", blocks[i], tg, tv);
-        CHECK(strcmp(auto_name(&v, 1), "shm") == 0, "allgatherv of %zu B blocks: auto %s",
-              blocks[i], auto_name(&v, 1));
-        /* One block ten times the others: the price of allgather on that block. */
+        CHECK(vine__cost_algo(&c, rs, &g, 1, &tg) == VINE_OK &&
+                  vine__cost_algo(&c, vs, &v, 1, &tv) == VINE_OK && near(tg, tv),
+              "%s, equal blocks of %zu B: %g s, the regular shm %g s", vn, blocks[i], tv, tg);
+        CHECK(strcmp(auto_name(&v, 1), "shm") == 0, "%s of %zu B blocks: auto %s", vn, blocks[i],
+              auto_name(&v, 1));
+        /* One block ten times the others (displacements left alone: the price reads counts). */
         counts[5] = most = 10 * blocks[i];
         g.count = most;
-        CHECK(vine__cost_algo(&c, agv, &v, 1, &tskew) == VINE_OK &&
-                  vine__cost_algo(&c, ag, &g, 1, &tmost) == VINE_OK && near(tskew, tmost),
-              "one block of %zu B: allgatherv shm %g s, allgather shm on it %g s", most, tskew,
-              tmost);
+        CHECK(vine__cost_algo(&c, vs, &v, 1, &tskew) == VINE_OK &&
+                  vine__cost_algo(&c, rs, &g, 1, &tmost) == VINE_OK && near(tskew, tmost),
+              "%s, one block of %zu B: %g s, the regular shm on it %g s", vn, most, tskew, tmost);
     }
 }
 
@@ -611,7 +611,8 @@ int main(void)
     test_model_decides();
     test_levels();
     test_leader_shm_uneven();
-    test_allgatherv();
+    test_v(VINE_COLL_ALLGATHERV, VINE_COLL_ALLGATHER);
+    test_v(VINE_COLL_GATHERV, VINE_COLL_GATHER);
     printf("cost_shm: %ld passed, %ld failed\n", checks - failures, failures);
     return failures > 0;
 }

@@ -52,12 +52,6 @@ static void eager(const vine_args *a, vine_sched *s, size_t most, int in_buf, si
     }
 }
 
-/* The part of a block of len elements that chunk [lo, lo + chunk) holds: its length. */
-static size_t piece(size_t len, size_t lo, size_t chunk)
-{
-    return lo >= len ? 0 : len - lo < chunk ? len - lo : chunk;
-}
-
 int vine__allgatherv_shm_build(const vine_args *a, vine_sched *s)
 {
     int p = a->p, r = a->rank;
@@ -81,7 +75,7 @@ int vine__allgatherv_shm_build(const vine_args *a, vine_sched *s)
         return rc;
     for (size_t c = 0; c < pl.nchunks; c++) {
         size_t lo = c * pl.chunk, base = (c % (size_t)pl.slots) * pl.chunk;
-        size_t len = piece(a->rcounts[r], lo, pl.chunk);
+        size_t len = vine__shm_piece(a->rcounts[r], lo, pl.chunk);
         if (len) {
             if (c == 0)
                 vine__shm_enter(a, s);
@@ -92,7 +86,7 @@ int vine__allgatherv_shm_build(const vine_args *a, vine_sched *s)
         }
         for (int k = 1; k < p; k++) {
             int w = (r + k) % p;
-            size_t got = piece(a->rcounts[w], lo, pl.chunk);
+            size_t got = vine__shm_piece(a->rcounts[w], lo, pl.chunk);
             if (!got)
                 continue;
             vine__sched_wait(s, w, 2 * c + 1);

@@ -58,6 +58,11 @@ void vine__shm_wait_all(const vine_args *a, vine_sched *s, size_t v)
         vine__sched_wait(s, vine__mod((long)a->rank + k, a->p), v);
 }
 
+size_t vine__shm_piece(size_t len, size_t lo, size_t chunk)
+{
+    return lo >= len ? 0 : len - lo < chunk ? len - lo : chunk;
+}
+
 void vine__shm_enter(const vine_args *a, vine_sched *s)
 {
     vine__shm_wait_all(a, s, 0);

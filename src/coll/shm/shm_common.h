@@ -71,6 +71,9 @@ typedef struct vine_shm_plan {
  */
 int vine__shm_plan(const vine_args *a, size_t len, size_t cap, size_t per_chunk, vine_shm_plan *pl);
 
+/* The length of the part of a block of len elements that chunk [lo, lo + chunk) holds. */
+size_t vine__shm_piece(size_t len, size_t lo, size_t chunk);
+
 /* The entry wait: WAIT 0 on every other rank, starting after a->rank. */
 void vine__shm_enter(const vine_args *a, vine_sched *s);
 
