@@ -367,6 +367,9 @@ const vine_algo vine__algos[] = {
      vine__scatterv_linear_build},
     {VINE_COLL_SCATTERV, "binomial", VINE_ALGO_ALLCOUNTS, "counts broadcast first",
      "binomial tree carrying each subtree's blocks", vine__scatterv_binomial_build},
+    {VINE_COLL_SCATTERV, "shm", VINE_ALGO_SHM, "one node segment",
+     "small blocks through parts of the root's eager slot, large ones as messages",
+     vine__scatterv_shm_build},
     MPI_ALGO(VINE_COLL_SCATTERV),
 
     {VINE_COLL_SCAN, "recursive_doubling", 0, "-",

@@ -1956,14 +1956,15 @@ static double shm_any(const ctx *x, const vine_args *a, double u)
 }
 
 /*
- * allgatherv and gatherv shm: allgather and gather shm's schedules, priced on
- * the largest block (allgatherv_shm.c, gatherv_shm.c).
+ * allgatherv, gatherv and scatterv shm: allgather's, gather's and scatter's
+ * shm schedules, priced on the largest block of table t (allgatherv_shm.c,
+ * gatherv_shm.c, scatterv_shm.c).
  */
-static double v_shm(const ctx *x, const vine_args *a, vine_coll coll)
+static double v_shm(const ctx *x, const vine_args *a, vine_coll coll, const size_t *t)
 {
     double most = 0;
     for (int i = 0; i < x->p; i++)
-        most = dmax(most, vbytes(x, a->rcounts[i]));
+        most = dmax(most, vbytes(x, t[i]));
     vine_cost_shm_call c = shm_call(x, a, coll, x->p, most, a->shm_count);
     c.par = (double)a->shm_par_count * (double)x->type_size;
     return vine__cost_shm(&x->c->shm, &c);
@@ -1972,13 +1973,27 @@ static double v_shm(const ctx *x, const vine_args *a, vine_coll coll)
 static double agv_shm(const ctx *x, const vine_args *a, double u)
 {
     (void)u;
-    return v_shm(x, a, VINE_COLL_ALLGATHER);
+    return v_shm(x, a, VINE_COLL_ALLGATHER, a->rcounts);
 }
 
 static double gv_shm(const ctx *x, const vine_args *a, double u)
 {
     (void)u;
-    return v_shm(x, a, VINE_COLL_GATHER);
+    return v_shm(x, a, VINE_COLL_GATHER, a->rcounts);
+}
+
+/*
+ * scatterv shm: blocks that fit their part of the root's eager slot as
+ * scatter shm's eager path on the largest block, else the linear sends.
+ */
+static double sv_shm(const ctx *x, const vine_args *a, double u)
+{
+    size_t each = x->p > 1 ? a->shm_par_count / (size_t)(x->p - 1) : 0, most = 0;
+    for (int i = 0; i < x->p; i++)
+        most = a->scounts[i] > most ? a->scounts[i] : most;
+    if (most <= each)
+        return v_shm(x, a, VINE_COLL_SCATTER, a->scounts);
+    return rooted_linear(x, a, u);
 }
 
 static double h_ar_shm(const ctx *x, const vine_args *a, double u)
@@ -2082,6 +2097,7 @@ static const struct formula {
     {VINE_COLL_GATHERV, "linear", rooted_linear},
     {VINE_COLL_GATHERV, "binomial", rooted_binomial},
     {VINE_COLL_GATHERV, "shm", gv_shm},
+    {VINE_COLL_SCATTERV, "shm", sv_shm},
     {VINE_COLL_SCATTERV, "linear", rooted_linear},
     {VINE_COLL_SCATTERV, "binomial", rooted_binomial},
     {VINE_COLL_ALLTOALLV, "pairwise", a2av_pairwise},

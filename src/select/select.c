@@ -286,14 +286,16 @@ const vine_select_shm_range vine__select_shm[VINE_COLL_COUNT][VINE_SELECT_SHM_RA
     [VINE_COLL_BARRIER] = {{0, SIZE_MAX}, {1, 0}},
     /* allgatherv and gatherv shm run allgather and gather shm's schedules (with equal
      * blocks the same copies and flags; on 2 ranks within the runs' spread of their
-     * time): their ranges, not measured on 16 ranks.  gatherv's payload counts as 0 (its
-     * choice may not depend on sizes a non-root does not know).  No shm algorithm (yet)
-     * for the other v collectives and the scans. */
+     * time): their ranges, not measured on 16 ranks.  scatterv shm sends what does not
+     * fit its part of the eager slot as scatterv linear does: every size.  The payload
+     * of gatherv and scatterv counts as 0 (their choice may not depend on sizes a
+     * non-root does not know).  No shm algorithm (yet) for alltoallv, alltoallw and the
+     * scans. */
     [VINE_COLL_ALLGATHERV] = {{0, SIZE_MAX}, {1, 0}},
     [VINE_COLL_ALLTOALLV] = {{1, 0}, {1, 0}},
     [VINE_COLL_ALLTOALLW] = {{1, 0}, {1, 0}},
     [VINE_COLL_GATHERV] = {{0, SIZE_MAX}, {1, 0}},
-    [VINE_COLL_SCATTERV] = {{1, 0}, {1, 0}},
+    [VINE_COLL_SCATTERV] = {{0, SIZE_MAX}, {1, 0}},
     [VINE_COLL_SCAN] = {{1, 0}, {1, 0}},
     [VINE_COLL_EXSCAN] = {{1, 0}, {1, 0}},
 };

@@ -598,6 +598,47 @@ static void test_v(vine_coll vcoll, vine_coll coll)
     }
 }
 
+/*
+ * scatterv shm: small blocks priced as scatter shm's eager path on the
+ * largest block, large ones as scatterv linear; auto takes it on one node.
+ */
+static void test_scatterv(void)
+{
+    vine_cost c;
+    vine__cost_defaults(&c);
+    vine__select_set_cost(NULL);
+    vine__select_set_tuning(NULL);
+    const vine_algo *sv = vine__algo_find(VINE_COLL_SCATTERV, "shm");
+    const vine_algo *lin = vine__algo_find(VINE_COLL_SCATTERV, "linear");
+    const vine_algo *sc = vine__algo_find(VINE_COLL_SCATTER, "shm");
+    CHECK(sv && lin && sc, "scatterv shm and linear, scatter shm registered");
+    if (!sv || !lin || !sc)
+        return;
+    int p = 16;
+    size_t counts[16], displs[16];
+    static const size_t blocks[] = {1, 64, 2184, 2185, 1 << 20};
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++) {
+        for (int r = 0; r < p; r++) {
+            counts[r] = blocks[i];
+            displs[r] = (size_t)r * blocks[i];
+        }
+        vine_args v = one_node(VINE_COLL_SCATTERV, p, 0), g = one_node(VINE_COLL_SCATTER, p, 0);
+        v.shm_par_count = g.shm_par_count = 32768; /* parts of 32768 / 15 = 2184 */
+        v.scounts = counts;
+        v.sdispls = displs;
+        g.count = blocks[i];
+        double ts = 0, tref = 0;
+        int small = blocks[i] <= 2184;
+        CHECK(vine__cost_algo(&c, sv, &v, 1, &ts) == VINE_OK &&
+                  vine__cost_algo(&c, small ? sc : lin, small ? &g : &v, 1, &tref) == VINE_OK &&
+                  near(ts, tref),
+              "scatterv shm of %zu B blocks: %g s, %s %g s", blocks[i], ts,
+              small ? "scatter shm" : "scatterv linear", tref);
+        CHECK(strcmp(auto_name(&v, 1), "shm") == 0, "scatterv of %zu B blocks: auto %s", blocks[i],
+              auto_name(&v, 1));
+    }
+}
+
 int main(void)
 {
     test_copy_rate();
@@ -613,6 +654,7 @@ int main(void)
     test_leader_shm_uneven();
     test_v(VINE_COLL_ALLGATHERV, VINE_COLL_ALLGATHER);
     test_v(VINE_COLL_GATHERV, VINE_COLL_GATHER);
+    test_scatterv();
     printf("cost_shm: %ld passed, %ld failed\n", checks - failures, failures);
     return failures > 0;
 }

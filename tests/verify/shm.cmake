@@ -13,9 +13,10 @@
 if(VINE_SMPI)
   return()
 endif()
-# allgatherv and gatherv with every count distribution and both layouts (the tool's default).
+# allgatherv, gatherv and scatterv with every count distribution and both layouts (the
+# tool's default).
 set(vine_shm_colls bcast reduce allreduce allgather reduce_scatter reduce_scatter_block
-  alltoall gather scatter barrier allgatherv gatherv)
+  alltoall gather scatter barrier allgatherv gatherv scatterv)
 set(vine_shm_counts "0,1,p-1,p,p+1,1000,4099")
 set(vine_shm_ranks "1-33,48,63,64")
 set(vine_shm_nc_ranks "1-17,33,64")
