@@ -16,7 +16,8 @@
  * reuses the slot.  Ranks with shorter blocks write fewer chunks and still
  * read and SET for every chunk, so a writer's reuse wait is always met.
  *
- * Restrictions: one node segment (VINE_ALGO_SHM); any p, any counts and
+ * Source: vine's own (issue 18), allgather shm's protocol on irregular
+ * blocks.  Restrictions: one node segment (VINE_ALGO_SHM); any p, any counts and
  * displacements (zeros, gaps), MPI_IN_PLACE.  Cost: every rank copies its
  * block in and the p - 1 others out: n_r in and sum of the others' out, the
  * largest block setting the number of chunks.

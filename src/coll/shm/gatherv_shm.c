@@ -15,6 +15,7 @@
  * writer's reuse wait is met whatever the other blocks' sizes.  Every rank
  * marks the eager slots, so all agree on the mark.
  *
+ * Source: vine's own (issue 18), gather shm's protocol per block.
  * Restrictions: one node segment (VINE_ALGO_SHM); any p, any root, any
  * counts and displacements, MPI_IN_PLACE at the root.  Cost: each non-root
  * copies its block in, the root copies every block out.

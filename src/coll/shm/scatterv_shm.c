@@ -11,7 +11,8 @@
  * from the block's size, which both know.  Every rank marks the eager slots,
  * so all agree on the mark.
  *
- * Restrictions: one node segment (VINE_ALGO_SHM); any p, any root, any
+ * Source: vine's own (issue 18), the eager slots of docs/shm.md cut per
+ * reader.  Restrictions: one node segment (VINE_ALGO_SHM); any p, any root, any
  * counts and displacements, MPI_IN_PLACE at the root.  Cost: the root copies
  * the small blocks in (no entry wait) and sends the large ones; a rank with a
  * small block copies it out after one flag hand-off.
