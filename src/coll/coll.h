@@ -399,6 +399,7 @@ VINE_BUILDER(scatter, shm);
 VINE_BUILDER(alltoall, shm);
 VINE_BUILDER(allgatherv, shm);
 VINE_BUILDER(gatherv, shm);
+VINE_BUILDER(alltoallv, shm);
 VINE_BUILDER(scatterv, shm);
 /* shm in the nodes, a point-to-point algorithm across them (VINE_ALGO_SHM_NODES). */
 VINE_BUILDER(allreduce, hier_shm);

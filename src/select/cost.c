@@ -22,6 +22,7 @@
 #include "../coll/phase_node.h"
 #include "../coll/phase_swing.h"
 #include "../coll/phase_torus.h"
+#include "../coll/shm/shm_common.h"
 #include "../coll/torus.h"
 
 #include <jansson.h>
@@ -1983,6 +1984,30 @@ static double gv_shm(const ctx *x, const vine_args *a, double u)
 }
 
 /*
+ * alltoallv and alltoallw shm: alltoall shm's schedule on the largest block
+ * of the rows present, sent or received (alltoallv_shm.c: each pair's
+ * block through its part of the writer's eager slot or region, as
+ * alltoall's stream of p - 1 blocks goes through the whole of them); when
+ * that block is large enough to go as a message, alltoallv linear's price.
+ */
+static double a2av_shm(const ctx *x, const vine_args *a, double u)
+{
+    int first, rows = a2av_rows(a, &first);
+    size_t most = 0;
+    for (int r = first; r < first + rows; r++) {
+        const size_t *sc = vine__args_row(a, a->scounts, r);
+        const size_t *rc = vine__args_row(a, a->rcounts, r);
+        for (int i = 0; i < x->p; i++)
+            most = sc[i] > most ? sc[i] : rc[i] > most ? rc[i] : most;
+    }
+    if (most >= vine__shm_a2av_msg_min(x->p))
+        return a2av_linear(x, a, u);
+    vine_cost_shm_call c = shm_call(x, a, VINE_COLL_ALLTOALL, x->p, vbytes(x, most), a->shm_count);
+    c.par = (double)a->shm_par_count * (double)x->type_size;
+    return vine__cost_shm(&x->c->shm, &c);
+}
+
+/*
  * scatterv shm: blocks that fit their part of the root's eager slot as
  * scatter shm's eager path on the largest block, else the linear sends.
  */
@@ -2102,8 +2127,10 @@ static const struct formula {
     {VINE_COLL_SCATTERV, "binomial", rooted_binomial},
     {VINE_COLL_ALLTOALLV, "pairwise", a2av_pairwise},
     {VINE_COLL_ALLTOALLV, "linear", a2av_linear},
+    {VINE_COLL_ALLTOALLV, "shm", a2av_shm},
     {VINE_COLL_ALLTOALLW, "pairwise", a2av_pairwise},
     {VINE_COLL_ALLTOALLW, "linear", a2av_linear},
+    {VINE_COLL_ALLTOALLW, "shm", a2av_shm},
     {VINE_COLL_SCAN, "recursive_doubling", scan_rd},
     {VINE_COLL_SCAN, "linear", scan_linear},
     {VINE_COLL_EXSCAN, "recursive_doubling", scan_rd},

@@ -54,16 +54,25 @@ static size_t table_sum(const size_t *t, int p)
     return n;
 }
 
+/*
+ * Collectives whose choice may not depend on the size: a rank knows only
+ * its own rows of alltoallv's and alltoallw's tables, and a non-root of
+ * gatherv and scatterv only its own block, so a choice by size could
+ * differ between ranks.
+ */
+static int size_free(vine_coll coll)
+{
+    return coll == VINE_COLL_ALLTOALLV || coll == VINE_COLL_ALLTOALLW ||
+           coll == VINE_COLL_GATHERV || coll == VINE_COLL_SCATTERV;
+}
+
 size_t vine__select_bytes(const vine_args *a, size_t type_size)
 {
+    if (size_free(a->coll))
+        return 0;
     switch (a->coll) {
     case VINE_COLL_ALLGATHERV:
         return mul_sat(table_sum(a->rcounts, a->p), type_size);
-    case VINE_COLL_ALLTOALLV:
-    case VINE_COLL_ALLTOALLW:
-    case VINE_COLL_GATHERV:
-    case VINE_COLL_SCATTERV:
-        return 0; /* their choice does not depend on the size */
     case VINE_COLL_ALLGATHER:
         return mul_sat(mul_sat(a->count, (size_t)a->p), type_size);
     case VINE_COLL_REDUCE_SCATTER:
@@ -287,13 +296,14 @@ const vine_select_shm_range vine__select_shm[VINE_COLL_COUNT][VINE_SELECT_SHM_RA
     /* allgatherv and gatherv shm run allgather and gather shm's schedules (with equal
      * blocks the same copies and flags; on 2 ranks within the runs' spread of their
      * time): their ranges, not measured on 16 ranks.  scatterv shm sends what does not
-     * fit its part of the eager slot as scatterv linear does: every size.  The payload
-     * of gatherv and scatterv counts as 0 (their choice may not depend on sizes a
-     * non-root does not know).  No shm algorithm (yet) for alltoallv, alltoallw and the
-     * scans. */
+     * fit its part of the eager slot as scatterv linear does: every size.  alltoallv and
+     * alltoallw shm run alltoall shm's protocol per pair, blocks from 256 KiB as
+     * messages: alltoall's range, not measured on 16 ranks.  The payload of alltoallv,
+     * alltoallw, gatherv and scatterv counts as 0 (size_free): one range for all sizes.
+     * No shm algorithm (yet) for the scans. */
     [VINE_COLL_ALLGATHERV] = {{0, SIZE_MAX}, {1, 0}},
-    [VINE_COLL_ALLTOALLV] = {{1, 0}, {1, 0}},
-    [VINE_COLL_ALLTOALLW] = {{1, 0}, {1, 0}},
+    [VINE_COLL_ALLTOALLV] = {{0, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_ALLTOALLW] = {{0, SIZE_MAX}, {1, 0}},
     [VINE_COLL_GATHERV] = {{0, SIZE_MAX}, {1, 0}},
     [VINE_COLL_SCATTERV] = {{0, SIZE_MAX}, {1, 0}},
     [VINE_COLL_SCAN] = {{1, 0}, {1, 0}},
@@ -377,7 +387,8 @@ static const vine_algo *rules_choice(const vine_args *a, size_t type_size)
     const vine_algo *shm = vine__algo_find(a->coll, "shm");
     if (!shm || vine__algo_admits(shm, a) != VINE_OK)
         return rule;
-    int model = shm_by_model(a, type_size, shm, rule);
+    /* The model prices by size: not for the collectives whose choice may not depend on it. */
+    int model = size_free(a->coll) ? -1 : shm_by_model(a, type_size, shm, rule);
     if (model == 1 || (model < 0 && in_shm_ranges(a, bytes)))
         return shm;
     return rule;

@@ -66,6 +66,12 @@ elseif(vine_mpi_flavor STREQUAL "mpich")
   set(vine_vcoll_nps 1 2 3 4)
 endif()
 vine_mpi_test(vcoll NPS ${vine_vcoll_nps})
+# The shm algorithms of the v collectives (and auto) on blocks 200 times larger, with a
+# region of 64 KiB: blocks beyond the eager slots' parts go through the regions in chunks
+# that reuse their slots, alltoallv's and alltoallw's from 256 KiB as messages.
+vine_mpi_test(vcoll_shm_large PROGRAM vcoll NPS 2 3 5
+  ENV VINE_TEST_V_SCALE=200 VINE_SHM_BYTES=64KiB VINE_TEST_ALGOS=shm,auto
+      VINE_TEST_COLLS=allgatherv,alltoallv,alltoallw,gatherv,scatterv)
 
 # Unknown names in VINE_<COLL>_ALGORITHM must make the collectives fail with
 # MPI_ERR_ARG; known names must be obeyed.

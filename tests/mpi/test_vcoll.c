@@ -6,7 +6,8 @@
  *
  * The v collectives: block sizes drawn from a seed every rank shares
  * (VINE_TEST_SEED, rank 0's value; random with zeros, one rank holding
- * everything, all zero, a fixed irregular pattern), blocks packed in rank
+ * everything, all zero, a fixed irregular pattern; scaled by
+ * VINE_TEST_V_SCALE, every rank the same), blocks packed in rank
  * order, in reversed rank order with gaps, or one of the two by rank (each
  * rank's displacements are its own), MPI_IN_PLACE wherever MPI allows it,
  * every type of the harness, the derived types of dtype.h, a vector type
@@ -46,6 +47,9 @@ static const char *place_names[NPLACES] = {"packed", "gaps", "mixed"};
 /* The seed shared by all ranks and the cases run so far (the same everywhere). */
 static uint64_t base_seed;
 static unsigned long case_no;
+/* VINE_TEST_V_SCALE: the blocks' scales multiplied (1 unless set), for blocks large
+ * enough to leave the shm algorithms' eager slots. */
+static long scale_mul = 1;
 
 static uint64_t mix(uint64_t x)
 {
@@ -627,7 +631,7 @@ static void run_k(vine_coll coll, const char *algo, run_fn run, const tpair *tp,
     vcase vc = {.dist = dist,
                 .place = pl,
                 .inplace = inplace,
-                .c = scales[(h >> 8) % 3],
+                .c = scales[(h >> 8) % 3] * scale_mul,
                 .root = roots[(h >> 16) % (uint64_t)nroots],
                 .big = h % 3 == 0,
                 .junk = (h >> 24) % 2,
@@ -823,6 +827,8 @@ static void init_seed(void)
     unsigned long long s = v && *v ? strtoull(v, NULL, 0) : 20240611u;
     MPI_Bcast(&s, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
     base_seed = s;
+    const char *m = getenv("VINE_TEST_V_SCALE");
+    scale_mul = m && atol(m) > 0 ? atol(m) : 1;
     if (mt_rank == 0 && getenv("MT_VERBOSE"))
         fprintf(stderr, "vcoll: seed %llu\n", s);
 }

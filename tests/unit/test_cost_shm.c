@@ -15,6 +15,7 @@
 #include "check.h"
 #include "coll/coll.h"
 #include "coll/levels.h"
+#include "coll/shm/shm_common.h"
 #include "select/cost.h"
 #include "select/select.h"
 #include "select/tuning.h"
@@ -639,6 +640,99 @@ static void test_scatterv(void)
     }
 }
 
+/*
+ * alltoallv and alltoallw shm: alltoall shm's price on the largest block of
+ * the rank's row, sent or received (at run time the row is the rank's own),
+ * linear's when that block goes as a message.
+ */
+static void test_alltoallv(void)
+{
+    vine_cost c;
+    vine__cost_defaults(&c);
+    const vine_algo *rs = vine__algo_find(VINE_COLL_ALLTOALL, "shm");
+    static const vine_coll colls[] = {VINE_COLL_ALLTOALLV, VINE_COLL_ALLTOALLW};
+    static const size_t blocks[] = {1, 64, 4096, 65536};
+    for (size_t i = 0; i < 2; i++)
+        for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++) {
+            const vine_algo *vs = vine__algo_find(colls[i], "shm");
+            const vine_algo *lin = vine__algo_find(colls[i], "linear");
+            CHECK(vs && lin && rs, "%s shm and linear, alltoall shm registered",
+                  vine__coll_name(colls[i]));
+            if (!vs || !lin || !rs)
+                return;
+            int p = 16;
+            size_t sc[16], rc[16], d[16];
+            for (int r = 0; r < p; r++) {
+                sc[r] = rc[r] = blocks[b];
+                d[r] = (size_t)r * 10 * blocks[b];
+            }
+            vine_args v = one_node(colls[i], p, 0), g = one_node(VINE_COLL_ALLTOALL, p, blocks[b]);
+            v.shm_par_count = g.shm_par_count = 32768;
+            v.scounts = sc;
+            v.rcounts = rc;
+            v.sdispls = v.rdispls = d;
+            v.rank = 3;
+            double tv = 0, tg = 0;
+            CHECK(vine__cost_algo(&c, vs, &v, 1, &tv) == VINE_OK &&
+                      vine__cost_algo(&c, rs, &g, 1, &tg) == VINE_OK && near(tv, tg),
+                  "%s, equal blocks of %zu B: %g s, alltoall shm %g s", vine__coll_name(colls[i]),
+                  blocks[b], tv, tg);
+            /* One received block ten times the others: priced as alltoall on it, or as
+             * linear when it goes as a message (from 256 KiB on 16 ranks). */
+            rc[7] = 10 * blocks[b];
+            g.count = rc[7];
+            int msg = rc[7] >= vine__shm_a2av_msg_min(p);
+            CHECK(msg == (blocks[b] == 65536), "%zu B a message on 16 ranks: %d", rc[7], msg);
+            CHECK(vine__cost_algo(&c, vs, &v, 1, &tv) == VINE_OK &&
+                      vine__cost_algo(&c, msg ? lin : rs, msg ? &v : &g, 1, &tg) == VINE_OK &&
+                      near(tv, tg),
+                  "%s, one block of %zu B: %g s, %s on it %g s", vine__coll_name(colls[i]), rc[7],
+                  tv, msg ? "linear" : "alltoall shm", tg);
+        }
+}
+
+/*
+ * alltoallv, alltoallw, gatherv and scatterv: a rank knows only its own
+ * blocks (gatherv's and scatterv's non-roots their own block), so auto must
+ * not price them by size, even with shm parameters given, or ranks with
+ * different blocks would run different algorithms.  The ranges decide:
+ * shm, whatever the blocks and the model.
+ */
+static void test_size_free(void)
+{
+    static const vine_coll colls[] = {VINE_COLL_ALLTOALLV, VINE_COLL_ALLTOALLW, VINE_COLL_GATHERV,
+                                      VINE_COLL_SCATTERV};
+    static const vine_cost_shm levels[] = {{1e-9, 1e-12, 1e-13, 1e-12}, {1e-3, 1e-6, 1e-7, 1e-6}};
+    static const size_t blocks[] = {1, 1 << 20};
+    vine__select_set_tuning(NULL);
+    for (int l = 0; l < 3; l++) {
+        vine_cost c;
+        vine__cost_defaults(&c);
+        c.shm_given = l < 2;
+        if (l < 2)
+            c.shm = levels[l];
+        vine__select_set_cost(&c);
+        for (size_t i = 0; i < sizeof colls / sizeof *colls; i++)
+            for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++) {
+                int p = 16;
+                size_t counts[16], displs[16];
+                for (int r = 0; r < p; r++) {
+                    counts[r] = blocks[b];
+                    displs[r] = (size_t)r * blocks[b];
+                }
+                vine_args a = one_node(colls[i], p, 0);
+                a.shm_par_count = 32768;
+                a.scounts = a.rcounts = counts;
+                a.sdispls = a.rdispls = displs;
+                a.rank = 3;
+                CHECK(strcmp(auto_name(&a, 1), "shm") == 0,
+                      "%s, blocks of %zu B, shm level %d: auto %s", vine__coll_name(colls[i]),
+                      blocks[b], l, auto_name(&a, 1));
+            }
+    }
+    vine__select_set_cost(NULL);
+}
+
 int main(void)
 {
     test_copy_rate();
@@ -655,6 +749,8 @@ int main(void)
     test_v(VINE_COLL_ALLGATHERV, VINE_COLL_ALLGATHER);
     test_v(VINE_COLL_GATHERV, VINE_COLL_GATHER);
     test_scatterv();
+    test_alltoallv();
+    test_size_free();
     printf("cost_shm: %ld passed, %ld failed\n", checks - failures, failures);
     return failures > 0;
 }

@@ -13,10 +13,10 @@
 if(VINE_SMPI)
   return()
 endif()
-# allgatherv, gatherv and scatterv with every count distribution and both layouts (the
-# tool's default).
+# allgatherv, gatherv, scatterv, alltoallv and alltoallw with every count distribution and
+# both layouts (the tool's default).
 set(vine_shm_colls bcast reduce allreduce allgather reduce_scatter reduce_scatter_block
-  alltoall gather scatter barrier allgatherv gatherv scatterv)
+  alltoall gather scatter barrier allgatherv gatherv scatterv alltoallv alltoallw)
 set(vine_shm_counts "0,1,p-1,p,p+1,1000,4099")
 set(vine_shm_ranks "1-33,48,63,64")
 set(vine_shm_nc_ranks "1-17,33,64")
@@ -45,8 +45,20 @@ endforeach()
 # scatter's single copy serves blocks of 256 KiB and more (the counts above stay below).
 add_test(NAME verify.shm.scatter.single
   COMMAND $<TARGET_FILE:vine_cli> verify --coll scatter --algo shm --ranks ${vine_shm_single_ranks}
-          --count 262143,262144,300000 --shm-count 256,1000000)
+          --count 262143,262144,300000 --shm-count 1000000)
 set_tests_properties(verify.shm.scatter.single PROPERTIES LABELS verify TIMEOUT 900)
+# alltoallv shm (alltoallw runs the same builder): with the region of 256 elements only
+# up to 5 ranks have parts of a region (the rest go as messages), so chunks of 16 elements
+# in a large region make many slots reused at every size up to 17; blocks from 256 KiB go
+# as messages.
+add_test(NAME verify.shm.alltoallv.seg
+  COMMAND $<TARGET_FILE:vine_cli> verify --coll alltoallv --algo shm --ranks 1-17
+          --count ${vine_shm_counts} --shm-count 1000000 --seg 16)
+add_test(NAME verify.shm.alltoallv.messages
+  COMMAND $<TARGET_FILE:vine_cli> verify --coll alltoallv --algo shm --ranks 2,3,5,9
+          --count 262143,262144,300000 --shm-count 1000000)
+set_tests_properties(verify.shm.alltoallv.seg verify.shm.alltoallv.messages
+  PROPERTIES LABELS verify TIMEOUT 900)
 # hier_shm: nodes of 4 in blocks and dealt round-robin, nodes of 8; a map with
 # nodes of different sizes is a skip (its restriction).
 foreach(m "block4;block:4;8,12,16,20,24,28,32,64" "cyclic4;cyclic:4;8,12,16,20,24,32"

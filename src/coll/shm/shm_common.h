@@ -111,6 +111,12 @@ typedef enum vine_shm_move_kind {
  */
 int vine__shm_move(const vine_args *a, vine_sched *s, vine_shm_move_kind kind);
 
+/*
+ * alltoallv and alltoallw shm on p ranks: blocks of at least this many
+ * elements go as point-to-point messages (alltoallv_shm.c).
+ */
+size_t vine__shm_a2av_msg_min(int p);
+
 /* What the reductions leave where (shm_red.c). */
 typedef enum vine_shm_red_kind {
     VINE_SHM_RED_ALL,  /* allreduce: the whole result on every rank */
