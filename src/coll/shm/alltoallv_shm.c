@@ -46,20 +46,21 @@ enum route { NONE, EAGER, REGION, MESSAGE };
 
 /*
  * Blocks of at least vine__shm_a2av_msg_min(p) elements (bytes: the v
- * collectives run on bytes) go as messages, which the MPI library copies once (Open MPI's
- * cross-memory attach) where the regions copy twice.  On 2 ranks of the
- * development machine alltoallv through the regions took 0.94 of the
- * library's time at 8 KiB, 1.24 at 16 KiB, 1.45-1.63 at 32 KiB and 2.4 at
- * 256 KiB; on 8 and 16 ranks of the 16-core machine, where a process's
- * pages are read by many peers at once, alltoall shm took 0.65 at 32 KiB
- * and 0.87-0.98 from 256 KiB (docs/performance.md).
+ * collectives run on bytes) go as messages, which the MPI library copies
+ * once (Open MPI's cross-memory attach) where the slots and regions copy
+ * twice.  On 2 ranks of the development machine, without messages, this
+ * alltoallv took 0.84-0.95 of the library's time at 8 KiB, 1.24-1.34 at 16
+ * KiB, 1.45-1.79 at 32 KiB (all through the eager slot) and 2.4 at 256 KiB
+ * (the regions); on 8 and 16 ranks of the 16-core machine, where a
+ * process's pages are read by many peers at once, alltoall shm took 0.65 at
+ * 32 KiB and 0.87-0.98 from 256 KiB (docs/performance.md).
  */
 size_t vine__shm_a2av_msg_min(int p)
 {
     return p == 2 ? (size_t)16 << 10 : (size_t)256 << 10;
 }
 
-/* Elements of a writer's eager slot (part_eag) and region (part_shm) for each reader. */
+/* Elements of a writer's eager slot (eag) and of its region (shm) for each reader. */
 typedef struct parts {
     size_t eag, shm;
 } parts;
