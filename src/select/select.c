@@ -18,6 +18,7 @@
 #include <string.h>
 
 #define KIB ((size_t)1024)
+#define MIB (KIB * KIB)
 
 /* The one table of cutoffs (see select.h for the meaning of each field). */
 const vine_select_cutoffs vine__select_cutoffs = {
@@ -25,6 +26,7 @@ const vine_select_cutoffs vine__select_cutoffs = {
     .bcast_min_p = 8,
     .bcast_long = 512 * KIB,
     .reduce_short = 2 * KIB,
+    .reduce_pair_long = 1 * MIB,
     .allreduce_short = 2 * KIB,
     .allreduce_ring_max_p = 11,
     .allreduce_bb_min = 16 * KIB,
@@ -150,9 +152,17 @@ static const char *bcast_rule(int p, size_t n)
     return "bine_large";
 }
 
-static const char *reduce_rule(size_t n, int commutative)
+/*
+ * MPICH's rule, but on 2 ranks binomial (one message, reduced at the root)
+ * up to reduce_pair_long, where Rabenseifner's halves take two messages in
+ * turn: on 2 ranks of the development machine binomial took 0.76-1.08 of
+ * the MPI library's time from 2 to 512 KiB, Rabenseifner 1.2-3.6, which won
+ * from 1 MiB (0.79-0.90; docs/performance.md, "Shared memory on 2 ranks").
+ */
+static const char *reduce_rule(int p, size_t n, int commutative)
 {
-    if (!commutative || n <= vine__select_cutoffs.reduce_short)
+    const vine_select_cutoffs *c = &vine__select_cutoffs;
+    if (!commutative || n <= c->reduce_short || (p == 2 && n < c->reduce_pair_long))
         return "binomial";
     return "rabenseifner";
 }
@@ -244,7 +254,7 @@ static const char *rule_name(const vine_args *a, size_t n)
     case VINE_COLL_BCAST:
         return bcast_rule(a->p, n);
     case VINE_COLL_REDUCE:
-        return reduce_rule(n, a->commutative);
+        return reduce_rule(a->p, n, a->commutative);
     case VINE_COLL_ALLREDUCE:
         return allreduce_rule(a->p, n, a->commutative);
     case VINE_COLL_REDUCE_SCATTER:
@@ -310,13 +320,52 @@ const vine_select_shm_range vine__select_shm[VINE_COLL_COUNT][VINE_SELECT_SHM_RA
     [VINE_COLL_EXSCAN] = {{1, 0}, {1, 0}},
 };
 
-/* Whether vine__select_shm's measured ranges give a's payload to shm. */
+/*
+ * On 2 ranks the library's collective is one message, which Open MPI
+ * copies once (cross-memory attach), where the regions copy twice: shm lost
+ * from 8-16 KiB on (up to 512 KiB for bcast and reduce, 256 KiB for gather,
+ * 64 KiB for scatter, at every larger size for allgather and alltoall),
+ * where the 16 ranks of the table above, whose collectives are trees and
+ * exchanges of many messages, favoured shm at every size.  From vine-bench
+ * sweeps of shm, the MPI library and the rules' choice (VINE_SHM=0) on 2
+ * ranks of the 2-core development machine, three runs each
+ * (docs/performance.md, "Shared memory on 2 ranks"): shm where it was
+ * faster than the rules' choice in all three (reduce: than binomial, the
+ * 2-rank rule below 1 MiB).  The v collectives as in the table above;
+ * alltoallv, alltoallw, gatherv and scatterv choose without sizes.
+ */
+const vine_select_shm_range vine__select_shm_pair[VINE_COLL_COUNT][VINE_SELECT_SHM_RANGES] = {
+    [VINE_COLL_BCAST] = {{0, 4 * KIB}, {2 * MIB, SIZE_MAX}},
+    [VINE_COLL_REDUCE] = {{0, 4 * KIB}, {1, 0}},
+    [VINE_COLL_ALLREDUCE] = {{0, 32 * KIB}, {1, 0}},
+    [VINE_COLL_ALLGATHER] = {{0, 16 * KIB}, {1, 0}},
+    [VINE_COLL_REDUCE_SCATTER] = {{0, 16 * KIB}, {1, 0}},
+    [VINE_COLL_REDUCE_SCATTER_BLOCK] = {{0, 16 * KIB}, {1, 0}},
+    [VINE_COLL_ALLTOALL] = {{0, 8 * KIB}, {1, 0}},
+    [VINE_COLL_GATHER] = {{0, 4 * KIB}, {512 * KIB, SIZE_MAX}},
+    [VINE_COLL_SCATTER] = {{0, 4 * KIB}, {256 * KIB, SIZE_MAX}},
+    [VINE_COLL_BARRIER] = {{0, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_ALLGATHERV] = {{0, 16 * KIB}, {1, 0}},
+    [VINE_COLL_ALLTOALLV] = {{0, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_ALLTOALLW] = {{0, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_GATHERV] = {{0, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_SCATTERV] = {{0, SIZE_MAX}, {1, 0}},
+    [VINE_COLL_SCAN] = {{1, 0}, {1, 0}},
+    [VINE_COLL_EXSCAN] = {{1, 0}, {1, 0}},
+};
+
+const vine_select_shm_range *vine__select_shm_ranges(vine_coll coll, int p)
+{
+    return p == 2 ? vine__select_shm_pair[coll] : vine__select_shm[coll];
+}
+
+/* Whether the measured ranges for a's size give its payload to shm. */
 static int in_shm_ranges(const vine_args *a, size_t bytes)
 {
+    const vine_select_shm_range *r = vine__select_shm_ranges(a->coll, a->p);
     int in = 0;
     for (int k = 0; k < VINE_SELECT_SHM_RANGES; k++)
-        in |=
-            bytes >= vine__select_shm[a->coll][k].min && bytes <= vine__select_shm[a->coll][k].max;
+        in |= bytes >= r[k].min && bytes <= r[k].max;
     return in;
 }
 
@@ -375,8 +424,8 @@ static int shm_by_model(const vine_args *a, size_t type_size, const vine_algo *s
  * On a node segment the shm algorithm where it wins, else the MPICH rules'
  * choice.  shm wins where the model prices it below the rules' choice when
  * shm parameters were given (vine__select_shm_model), else (and where the
- * model has no formula for the rules' choice) in vine__select_shm's
- * measured ranges.
+ * model has no formula for the rules' choice) in the measured ranges for
+ * the communicator's size (vine__select_shm_ranges).
  */
 static const vine_algo *rules_choice(const vine_args *a, size_t type_size)
 {

@@ -29,6 +29,7 @@ typedef struct vine_select_cutoffs {
     int bcast_min_p;            /* bcast: binomial when p is below this */
     size_t bcast_long;          /* bcast: bine_large from here on (and for other p) */
     size_t reduce_short;        /* reduce: binomial up to this many bytes */
+    size_t reduce_pair_long;    /* reduce on 2 ranks: binomial below this (vine's own) */
     size_t allreduce_short;     /* allreduce: recursive doubling up to this */
     int allreduce_ring_max_p;   /* allreduce: ring for non-power-of-two p up to this */
     size_t allreduce_bb_min;    /* allreduce: binary blocks from this many bytes */
@@ -47,8 +48,9 @@ extern const vine_select_cutoffs vine__select_cutoffs;
  * Where the rules hand a call to the collective's shm algorithm when it is
  * admitted (all ranks on one node segment, docs/shm.md): payloads (as
  * vine__select_bytes counts them) in [min, max] of either of two ranges per
- * collective; min > max means none.  Measured on 16 ranks of one node
- * (docs/performance.md, issue 18).
+ * collective; min > max means none.  vine__select_shm: measured on 16 ranks
+ * of one node (docs/performance.md, issue 18), for every size but 2;
+ * vine__select_shm_pair: measured on 2 ranks, for communicators of 2.
  */
 typedef struct vine_select_shm_range {
     size_t min, max;
@@ -56,6 +58,10 @@ typedef struct vine_select_shm_range {
 
 #define VINE_SELECT_SHM_RANGES 2
 extern const vine_select_shm_range vine__select_shm[VINE_COLL_COUNT][VINE_SELECT_SHM_RANGES];
+extern const vine_select_shm_range vine__select_shm_pair[VINE_COLL_COUNT][VINE_SELECT_SHM_RANGES];
+
+/* The ranges above for coll on p ranks (coll < VINE_COLL_COUNT). */
+const vine_select_shm_range *vine__select_shm_ranges(vine_coll coll, int p);
 
 /*
  * The payload the selector compares with the cutoffs: count * type_size for

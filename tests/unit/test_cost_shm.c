@@ -353,10 +353,11 @@ static vine_args one_node(vine_coll coll, int p, size_t count)
     return a;
 }
 
-static int in_ranges(vine_coll coll, size_t bytes)
+static int in_ranges(vine_coll coll, int p, size_t bytes)
 {
+    const vine_select_shm_range *r = vine__select_shm_ranges(coll, p);
     for (int k = 0; k < VINE_SELECT_SHM_RANGES; k++)
-        if (bytes >= vine__select_shm[coll][k].min && bytes <= vine__select_shm[coll][k].max)
+        if (bytes >= r[k].min && bytes <= r[k].max)
             return 1;
     return 0;
 }
@@ -400,7 +401,7 @@ static void test_default_unchanged(void)
                 size_t ts = red ? 4 : 1;
                 vine_args a = one_node((vine_coll)coll, ps[j], sizes[i] / ts);
                 const vine_algo *got = vine__select_auto(&a, ts);
-                int want = in_ranges((vine_coll)coll, vine__select_bytes(&a, ts));
+                int want = in_ranges((vine_coll)coll, ps[j], vine__select_bytes(&a, ts));
                 CHECK(got && (strcmp(got->name, "shm") == 0) == want,
                       "%s p=%d %zu B: auto chose %s, the ranges say %s",
                       vine__coll_name((vine_coll)coll), ps[j], sizes[i],

@@ -37,7 +37,7 @@ static const char *expected(vine_coll c, int p, size_t n, int comm)
             return "binomial";
         return n < 512 * 1024 && pow2 ? "scatter_allgather_rd" : "bine_large";
     case VINE_COLL_REDUCE:
-        return !comm || n <= 2048 ? "binomial" : "rabenseifner";
+        return !comm || n <= 2048 || (p == 2 && n < 1024 * 1024) ? "binomial" : "rabenseifner";
     case VINE_COLL_ALLREDUCE:
         if (!comm || n <= 2048)
             return "recursive_doubling";
@@ -103,9 +103,9 @@ static void grid_case(vine_coll c, int p, size_t count, size_t type_size, int co
 }
 
 /* Payloads on both sides of every cutoff, and some far from all of them. */
-static const size_t sizes[] = {0,      1,      8,      2047,    2048,    2049,    12287, 12288,
-                               16383,  16384,  16385,  65536,   81919,   81920,   81921, 262144,
-                               524287, 524288, 524289, 1048576, 8388608, 67108864};
+static const size_t sizes[] = {0,      1,      8,      2047,    2048,    2049,    12287,   12288,
+                               16383,  16384,  16385,  65536,   81919,   81920,   81921,   262144,
+                               524287, 524288, 524289, 1048575, 1048576, 8388608, 67108864};
 
 static void test_grid(void)
 {
@@ -250,8 +250,9 @@ static void test_shm(void)
                                .shm_count = seg ? 1024 : 0};
                 size_t n = vine__select_bytes(&a, 4);
                 int in = 0;
+                const vine_select_shm_range *rg = vine__select_shm_ranges(coll, p);
                 for (int k = 0; k < VINE_SELECT_SHM_RANGES; k++)
-                    in |= n >= vine__select_shm[c][k].min && n <= vine__select_shm[c][k].max;
+                    in |= n >= rg[k].min && n <= rg[k].max;
                 const vine_algo *got = vine__select_auto(&a, 4);
                 int is_shm = got && strcmp(got->name, "shm") == 0;
                 CHECK(is_shm == (seg && in), "%s n=%zu shm_count=%zu: got %s",
@@ -262,6 +263,29 @@ static void test_shm(void)
                           vine__coll_name(coll), n);
                 }
             }
+    /* On 2 ranks the table measured on 2: bcast shm up to 4 KiB and from 2 MiB, the rules'
+     * choice between; allreduce shm up to 32 KiB (16 ranks: at every size). */
+    static const struct {
+        vine_coll coll;
+        size_t bytes;
+        int shm;
+    } pair[] = {{VINE_COLL_BCAST, 4096, 1},      {VINE_COLL_BCAST, 8192, 0},
+                {VINE_COLL_BCAST, 1 << 20, 0},   {VINE_COLL_BCAST, 2 << 20, 1},
+                {VINE_COLL_ALLREDUCE, 32768, 1}, {VINE_COLL_ALLREDUCE, 65536, 0},
+                {VINE_COLL_ALLTOALL, 8192, 1},   {VINE_COLL_ALLTOALL, 16384, 0},
+                {VINE_COLL_SCATTER, 65536, 0},   {VINE_COLL_SCATTER, 262144, 1}};
+    for (size_t i = 0; i < sizeof pair / sizeof pair[0]; i++)
+        for (int p = 2; p <= 16; p += 14) {
+            vine_args a = {.coll = pair[i].coll,
+                           .p = p,
+                           .count = pair[i].bytes,
+                           .commutative = 1,
+                           .shm_count = 1024};
+            const vine_algo *got = vine__select_auto(&a, 1);
+            int want = p == 2 ? pair[i].shm : 1;
+            CHECK(got && (strcmp(got->name, "shm") == 0) == want, "%s of %zu B on %d ranks: %s",
+                  vine__coll_name(pair[i].coll), pair[i].bytes, p, got ? got->name : "none");
+        }
     /* Spot checks of the measured ranges. */
     vine_args r = {.coll = VINE_COLL_REDUCE, .p = 16, .count = 2, .commutative = 1, .shm_count = 9};
     CHECK(strcmp(vine__select_auto(&r, 4)->name, "shm") != 0, "reduce of 8 B: not shm");
