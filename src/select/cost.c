@@ -1977,9 +1977,14 @@ static double agv_shm(const ctx *x, const vine_args *a, double u)
     return v_shm(x, a, VINE_COLL_ALLGATHER, a->rcounts);
 }
 
+/* gatherv shm: gather shm on the largest block, or linear when that block goes as a message. */
 static double gv_shm(const ctx *x, const vine_args *a, double u)
 {
-    (void)u;
+    size_t most = 0;
+    for (int i = 0; i < x->p; i++)
+        most = a->rcounts[i] > most ? a->rcounts[i] : most;
+    if (vine__shm_gatherv_message(x->p, most))
+        return rooted_linear(x, a, u);
     return v_shm(x, a, VINE_COLL_GATHER, a->rcounts);
 }
 

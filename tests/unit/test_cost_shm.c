@@ -692,6 +692,37 @@ static void test_alltoallv(void)
         }
 }
 
+/* gatherv shm on 2 ranks: blocks from 8 KiB below 512 KiB go as messages, priced as linear. */
+static void test_gatherv_pair(void)
+{
+    vine_cost c;
+    vine__cost_defaults(&c);
+    const vine_algo *vs = vine__algo_find(VINE_COLL_GATHERV, "shm");
+    const vine_algo *lin = vine__algo_find(VINE_COLL_GATHERV, "linear");
+    const vine_algo *gs = vine__algo_find(VINE_COLL_GATHER, "shm");
+    CHECK(vs && lin && gs, "gatherv shm and linear, gather shm registered");
+    if (!vs || !lin || !gs)
+        return;
+    static const size_t blocks[] = {8191, 8192, 524287, 524288};
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++) {
+        size_t counts[2] = {blocks[i], blocks[i]}, displs[2] = {0, blocks[i]};
+        vine_args v = one_node(VINE_COLL_GATHERV, 2, 0), g = one_node(VINE_COLL_GATHER, 2, 0);
+        v.shm_par_count = g.shm_par_count = 32768;
+        v.rcounts = counts;
+        v.rdispls = displs;
+        g.count = blocks[i];
+        int msg = vine__shm_gatherv_message(2, blocks[i]);
+        CHECK(msg == (i == 1 || i == 2), "%zu B a message on 2 ranks: %d", blocks[i], msg);
+        CHECK(!vine__shm_gatherv_message(3, blocks[i]), "%zu B no message on 3 ranks", blocks[i]);
+        double tv = 0, tref = 0;
+        CHECK(vine__cost_algo(&c, vs, &v, 1, &tv) == VINE_OK &&
+                  vine__cost_algo(&c, msg ? lin : gs, msg ? &v : &g, 1, &tref) == VINE_OK &&
+                  near(tv, tref),
+              "gatherv shm of %zu B blocks on 2 ranks: %g s, %s %g s", blocks[i], tv,
+              msg ? "linear" : "gather shm", tref);
+    }
+}
+
 /*
  * alltoallv, alltoallw, gatherv and scatterv: a rank knows only its own
  * blocks (gatherv's and scatterv's non-roots their own block), so auto must
@@ -751,6 +782,7 @@ int main(void)
     test_v(VINE_COLL_GATHERV, VINE_COLL_GATHER);
     test_scatterv();
     test_alltoallv();
+    test_gatherv_pair();
     test_size_free();
     printf("cost_shm: %ld passed, %ld failed\n", checks - failures, failures);
     return failures > 0;

@@ -57,8 +57,12 @@ add_test(NAME verify.shm.alltoallv.seg
 add_test(NAME verify.shm.alltoallv.messages
   COMMAND $<TARGET_FILE:vine_cli> verify --coll alltoallv --algo shm --ranks 2,3,5,9
           --count 262143,262144,300000 --shm-count 1000000)
+# gatherv shm on 2 ranks sends blocks from 8 KiB below 512 KiB as messages.
+add_test(NAME verify.shm.gatherv.messages
+  COMMAND $<TARGET_FILE:vine_cli> verify --coll gatherv --algo shm --ranks 2,3
+          --count 4095,4096,8192,262143,300000 --shm-count 256,1000000)
 set_tests_properties(verify.shm.alltoallv.seg verify.shm.alltoallv.messages
-  PROPERTIES LABELS verify TIMEOUT 900)
+  verify.shm.gatherv.messages PROPERTIES LABELS verify TIMEOUT 900)
 # hier_shm: nodes of 4 in blocks and dealt round-robin, nodes of 8; a map with
 # nodes of different sizes is a skip (its restriction).
 foreach(m "block4;block:4;8,12,16,20,24,28,32,64" "cyclic4;cyclic:4;8,12,16,20,24,32"

@@ -12,42 +12,65 @@
  * writers in turn from the one after it, WAITing for each writer's SET
  * 2c + 1 (SET 1 of an eager block), GETs it into its place in RECV and
  * SETs 2c + 2 after chunk c of all while a later chunk follows, so a
- * writer's reuse wait is met whatever the other blocks' sizes.  Every rank
- * marks the eager slots, so all agree on the mark.
+ * writer's reuse wait is met whatever the other blocks' sizes.  A block
+ * goes as a point-to-point message instead on 2 ranks from 8 KiB below 512
+ * KiB (vine__shm_gatherv_message, below), and when its chunks would need
+ * more flag values than a call has; the root posts its receives in its
+ * first round, before any WAIT.  Every rank marks the eager slots, so all
+ * agree on the mark.
  *
  * Source: vine's own (issue 18), gather shm's protocol per block.
  * Restrictions: one node segment (VINE_ALGO_SHM); any p, any root, any
  * counts and displacements, MPI_IN_PLACE at the root.  Cost: each non-root
- * copies its block in, the root copies every block out.
+ * copies its block in, the root copies every block out, but for the
+ * messages.
  */
 #include "../coll.h"
 #include "../ranks.h"
 
 #include "shm_common.h"
 
-/* A writer's block of len elements: 1 when it takes the eager slot, else its region plan. */
-static int plan_block(const vine_args *a, const vine_sched *s, size_t len, vine_shm_plan *pl)
+enum route { REGION, EAGER, MESSAGE };
+
+/*
+ * Whether a block of len elements (bytes: the v collectives run on bytes)
+ * goes as a message for its size: on 2 ranks of the development machine
+ * gather shm took 1.14-2.55 of the MPI library's time from 8 to 256 KiB
+ * blocks, where the library's one message is copied once, and 0.75-0.85
+ * from 512 KiB (docs/performance.md, "Shared memory on 2 ranks").
+ */
+int vine__shm_gatherv_message(int p, size_t len)
 {
-    if (vine__shm_slot_fits(a, s, len))
-        return 1;
-    if (vine__shm_plan(a, len, VINE_SHM_CHUNK_BYTES, 2, pl) != VINE_OK)
-        return -1;
-    return 0;
+    return p == 2 && len >= ((size_t)8 << 10) && len < ((size_t)512 << 10);
 }
 
-/* A non-root: its block through its eager slot or its region. */
-static int write_block(const vine_args *a, vine_sched *s)
+/* The route of a writer's block of len elements; pl: its chunks when REGION. */
+static enum route plan_block(const vine_args *a, const vine_sched *s, size_t len, vine_shm_plan *pl)
+{
+    if (vine__shm_gatherv_message(a->p, len))
+        return MESSAGE;
+    if (vine__shm_slot_fits(a, s, len))
+        return EAGER;
+    if (vine__shm_plan(a, len, VINE_SHM_CHUNK_BYTES, 2, pl) != VINE_OK)
+        return MESSAGE;
+    return REGION;
+}
+
+/* A non-root: its block through its eager slot, its region or a message. */
+static void write_block(const vine_args *a, vine_sched *s)
 {
     size_t len = a->rcounts[a->rank];
     vine_shm_plan pl;
-    int eager = plan_block(a, s, len, &pl);
-    if (eager < 0)
-        return VINE_ERR_UNSUPPORTED;
-    if (eager) {
+    enum route how = plan_block(a, s, len, &pl);
+    if (how == MESSAGE) {
+        vine__sched_send(s, a->root, VINE_BUF_SEND, 0, len);
+        return;
+    }
+    if (how == EAGER) {
         vine__shm_enter_eag(a, s);
         vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_EAG, 0, len);
         vine__sched_set(s, 1);
-        return VINE_OK;
+        return;
     }
     for (size_t c = 0; c < pl.nchunks; c++) {
         size_t lo = c * pl.chunk, base = (c % (size_t)pl.slots) * pl.chunk;
@@ -60,20 +83,26 @@ static int write_block(const vine_args *a, vine_sched *s)
         vine__sched_set(s, 2 * c + 1);
         vine__sched_fence(s);
     }
-    return VINE_OK;
 }
 
-/* The root: chunk c of every block in turn, then SET 2c + 2 while a later chunk follows. */
-static int read_blocks(const vine_args *a, vine_sched *s)
+/*
+ * The root: the messages' receives first, then chunk c of every block in
+ * turn and SET 2c + 2 while a later chunk follows.
+ */
+static void read_blocks(const vine_args *a, vine_sched *s)
 {
     int p = a->p, root = a->root;
     size_t rounds = 0;
-    for (int w = 0; w < p; w++) {
+    for (int k = 1; k < p; k++) {
+        int w = vine__mod((long)root + k, p);
         vine_shm_plan pl;
-        int eager = w == root || a->rcounts[w] == 0 ? 1 : plan_block(a, s, a->rcounts[w], &pl);
-        if (eager < 0)
-            return VINE_ERR_UNSUPPORTED;
-        rounds = !eager && pl.nchunks > rounds ? pl.nchunks : rounds;
+        if (a->rcounts[w] == 0)
+            continue;
+        enum route how = plan_block(a, s, a->rcounts[w], &pl);
+        if (how == MESSAGE)
+            vine__sched_recv(s, w, VINE_BUF_RECV, a->rdispls[w], a->rcounts[w]);
+        else if (how == REGION && pl.nchunks > rounds)
+            rounds = pl.nchunks;
     }
     rounds = rounds ? rounds : 1;
     for (size_t c = 0; c < rounds; c++) {
@@ -83,7 +112,10 @@ static int read_blocks(const vine_args *a, vine_sched *s)
             vine_shm_plan pl;
             if (len == 0)
                 continue;
-            if (plan_block(a, s, len, &pl)) {
+            enum route how = plan_block(a, s, len, &pl);
+            if (how == MESSAGE)
+                continue;
+            if (how == EAGER) {
                 if (c == 0) {
                     vine__sched_wait(s, w, 1);
                     vine__sched_get(s, w, VINE_BUF_EAG, 0, VINE_BUF_RECV, a->rdispls[w], len);
@@ -101,24 +133,21 @@ static int read_blocks(const vine_args *a, vine_sched *s)
             vine__sched_set(s, 2 * c + 2);
         vine__sched_fence(s);
     }
-    return VINE_OK;
 }
 
 int vine__gatherv_shm_build(const vine_args *a, vine_sched *s)
 {
-    int rc = VINE_OK;
     vine__sched_shm(s);
     if (a->p > 1 && a->shm_par_count && !s->sub)
         vine__sched_eag(s, a->shm_par_count);
     if (a->p == 1) {
         /* Nothing but the root's own block. */
     } else if (a->rank != a->root) {
-        rc = a->rcounts[a->rank] ? write_block(a, s) : VINE_OK;
+        if (a->rcounts[a->rank])
+            write_block(a, s);
     } else {
-        rc = read_blocks(a, s);
+        read_blocks(a, s);
     }
-    if (rc != VINE_OK)
-        return rc;
     if (a->rank == a->root && !a->inplace && a->rcounts[a->root])
         vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, a->rdispls[a->root],
                          a->rcounts[a->root]);

@@ -117,6 +117,9 @@ int vine__shm_move(const vine_args *a, vine_sched *s, vine_shm_move_kind kind);
  */
 size_t vine__shm_a2av_msg_min(int p);
 
+/* Whether gatherv shm on p ranks sends a block of len elements as a message (gatherv_shm.c). */
+int vine__shm_gatherv_message(int p, size_t len);
+
 /* What the reductions leave where (shm_red.c). */
 typedef enum vine_shm_red_kind {
     VINE_SHM_RED_ALL,  /* allreduce: the whole result on every rank */
