@@ -10,6 +10,9 @@
  * checked against the values it must give (tight), where a rank that runs
  * ahead of its peers would meet a slot still being read.
  *
+ * alltoallv joins the mix with irregular blocks (zeros too) drawn alike on
+ * every rank.
+ *
  * Environment: VINE_TEST_SHM_CALLS (default 1000) calls in the main loop;
  * VINE_TEST_SHM_EXPECT=none when the run disables the segment (VINE_SHM=0):
  * then vine_shm_info must say so and every call must be served by another
@@ -22,11 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const vine_coll colls[] = {
-    VINE_COLL_BCAST,          VINE_COLL_REDUCE,  VINE_COLL_ALLREDUCE,
-    VINE_COLL_REDUCE_SCATTER, VINE_COLL_ALLGATHER, VINE_COLL_ALLTOALL,
-    VINE_COLL_GATHER,         VINE_COLL_SCATTER, VINE_COLL_BARRIER,
-    VINE_COLL_REDUCE_SCATTER_BLOCK};
+static const vine_coll colls[] = {VINE_COLL_BCAST,     VINE_COLL_REDUCE,
+                                  VINE_COLL_ALLREDUCE, VINE_COLL_REDUCE_SCATTER,
+                                  VINE_COLL_ALLGATHER, VINE_COLL_ALLTOALL,
+                                  VINE_COLL_GATHER,    VINE_COLL_SCATTER,
+                                  VINE_COLL_BARRIER,   VINE_COLL_REDUCE_SCATTER_BLOCK,
+                                  VINE_COLL_ALLTOALLV};
 enum { NCOLLS = sizeof colls / sizeof colls[0] };
 
 static int expect_shm = 1;
@@ -37,6 +41,18 @@ static unsigned draw(unsigned n)
 {
     rng = rng * 6364136223846793005u + 1442695040888963407u;
     return (unsigned)((rng >> 33) % n);
+}
+
+/*
+ * alltoallv's tables: the block from rank i to rank j, 0 to n ints, drawn
+ * from vseed (called with 3 n, the room of one()'s buffers, so that blocks
+ * outgrow their part of the eager slot and go through the regions).
+ */
+static uint64_t vseed;
+static int vcnt(int i, int j, size_t n)
+{
+    uint64_t h = (vseed ^ ((uint64_t)i * 1000003u + (uint64_t)j * 7919u)) * 0x9e3779b97f4a7c15u;
+    return (int)((h >> 33) % (n + 1));
 }
 
 /* One call of coll with vine (use_vine) or MPI; returns the ints to compare in out. */
@@ -104,6 +120,21 @@ static size_t call(vine_coll coll, int use_vine, MPI_Comm w, size_t n, int root,
         *rc = use_vine ? vine_alltoall(in, cnt, MPI_INT, out, cnt, MPI_INT, w)
                        : MPI_Alltoall(in, cnt, MPI_INT, out, cnt, MPI_INT, w);
         return n * (size_t)p;
+    case VINE_COLL_ALLTOALLV: {
+        static int sc[1024], sd[1024], rcnt[1024], rd[1024];
+        int so = 0, ro = 0;
+        for (int i = 0; i < p; i++) {
+            sc[i] = vcnt(me, i, 3 * n);
+            sd[i] = so;
+            so += sc[i];
+            rcnt[i] = vcnt(i, me, 3 * n);
+            rd[i] = ro;
+            ro += rcnt[i];
+        }
+        *rc = use_vine ? vine_alltoallv(in, sc, sd, MPI_INT, out, rcnt, rd, MPI_INT, w)
+                       : MPI_Alltoallv(in, sc, sd, MPI_INT, out, rcnt, rd, MPI_INT, w);
+        return (size_t)ro;
+    }
     case VINE_COLL_GATHER:
         *rc = use_vine ? vine_gather(in, cnt, MPI_INT, out, cnt, MPI_INT, root, w)
                        : MPI_Gather(in, cnt, MPI_INT, out, cnt, MPI_INT, root, w);
@@ -151,6 +182,7 @@ static void one(MPI_Comm w, size_t max_n, const char *where)
     if (coll == VINE_COLL_SCATTER && draw(8) == 0)
         n = BIG + draw(1000);
     int root = (int)draw((unsigned)p);
+    vseed = draw(1u << 30);
     MPI_Op op = draw(2) ? MPI_SUM : MPI_MAX;
     int inplace = (int)draw(3) == 0;
     size_t total = n * (size_t)p * (n >= BIG ? 1 : 3);
