@@ -68,7 +68,8 @@ endif()
 vine_mpi_test(vcoll NPS ${vine_vcoll_nps})
 # The shm algorithms of the v collectives (and auto) on blocks 200 times larger, with a
 # region of 64 KiB: blocks beyond the eager slots' parts go through the regions in chunks
-# that reuse their slots, alltoallv's and alltoallw's from 256 KiB as messages.
+# that reuse their slots, and those that go as messages do (alltoallv's and alltoallw's
+# from 256 KiB, 16 KiB on 2 ranks; gatherv's on 2 ranks from 8 KiB below 512 KiB).
 vine_mpi_test(vcoll_shm_large PROGRAM vcoll NPS 2 3 5
   ENV VINE_TEST_V_SCALE=200 VINE_SHM_BYTES=64KiB VINE_TEST_ALGOS=shm,auto
       VINE_TEST_COLLS=allgatherv,alltoallv,alltoallw,gatherv,scatterv)
