@@ -2018,7 +2018,7 @@ static double a2av_shm(const ctx *x, const vine_args *a, double u)
  */
 static double sv_shm(const ctx *x, const vine_args *a, double u)
 {
-    size_t each = x->p > 1 ? a->shm_par_count / (size_t)(x->p - 1) : 0, most = 0;
+    size_t each = vine__shm_scatterv_part(x->p, a->shm_par_count), most = 0;
     for (int i = 0; i < x->p; i++)
         most = a->scounts[i] > most ? a->scounts[i] : most;
     if (most <= each)

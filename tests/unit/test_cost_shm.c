@@ -616,6 +616,12 @@ static void test_scatterv(void)
     CHECK(sv && lin && sc, "scatterv shm and linear, scatter shm registered");
     if (!sv || !lin || !sc)
         return;
+    /* On 2 ranks the part stops below 8 KiB (blocks from 8 KiB go as messages). */
+    CHECK(vine__shm_scatterv_part(2, 32768) == 8191 && vine__shm_scatterv_part(2, 4096) == 4096 &&
+              vine__shm_scatterv_part(3, 32768) == 16384 &&
+              vine__shm_scatterv_part(16, 32768) == 2184 && vine__shm_scatterv_part(1, 32768) == 0,
+          "scatterv shm's parts: %zu on 2 ranks, %zu on 3", vine__shm_scatterv_part(2, 32768),
+          vine__shm_scatterv_part(3, 32768));
     int p = 16;
     size_t counts[16], displs[16];
     static const size_t blocks[] = {1, 64, 2184, 2185, 1 << 20};

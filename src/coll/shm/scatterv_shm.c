@@ -3,13 +3,14 @@
  * block, so it cannot find its place in a stream of the root's blocks as
  * scatter shm lays them out; instead the root's eager slot
  * (vine_args.shm_par_count elements) is cut into p - 1 equal parts, the
- * part of rank root + k (k = 1 .. p - 1) at (k - 1) times the part's size.
- * A block that fits its part goes through it: the root WAITs PREV for every
- * other rank, copies such blocks in and SETs 1, and their ranks WAIT for it
- * and GET their part (docs/shm.md, "Eager slots").  A larger block goes as
- * one point-to-point message, as scatterv linear sends it.  Both ends decide
- * from the block's size, which both know.  Every rank marks the eager slots,
- * so all agree on the mark.
+ * part of rank root + k (k = 1 .. p - 1) at (k - 1) times the part's size
+ * (below 8 KiB on 2 ranks, vine__shm_scatterv_part).  A block that fits its
+ * part goes through it: the root WAITs PREV for every other rank, copies
+ * such blocks in and SETs 1, and their ranks WAIT for it and GET their part
+ * (docs/shm.md, "Eager slots").  A larger block goes as one point-to-point
+ * message, as scatterv linear sends it.  Both ends decide from the block's
+ * size, which both know.  Every rank marks the eager slots, so all agree on
+ * the mark.
  *
  * Source: vine's own (issue 18), the eager slots of docs/shm.md cut per
  * reader.  Restrictions: one node segment (VINE_ALGO_SHM); any p, any root, any
@@ -22,10 +23,23 @@
 
 #include "shm_common.h"
 
+/*
+ * On 2 ranks a part holds less than 8 KiB, so that blocks from 8 KiB go as
+ * messages: scatterv shm on 2 ranks of the development machine took
+ * 1.13-1.67 of the MPI library's time with blocks of 8-32 KiB in the slot,
+ * where the library's one message is copied once (docs/performance.md,
+ * "Shared memory on 2 ranks").
+ */
+size_t vine__shm_scatterv_part(int p, size_t par_count)
+{
+    size_t each = p < 2 ? 0 : par_count / (size_t)(p - 1);
+    return p == 2 && each >= ((size_t)8 << 10) ? ((size_t)8 << 10) - 1 : each;
+}
+
 /* Elements of the root's eager slot for each other rank (0: none). */
 static size_t part(const vine_args *a, const vine_sched *s)
 {
-    return s->sub || a->p < 2 ? 0 : a->shm_par_count / (size_t)(a->p - 1);
+    return s->sub ? 0 : vine__shm_scatterv_part(a->p, a->shm_par_count);
 }
 
 int vine__scatterv_shm_build(const vine_args *a, vine_sched *s)

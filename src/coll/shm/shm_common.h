@@ -120,6 +120,13 @@ size_t vine__shm_a2av_msg_min(int p);
 /* Whether gatherv shm on p ranks sends a block of len elements as a message (gatherv_shm.c). */
 int vine__shm_gatherv_message(int p, size_t len);
 
+/*
+ * scatterv shm on p ranks with eager slots of par_count elements: the
+ * elements of the root's slot for each reader; larger blocks go as
+ * messages (scatterv_shm.c).
+ */
+size_t vine__shm_scatterv_part(int p, size_t par_count);
+
 /* What the reductions leave where (shm_red.c). */
 typedef enum vine_shm_red_kind {
     VINE_SHM_RED_ALL,  /* allreduce: the whole result on every rank */
