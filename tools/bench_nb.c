@@ -296,10 +296,11 @@ static void calibrate(double target_us, double interval_us, long it[2])
 
 /* ---- The timings ---------------------------------------------------------- */
 
-/* Per-iteration times of up to 4 series, each iteration's maximum over ranks on rank 0. */
+/* Per-iteration times of up to 6 series, each iteration's maximum over ranks on rank 0. */
+#define NSERIES 6
 typedef struct series {
     int n, warm, drop;
-    double *t[4], *tmax[4];
+    double *t[NSERIES], *tmax[NSERIES];
 } series;
 
 static int series_init(series *s, const bench_nb_timing *t)
@@ -308,7 +309,7 @@ static int series_init(series *s, const bench_nb_timing *t)
     s->n = t->iters;
     s->drop = t->warmup >= 0 ? 0 : vine__bench_warmup_drop(t->iters);
     int bad = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NSERIES; i++) {
         s->t[i] = malloc(sizeof(double) * (size_t)s->n);
         s->tmax[i] = malloc(sizeof(double) * (size_t)s->n);
         bad |= !s->t[i] || !s->tmax[i];
@@ -318,7 +319,7 @@ static int series_init(series *s, const bench_nb_timing *t)
 
 static void series_free(series *s)
 {
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NSERIES; i++) {
         free(s->t[i]);
         free(s->tmax[i]);
     }
@@ -361,19 +362,33 @@ static int time_pure(const bcase *b, int mpi, series *s)
     return rc;
 }
 
-/* start + the compute loop (progress calls every chunk iterations, none when chunk is 0) + wait. */
-static int overlapped(const bcase *b, int mpi, long iters, long chunk)
+/*
+ * start + the compute loop (progress calls every chunk iterations, none when
+ * chunk is 0) + wait; part, when not NULL, gets the microseconds of the start
+ * and of the wait alone.
+ */
+static int overlapped(const bcase *b, int mpi, long iters, long chunk, double part[2])
 {
     MPI_Request req = MPI_REQUEST_NULL;
+    double t0 = MPI_Wtime();
     int rc = bench_nb_start(b, mpi, &req);
+    double t1 = MPI_Wtime();
     if (rc != MPI_SUCCESS)
         return rc;
     rc = bench_nb_compute_progress(iters, chunk, mpi, &req);
+    double t2 = MPI_Wtime();
     int wrc = bench_nb_wait(mpi, &req);
+    if (part) {
+        part[0] = (t1 - t0) * 1e6;
+        part[1] = (MPI_Wtime() - t2) * 1e6;
+    }
     return rc != MPI_SUCCESS ? rc : wrc;
 }
 
-/* In alternation: the compute loop alone (series 1), with progress calls (2), without (3). */
+/*
+ * In alternation: the compute loop alone (series 1), with progress calls (2),
+ * without (3), and of that last run the start alone (4) and the wait alone (5).
+ */
 static int time_overlap(const bcase *b, int mpi, long iters, long chunk, series *s)
 {
     int rc = MPI_SUCCESS;
@@ -384,14 +399,19 @@ static int time_overlap(const bcase *b, int mpi, long iters, long chunk, series 
         record(s, 1, k, t0);
         MPI_Barrier(MPI_COMM_WORLD);
         t0 = MPI_Wtime();
-        rc = overlapped(b, mpi, iters, chunk);
+        rc = overlapped(b, mpi, iters, chunk, NULL);
         record(s, 2, k, t0);
         if (rc != MPI_SUCCESS)
             break;
         MPI_Barrier(MPI_COMM_WORLD);
         t0 = MPI_Wtime();
-        rc = overlapped(b, mpi, iters, 0);
+        double part[2] = {0, 0};
+        rc = overlapped(b, mpi, iters, 0, part);
         record(s, 3, k, t0);
+        if (k >= s->warm) {
+            s->t[4][k - s->warm] = part[0];
+            s->t[5][k - s->warm] = part[1];
+        }
     }
     return rc;
 }
@@ -417,6 +437,10 @@ int bench_nb_time(const bcase *b, int mpi, const bench_nb_timing *t, bench_nb_re
         rc = series_stats(&s, 2, NULL, &out->ovl);
     if (rc == MPI_SUCCESS)
         rc = series_stats(&s, 3, NULL, &out->ovl_np);
+    if (rc == MPI_SUCCESS)
+        rc = series_stats(&s, 4, NULL, &out->np_start);
+    if (rc == MPI_SUCCESS)
+        rc = series_stats(&s, 5, NULL, &out->np_wait);
     series_free(&s);
     return rc;
 }

@@ -70,6 +70,8 @@ typedef struct bench_nb_result {
      * request, or the blocking call where there is none (persistent 0). */
     vine_bench_stats st;
     double comp, ovl, ovl_np; /* --nonblocking: medians in microseconds */
+    double np_start, np_wait; /* --nonblocking: of the run without progress calls, the medians
+                                 of the start alone and of the wait alone (microseconds) */
     long comp_iters, chunk;   /* --nonblocking: the compute loop's iterations, and between
                                  two progress calls */
     double blocking;          /* --persistent: the median of the blocking call */

@@ -991,7 +991,7 @@ static row measure(bcase *b, const char *algo, const char *label, const options 
     memset(&r, 0, sizeof r);
     r.check = -1;
     r.err = MPI_SUCCESS;
-    r.nb.comp = r.nb.ovl = r.nb.ovl_np = r.nb.blocking = NAN;
+    r.nb.comp = r.nb.ovl = r.nb.ovl_np = r.nb.np_start = r.nb.np_wait = r.nb.blocking = NAN;
     int mpi = strcmp(algo, "mpi") == 0;
     if (!mpi) {
         vine_set_algorithm(b->coll, algo);
@@ -1023,13 +1023,14 @@ static void print_header_nb(const options *o)
            "with a progress call (vine_progress;\n# MPI_Test for mpi) every %g us of it; "
            "ovl_np_us = the same without progress calls;\n# %%ovl = 100 max(0, min(1, "
            "(pure_us + comp_us - ovl_us) / pure_us)), the share of the communication\n"
-           "# hidden (OSU's overlap), %%ovl_np the same of ovl_np_us; times: medians in "
+           "# hidden (OSU's overlap), %%ovl_np the same of ovl_np_us; start_us, wait_us: the "
+           "start alone and\n# the wait alone in the runs of ovl_np_us; times: medians in "
            "microseconds of\n# per-iteration maxima over ranks; ratio = pure_us / "
            "pure_us(mpi)%s%s\n",
            o->interval_us, thread ? "; VINE_PROGRESS_THREAD=" : "", thread ? thread : "");
-    printf("%-20s %-22s %8s %9s %10s %10s %10s %6s %10s %7s %7s %5s\n", "collective", "algorithm",
-           "size", "count", "pure_us", "comp_us", "ovl_us", "%ovl", "ovl_np_us", "%ovl_np", "ratio",
-           "check");
+    printf("%-20s %-22s %8s %9s %10s %10s %10s %6s %10s %7s %9s %9s %7s %5s\n", "collective",
+           "algorithm", "size", "count", "pure_us", "comp_us", "ovl_us", "%ovl", "ovl_np_us",
+           "%ovl_np", "start_us", "wait_us", "ratio", "check");
 }
 
 /* Is a collective whose persistent form the MPI library lacks (or vine-bench skips) chosen? */
@@ -1135,6 +1136,8 @@ static void file_row_mode(const options *o, const row *r, vine_bench_row *x)
         x->overlap = sig6(bench_nb_overlap(r->st.median, n->comp, n->ovl));
         x->overlap_np_time = round_ns(n->ovl_np);
         x->overlap_np = sig6(bench_nb_overlap(r->st.median, n->comp, n->ovl_np));
+        x->np_start = round_ns(n->np_start);
+        x->np_wait = round_ns(n->np_wait);
     } else if (o->mode == VINE_BENCH_MODE_PERSISTENT) {
         x->blocking = round_ns(n->blocking);
         if (n->persistent && n->blocking > 0)
@@ -1202,15 +1205,16 @@ static const char *cell_pct(char *buf, size_t cap, double f)
 static void print_row_nb(const row *r, double mpi_median, const char *chk)
 {
     const bench_nb_result *n = &r->nb;
-    char ratio[16] = "-", c[5][24];
+    char ratio[16] = "-", c[7][24];
     if (mpi_median > 0)
         snprintf(ratio, sizeof ratio, "%.2f", r->st.median / mpi_median);
-    printf("%10.2f %10s %10s %6s %10s %7s %7s %5s\n", r->st.median,
+    printf("%10.2f %10s %10s %6s %10s %7s %9s %9s %7s %5s\n", r->st.median,
            cell_time(c[0], sizeof c[0], n->comp), cell_time(c[1], sizeof c[1], n->ovl),
            cell_pct(c[2], sizeof c[2], bench_nb_overlap(r->st.median, n->comp, n->ovl)),
            cell_time(c[3], sizeof c[3], n->ovl_np),
-           cell_pct(c[4], sizeof c[4], bench_nb_overlap(r->st.median, n->comp, n->ovl_np)), ratio,
-           chk);
+           cell_pct(c[4], sizeof c[4], bench_nb_overlap(r->st.median, n->comp, n->ovl_np)),
+           cell_time(c[5], sizeof c[5], n->np_start), cell_time(c[6], sizeof c[6], n->np_wait),
+           ratio, chk);
 }
 
 /* The last columns of a row of --persistent: ratio, blocking_us, p/b and check. */
@@ -1241,8 +1245,8 @@ static int print_row(const options *o, const bcase *b, const char *label, const 
     if (r->err != MPI_SUCCESS) {
         printf("error: %s\n", vine_error_string(r->err));
     } else if (r->na && nb) {
-        printf("%10s %10s %10s %6s %10s %7s %7s %5s\n", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a",
-               "n/a", "n/a");
+        printf("%10s %10s %10s %6s %10s %7s %9s %9s %7s %5s\n", "n/a", "n/a", "n/a", "n/a", "n/a",
+               "n/a", "n/a", "n/a", "n/a", "n/a");
     } else if (nb) {
         print_row_nb(r, mpi_median, r->check < 0 ? "-" : r->check ? "OK" : "FAIL");
     } else if (r->na) {

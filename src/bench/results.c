@@ -86,6 +86,7 @@ void vine__bench_row_init(vine_bench_row *row, const char *coll, const char *alg
     row->min = row->median = row->mean = row->p99 = row->max = NAN;
     row->ratio = row->algbw = row->busbw = row->copy_fraction = NAN;
     row->comp = row->overlap_time = row->overlap = row->overlap_np_time = row->overlap_np = NAN;
+    row->np_start = row->np_wait = NAN;
     row->blocking = row->persistent_ratio = NAN;
 }
 
@@ -125,6 +126,8 @@ int vine__bench_results_add(vine_bench_results *r, const vine_bench_row *row)
                       &x->overlap,
                       &x->overlap_np_time,
                       &x->overlap_np,
+                      &x->np_start,
+                      &x->np_wait,
                       &x->blocking,
                       &x->persistent_ratio};
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
@@ -170,19 +173,27 @@ int vine__bench_mode_from_name(const char *name)
 enum {
     OPT_COPY,
     OPT_NB_FIRST,
-    OPT_NB_LAST = OPT_NB_FIRST + 4,
+    OPT_NB_LAST = OPT_NB_FIRST + 6,
     OPT_P_FIRST,
     OPT_P_LAST = OPT_P_FIRST + 1,
     NOPT
 };
-static const char *const opt_names[NOPT] = {"copy_fraction", "comp_us",           "overlap_us",
-                                            "overlap",       "overlap_noprog_us", "overlap_noprog",
-                                            "blocking_us",   "persistent_ratio"};
+static const char *const opt_names[NOPT] = {"copy_fraction",
+                                            "comp_us",
+                                            "overlap_us",
+                                            "overlap",
+                                            "overlap_noprog_us",
+                                            "overlap_noprog",
+                                            "overlap_noprog_start_us",
+                                            "overlap_noprog_wait_us",
+                                            "blocking_us",
+                                            "persistent_ratio"};
 
 static double *opt_field(vine_bench_row *x, int k)
 {
-    double *f[NOPT] = {&x->copy_fraction,   &x->comp,       &x->overlap_time, &x->overlap,
-                       &x->overlap_np_time, &x->overlap_np, &x->blocking,     &x->persistent_ratio};
+    double *f[NOPT] = {
+        &x->copy_fraction, &x->comp,     &x->overlap_time, &x->overlap,  &x->overlap_np_time,
+        &x->overlap_np,    &x->np_start, &x->np_wait,      &x->blocking, &x->persistent_ratio};
     return f[k];
 }
 

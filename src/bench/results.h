@@ -64,8 +64,10 @@ typedef struct vine_bench_row {
     /* Mode NONBLOCKING (min ... max are then those of start + wait alone): the medians in
      * microseconds of the compute loop alone, of start + compute with progress calls + wait,
      * and of the same without progress calls, and the fractions of the communication hidden
-     * by each, in [0, 1] (docs/bench.md).  NAN in other modes and where not measured. */
-    double comp, overlap_time, overlap, overlap_np_time, overlap_np;
+     * by each, in [0, 1] (docs/bench.md), and of the run without progress calls the medians
+     * of its start alone and of its wait alone.  NAN in other modes and where not measured
+     * (files written before the last two existed lack them). */
+    double comp, overlap_time, overlap, overlap_np_time, overlap_np, np_start, np_wait;
     /* Mode PERSISTENT (min ... max are then those of start + wait of the persistent
      * collective): the median of the blocking call in microseconds, and median / it. */
     double blocking, persistent_ratio;

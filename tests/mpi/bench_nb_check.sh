@@ -10,11 +10,15 @@
 # same rows in both, consistent statistics, the mpi rows' ratio of 1) with
 # the mode in their description and the mode's fields in every row, equal in
 # both files, and that `vine table best` takes.
-#   nonblocking: the columns pure_us comp_us ovl_us %ovl ovl_np_us %ovl_np;
-#       %ovl and %ovl_np between 0 and 100; in the files overlap and
+#   nonblocking: the columns pure_us comp_us ovl_us %ovl ovl_np_us %ovl_np
+#       start_us wait_us; %ovl and %ovl_np between 0 and 100; start_us and
+#       wait_us at most ovl_np_us (each is a median of a part of those runs'
+#       iterations, maxima over ranks alike); in the files overlap and
 #       overlap_noprog between 0 and 1 and equal to max(0, min(1, (median_us
 #       + comp_us - overlap_us) / median_us)) (and the same of
-#       overlap_noprog_us) to the digits written; progress_interval_us as
+#       overlap_noprog_us) to the digits written, overlap_noprog_start_us and
+#       overlap_noprog_wait_us in every measured row, between 0 and
+#       overlap_noprog_us; progress_interval_us as
 #       given by --progress-interval (the value is read from the command).
 #   persistent: the columns blocking_us and p/b; p/b a number in every row
 #       but the mpi rows of an MPI library without persistent collectives
@@ -85,31 +89,35 @@ nonblocking)
     [ -n "$interval" ] || interval=10
     grep -q '^# nonblocking: pure_us = start + wait alone' out.txt || fail "no '# nonblocking:' line"
     grep -q "every $interval us of it" out.txt || fail "the header does not give the interval $interval"
-    grep -Eq '^collective +algorithm +size +count +pure_us +comp_us +ovl_us +%ovl +ovl_np_us +%ovl_np +ratio +check$' out.txt ||
+    grep -Eq '^collective +algorithm +size +count +pure_us +comp_us +ovl_us +%ovl +ovl_np_us +%ovl_np +start_us +wait_us +ratio +check$' out.txt ||
         fail "not the columns of --nonblocking"
     awk '/^[a-z_]+ +[a-z_]+ +[^ ]+ +[^ ]+ +[0-9.]+ / {
-             for (i = 5; i <= 11; i++) if ($i !~ /^[0-9]+\.[0-9]+$/) { print "not a number: " $0; bad = 1 }
+             for (i = 5; i <= 13; i++) if ($i !~ /^[0-9]+\.[0-9]+$/) { print "not a number: " $0; bad = 1 }
              if ($8 > 100 || $10 > 100) { print "overlap above 100%: " $0; bad = 1 }
-             if ($2 == "mpi" && $11 != "1.00") { print "mpi ratio: " $0; bad = 1 }
+             if ($11 > $9 || $12 > $9) { print "start or wait above ovl_np_us: " $0; bad = 1 }
+             if ($2 == "mpi" && $13 != "1.00") { print "mpi ratio: " $0; bad = 1 }
          } END { exit bad }' out.txt || fail "a measured row without its numbers"
     grep -q "^# progress_interval_us: $interval\$" r.csv || fail "r.csv: progress_interval_us is not $interval"
     grep -Eq "\"progress_interval_us\": $interval(\\.0)?,\$" r.json || fail "r.json: progress_interval_us is not $interval"
-    grep -q ',busbw_GBps,comp_us,overlap_us,overlap,overlap_noprog_us,overlap_noprog$' r.csv ||
+    grep -q ',busbw_GBps,comp_us,overlap_us,overlap,overlap_noprog_us,overlap_noprog,overlap_noprog_start_us,overlap_noprog_wait_us$' r.csv ||
         fail "r.csv: not the columns of --nonblocking"
-    for k in comp_us overlap_us overlap overlap_noprog_us overlap_noprog; do
+    for k in comp_us overlap_us overlap overlap_noprog_us overlap_noprog overlap_noprog_start_us \
+        overlap_noprog_wait_us; do
         same $k
     done
     # overlap = max(0, min(1, (median + comp - ovl) / median)) of each measured row.
     column median_us >csv.median_us
     column status >csv.status
     paste csv.status csv.median_us csv.comp_us csv.overlap_us csv.overlap csv.overlap_noprog_us \
-        csv.overlap_noprog | awk -F'\t' '
+        csv.overlap_noprog csv.overlap_noprog_start_us csv.overlap_noprog_wait_us | awk -F'\t' '
         function clamp(x) { return x < 0 ? 0 : x > 1 ? 1 : x }
         # The times are written to the nanosecond (0.0005 us at most off each), the overlap
         # from the times before that rounding.
         function off(f, t) { w = clamp(($2 + $3 - t) / $2); e = 0.002 / $2 + 1e-5; return f < w - e || f > w + e }
         $1 != "ok" { next }
-        $3 == "" || $4 == "" || $5 == "" || $6 == "" || $7 == "" { print "row " NR ": a number missing"; bad = 1; next }
+        $3 == "" || $4 == "" || $5 == "" || $6 == "" || $7 == "" || $8 == "" || $9 == "" {
+            print "row " NR ": a number missing"; bad = 1; next }
+        $8 < 0 || $9 < 0 || $8 > $6 || $9 > $6 { print "row " NR ": start or wait not in [0, overlap_noprog_us]"; bad = 1 }
         $5 < 0 || $5 > 1 || $7 < 0 || $7 > 1 { print "row " NR ": overlap out of [0, 1]"; bad = 1 }
         off($5, $4) || off($7, $6) { print "row " NR ": overlap " $5 " / " $7 " is not the definition"; bad = 1 }
         END { exit bad }' || fail "an overlap that is not its definition"
