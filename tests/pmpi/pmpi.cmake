@@ -167,3 +167,33 @@ if(NOT VINE_SANITIZE)
   set_tests_properties(pmpi.install PROPERTIES LABELS "install;pmpi" TIMEOUT 300
     ENVIRONMENT "${VINE_MPI_TEST_ENV}")
 endif()
+
+# tests/pmpi/stress.c: 2000 random calls of the seventeen collectives, blocking
+# and nonblocking mixed, each compared with the MPI library's own (PMPI_) on a
+# private dup: on 1, 3 and 5 ranks; on two pretend nodes of two ranks (the
+# hierarchical algorithms and their shm node phases); with the progress
+# thread; with node segments of 4 KiB (regions reused within one call).
+add_executable(pmpi_stress ${CMAKE_CURRENT_LIST_DIR}/stress.c)
+target_link_libraries(pmpi_stress PRIVATE vine-mpi MPI::MPI_C)
+set(vine_pmpi_np_flag ${VINE_MPIRUN_NP})
+if(NOT vine_pmpi_np_flag)
+  set(vine_pmpi_np_flag -np)
+endif()
+# vine_pmpi_stress(name np seed [env ...]): pmpi.<name>.np<np>.
+function(vine_pmpi_stress name np seed)
+  set(args 2000 ${seed})
+  if("VINE_PROGRESS_THREAD=1" IN_LIST ARGN)
+    list(APPEND args multiple)
+  endif()
+  set(test pmpi.${name}.np${np})
+  add_test(NAME ${test}
+    COMMAND ${VINE_MPIRUN} ${vine_pmpi_np_flag} ${np} $<TARGET_FILE:pmpi_stress> ${args})
+  set_tests_properties(${test} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300
+    ENVIRONMENT "${VINE_MPI_TEST_ENV};${ARGN}")
+endfunction()
+vine_pmpi_stress(stress 1 1)
+vine_pmpi_stress(stress 3 2)
+vine_pmpi_stress(stress 5 3)
+vine_pmpi_stress(stress_hosts 4 4 VINE_TOPOLOGY_FAKE_HOSTS=block:2)
+vine_pmpi_stress(stress_thread 3 5 VINE_PROGRESS_THREAD=1)
+vine_pmpi_stress(stress_shm_small 3 6 VINE_SHM_BYTES=4096)
