@@ -8,8 +8,9 @@
  * reversed rank order and a dup.  Counts from 0 to 256 Ki ints drawn on a
  * log scale (so auto's choice moves between the shm family, its messages and
  * the point-to-point algorithms from one call to the next), random roots,
- * MPI_IN_PLACE where MPI allows it, MPI_SUM and MPI_MAX, irregular counts
- * with zeros and gaps in reversed order.
+ * MPI_IN_PLACE where MPI allows it, MPI_SUM and MPI_MAX on MPI_INT, the
+ * data-movement calls one time in four on a derived type (two ints and a
+ * hole), irregular counts with zeros and gaps in reversed order.
  *
  * The program's MPI_<Coll> calls are vine's (the link order binds them to
  * libvine-mpi); the reference is the MPI library's PMPI_<Coll> on a private
@@ -30,7 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NCOLLS = 17, MAXOUT = 4, NCOMMS = 3, GUARD = 64, MAX_ELEMS = 1 << 18 };
+enum { NCOLLS = 17, MAXOUT = 4, NCOMMS = 3, GUARD = 64, MAX_ELEMS = 1 << 18, HOLE_EXTENT = 3 };
+
+/* Two ints and a hole of one: the derived type of the data-movement calls. */
+static MPI_Datatype holes;
 
 enum coll {
     BCAST,
@@ -75,6 +79,7 @@ static int below(int n)
 /* An outstanding or finished call: its buffers, the reference and what to compare. */
 typedef struct job {
     int used, coll, iter, root, inplace, rank, nb;
+    int derived; /* a data-movement call on holes, not MPI_INT */
     MPI_Request req;
     int *sb, *rb, *ref; /* send, receive and reference receive buffers */
     size_t slen;        /* elements of sb, all checked unless inplace */
@@ -143,6 +148,15 @@ static int full(const job *jobs)
     return 1;
 }
 
+/* Elements [src, src + n) of the send buffer (of the call's type) into element dst of both
+ * receive buffers: an in-place call's input, which the reference receives too. */
+static void place(job *j, int dst, int src, int n)
+{
+    int ext = j->derived ? HOLE_EXTENT : 1;
+    memcpy(j->rb + (size_t)dst * ext, j->sb + (size_t)src * ext, (size_t)n * ext * sizeof(int));
+    memcpy(j->ref + (size_t)dst * ext, j->sb + (size_t)src * ext, (size_t)n * ext * sizeof(int));
+}
+
 /* A count between 0 and MAX_ELEMS on a log scale, 0 one time in eight. */
 static int draw_count(void)
 {
@@ -191,6 +205,9 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
     MPI_Comm_size(comm, &p);
     MPI_Comm_rank(comm, &r);
     int *sb = j->sb, *rb = j->rb, *rf = j->ref;
+    /* The data-movement collectives run on holes when j->derived. */
+    MPI_Datatype t = j->derived ? holes : MPI_INT;
+    int ext = j->derived ? HOLE_EXTENT : 1;
     MPI_Request *q = j->nb ? &j->req : NULL;
     uint64_t seed = draw();
     int bound = n / p;
@@ -198,11 +215,10 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
     switch (j->coll) {
     case BCAST:
         if (r == root)
-            for (int i = 0; i < n; i++)
-                rb[i] = rf[i] = sb[i];
-        PMPI_Bcast(rf, n, MPI_INT, root, ref);
-        rc = q ? MPI_Ibcast(rb, n, MPI_INT, root, comm, q) : MPI_Bcast(rb, n, MPI_INT, root, comm);
-        j->len = (size_t)n;
+            place(j, 0, 0, n);
+        PMPI_Bcast(rf, n, t, root, ref);
+        rc = q ? MPI_Ibcast(rb, n, t, root, comm, q) : MPI_Bcast(rb, n, t, root, comm);
+        j->len = (size_t)n * ext;
         break;
     case REDUCE:
     case ALLREDUCE:
@@ -265,43 +281,40 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
     case ALLTOALL:
         b = n / p;
         if (ip && j->coll == ALLGATHER)
-            for (int i = 0; i < b; i++)
-                rb[r * b + i] = rf[r * b + i] = sb[i];
+            place(j, r * b, 0, b);
         if (ip && j->coll == ALLTOALL)
-            for (int i = 0; i < b * p; i++)
-                rb[i] = sb[i];
+            place(j, 0, 0, b * p);
         if (j->coll == ALLGATHER) {
-            PMPI_Allgather(sb, b, MPI_INT, rf, b, MPI_INT, ref);
-            rc = q ? MPI_Iallgather(ip ? MPI_IN_PLACE : sb, b, MPI_INT, rb, b, MPI_INT, comm, q)
-                   : MPI_Allgather(ip ? MPI_IN_PLACE : sb, b, MPI_INT, rb, b, MPI_INT, comm);
+            PMPI_Allgather(sb, b, t, rf, b, t, ref);
+            rc = q ? MPI_Iallgather(ip ? MPI_IN_PLACE : sb, b, t, rb, b, t, comm, q)
+                   : MPI_Allgather(ip ? MPI_IN_PLACE : sb, b, t, rb, b, t, comm);
         } else {
-            PMPI_Alltoall(sb, b, MPI_INT, rf, b, MPI_INT, ref);
-            rc = q ? MPI_Ialltoall(ip ? MPI_IN_PLACE : sb, b, MPI_INT, rb, b, MPI_INT, comm, q)
-                   : MPI_Alltoall(ip ? MPI_IN_PLACE : sb, b, MPI_INT, rb, b, MPI_INT, comm);
+            PMPI_Alltoall(sb, b, t, rf, b, t, ref);
+            rc = q ? MPI_Ialltoall(ip ? MPI_IN_PLACE : sb, b, t, rb, b, t, comm, q)
+                   : MPI_Alltoall(ip ? MPI_IN_PLACE : sb, b, t, rb, b, t, comm);
         }
-        j->len = (size_t)b * (size_t)p;
+        j->len = (size_t)b * (size_t)p * ext;
         break;
     case GATHER: {
         b = n / p;
         ip = j->inplace = ip && r == root;
         if (ip)
-            for (int i = 0; i < b; i++)
-                rb[r * b + i] = sb[i];
-        PMPI_Gather(sb, b, MPI_INT, rf, b, MPI_INT, root, ref);
+            place(j, r * b, 0, b);
+        PMPI_Gather(sb, b, t, rf, b, t, root, ref);
         const void *s = ip ? MPI_IN_PLACE : sb;
-        rc = q ? MPI_Igather(s, b, MPI_INT, rb, b, MPI_INT, root, comm, q)
-               : MPI_Gather(s, b, MPI_INT, rb, b, MPI_INT, root, comm);
-        j->len = r == root ? (size_t)b * (size_t)p : 0;
+        rc = q ? MPI_Igather(s, b, t, rb, b, t, root, comm, q)
+               : MPI_Gather(s, b, t, rb, b, t, root, comm);
+        j->len = r == root ? (size_t)b * (size_t)p * ext : 0;
         break;
     }
     case SCATTER: {
         b = n / p;
         ip = j->inplace = ip && r == root;
         void *d = ip ? MPI_IN_PLACE : rb;
-        PMPI_Scatter(sb, b, MPI_INT, rf, b, MPI_INT, root, ref);
-        rc = q ? MPI_Iscatter(sb, b, MPI_INT, d, b, MPI_INT, root, comm, q)
-               : MPI_Scatter(sb, b, MPI_INT, d, b, MPI_INT, root, comm);
-        j->len = ip ? 0 : (size_t)b;
+        PMPI_Scatter(sb, b, t, rf, b, t, root, ref);
+        rc = q ? MPI_Iscatter(sb, b, t, d, b, t, root, comm, q)
+               : MPI_Scatter(sb, b, t, d, b, t, root, comm);
+        j->len = ip ? 0 : (size_t)b * ext;
         break;
     }
     case BARRIER:
@@ -314,12 +327,11 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
             c[i] = vcount(seed, i, 1, bound);
         int end = reversed(p, c, d, 1);
         if (ip)
-            for (int i = 0; i < c[r]; i++)
-                rb[d[r] + i] = rf[d[r] + i] = sb[i];
-        PMPI_Allgatherv(sb, c[r], MPI_INT, rf, c, d, MPI_INT, ref);
-        rc = q ? MPI_Iallgatherv(ip ? MPI_IN_PLACE : sb, c[r], MPI_INT, rb, c, d, MPI_INT, comm, q)
-               : MPI_Allgatherv(ip ? MPI_IN_PLACE : sb, c[r], MPI_INT, rb, c, d, MPI_INT, comm);
-        j->len = (size_t)end;
+            place(j, d[r], 0, c[r]);
+        PMPI_Allgatherv(sb, c[r], t, rf, c, d, t, ref);
+        rc = q ? MPI_Iallgatherv(ip ? MPI_IN_PLACE : sb, c[r], t, rb, c, d, t, comm, q)
+               : MPI_Allgatherv(ip ? MPI_IN_PLACE : sb, c[r], t, rb, c, d, t, comm);
+        j->len = (size_t)end * ext;
         break;
     }
     case ALLTOALLV:
@@ -335,9 +347,9 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         }
         int end = reversed(p, rc_, rd, 2);
         if (j->coll == ALLTOALLV) {
-            PMPI_Alltoallv(sb, sc, sd, MPI_INT, rf, rc_, rd, MPI_INT, ref);
-            rc = q ? MPI_Ialltoallv(sb, sc, sd, MPI_INT, rb, rc_, rd, MPI_INT, comm, q)
-                   : MPI_Alltoallv(sb, sc, sd, MPI_INT, rb, rc_, rd, MPI_INT, comm);
+            PMPI_Alltoallv(sb, sc, sd, t, rf, rc_, rd, t, ref);
+            rc = q ? MPI_Ialltoallv(sb, sc, sd, t, rb, rc_, rd, t, comm, q)
+                   : MPI_Alltoallv(sb, sc, sd, t, rb, rc_, rd, t, comm);
         } else {
             /* alltoallw: displacements in bytes. */
             MPI_Datatype *st = j->types[0] = calloc((size_t)p, sizeof *st);
@@ -345,15 +357,15 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
             if (!st || !rt)
                 MPI_Abort(MPI_COMM_WORLD, 2);
             for (int i = 0; i < p; i++) {
-                st[i] = rt[i] = MPI_INT;
-                sd[i] *= (int)sizeof(int);
-                rd[i] *= (int)sizeof(int);
+                st[i] = rt[i] = t;
+                sd[i] *= ext * (int)sizeof(int);
+                rd[i] *= ext * (int)sizeof(int);
             }
             PMPI_Alltoallw(sb, sc, sd, st, rf, rc_, rd, rt, ref);
             rc = q ? MPI_Ialltoallw(sb, sc, sd, st, rb, rc_, rd, rt, comm, q)
                    : MPI_Alltoallw(sb, sc, sd, st, rb, rc_, rd, rt, comm);
         }
-        j->len = (size_t)end;
+        j->len = (size_t)end * ext;
         break;
     }
     case GATHERV: {
@@ -363,13 +375,12 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         int end = reversed(p, c, d, 3);
         ip = j->inplace = ip && r == root;
         if (ip)
-            for (int i = 0; i < c[r]; i++)
-                rb[d[r] + i] = sb[i];
-        PMPI_Gatherv(sb, c[r], MPI_INT, rf, c, d, MPI_INT, root, ref);
+            place(j, d[r], 0, c[r]);
+        PMPI_Gatherv(sb, c[r], t, rf, c, d, t, root, ref);
         const void *s = ip ? MPI_IN_PLACE : sb;
-        rc = q ? MPI_Igatherv(s, c[r], MPI_INT, rb, c, d, MPI_INT, root, comm, q)
-               : MPI_Gatherv(s, c[r], MPI_INT, rb, c, d, MPI_INT, root, comm);
-        j->len = r == root ? (size_t)end : 0;
+        rc = q ? MPI_Igatherv(s, c[r], t, rb, c, d, t, root, comm, q)
+               : MPI_Gatherv(s, c[r], t, rb, c, d, t, root, comm);
+        j->len = r == root ? (size_t)end * ext : 0;
         break;
     }
     case SCATTERV: {
@@ -379,10 +390,10 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         reversed(p, c, d, 1);
         ip = j->inplace = ip && r == root;
         void *dst = ip ? MPI_IN_PLACE : rb;
-        PMPI_Scatterv(sb, c, d, MPI_INT, rf, c[r], MPI_INT, root, ref);
-        rc = q ? MPI_Iscatterv(sb, c, d, MPI_INT, dst, c[r], MPI_INT, root, comm, q)
-               : MPI_Scatterv(sb, c, d, MPI_INT, dst, c[r], MPI_INT, root, comm);
-        j->len = ip ? 0 : (size_t)c[r];
+        PMPI_Scatterv(sb, c, d, t, rf, c[r], t, root, ref);
+        rc = q ? MPI_Iscatterv(sb, c, d, t, dst, c[r], t, root, comm, q)
+               : MPI_Scatterv(sb, c, d, t, dst, c[r], t, root, comm);
+        j->len = ip ? 0 : (size_t)c[r] * ext;
         break;
     }
     }
@@ -406,6 +417,11 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &comms[2]);
     for (int i = 0; i < NCOMMS; i++)
         PMPI_Comm_dup(comms[i], &refs[i]);
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_create_resized(pair, 0, HOLE_EXTENT * (MPI_Aint)sizeof(int), &holes);
+    MPI_Type_commit(&holes);
+    MPI_Type_free(&pair);
     job jobs[MAXOUT];
     memset(jobs, 0, sizeof jobs);
     state = seed * 2654435761u + 88172645463325252u;
@@ -414,13 +430,18 @@ int main(int argc, char **argv)
         int p, r;
         MPI_Comm_size(comms[ci], &p);
         MPI_Comm_rank(comms[ci], &r);
+        int root = below(p), inplace = below(4) == 0, derived = below(4) == 0;
+        MPI_Op op = below(2) ? MPI_SUM : MPI_MAX;
+        int reduction = coll == REDUCE || coll == ALLREDUCE || coll == REDUCE_SCATTER ||
+                        coll == REDUCE_SCATTER_BLOCK || coll == SCAN || coll == EXSCAN;
         job j = {.coll = coll,
                  .iter = it,
-                 .root = below(p),
-                 .inplace = below(4) == 0,
+                 .root = root,
+                 .inplace = inplace,
                  .rank = wr,
-                 .nb = nb};
-        MPI_Op op = below(2) ? MPI_SUM : MPI_MAX;
+                 .nb = nb,
+                 .derived = derived && !reduction};
+        size_t ext = j.derived ? HOLE_EXTENT : 1;
         /* Outstanding calls complete at random, the first one also when a
          * nonblocking call needs its place. */
         int free_slot = -1;
@@ -433,8 +454,8 @@ int main(int argc, char **argv)
         if (coll != BCAST && coll != REDUCE && coll != ALLREDUCE && coll != SCAN &&
             coll != EXSCAN && n > MAX_ELEMS / p)
             n = MAX_ELEMS / p; /* the vector collectives: about MAX_ELEMS in all */
-        j.slen = (size_t)n * (size_t)p + GUARD;
-        size_t rlen = (size_t)n * (size_t)p + 3 * (size_t)p + GUARD;
+        j.slen = ((size_t)n * (size_t)p + GUARD) * ext;
+        size_t rlen = ((size_t)n * (size_t)p + 3 * (size_t)p + GUARD) * ext;
         j.sb = malloc(j.slen * sizeof(int));
         j.rb = malloc(rlen * sizeof(int));
         j.ref = malloc(rlen * sizeof(int));
@@ -468,6 +489,7 @@ int main(int argc, char **argv)
         printf("stress: %d calls on %d ranks, %d wrong\n", iters, wp, all);
     for (int i = 0; i < NCOMMS; i++)
         PMPI_Comm_free(&refs[i]);
+    MPI_Type_free(&holes);
     MPI_Comm_free(&comms[1]);
     MPI_Comm_free(&comms[2]);
     MPI_Finalize();
