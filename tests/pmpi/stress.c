@@ -16,10 +16,11 @@
  * libvine-mpi); the reference is the MPI library's PMPI_<Coll> on a private
  * dup of each communicator, run just before the call under test on the same
  * input, never in place (MPICH 4.0.2's MPI_Reduce in place at a root other
- * than 0 crashes).  Every byte of the receive buffer a rank may read after
- * the call (gaps included) must equal the reference's, and the send buffer
- * must be untouched.  Every rank draws the same numbers, so the ranks agree
- * on the sequence without a message.
+ * than 0 crashes).  Every byte of the receive buffer (gaps, holes and the
+ * guard after it included; where it is not significant, as off the root of a
+ * reduce, it must stay untouched) must equal the reference's but where MPI
+ * leaves it undefined, and the send buffer must be untouched.  Every rank draws the same numbers,
+ * so the ranks agree on the sequence without a message.
  *
  * usage: pmpi_stress [CALLS [SEED [multiple]]]   (default 300 and 1; multiple:
  *        MPI_Init_thread with MPI_THREAD_MULTIPLE, for the progress thread)
@@ -82,8 +83,9 @@ typedef struct job {
     int derived; /* a data-movement call on holes, not MPI_INT */
     MPI_Request req;
     int *sb, *rb, *ref; /* send, receive and reference receive buffers */
-    size_t slen;        /* elements of sb, all checked unless inplace */
-    size_t len;         /* the receive elements compared, from the first */
+    size_t slen;        /* the ints of sb, all checked unless inplace */
+    size_t len;         /* the ints of rb compared, from the first: all of them unless MPI
+                           leaves the rest undefined */
     int *cnt[2], *dsp[2];
     MPI_Datatype *types[2];
 } job;
@@ -110,7 +112,8 @@ static void finish(job *j)
         if (j->rb[i] != j->ref[i]) {
             if (bad++ < 10)
                 fprintf(stderr,
-                        "stress: rank %d call %d %s%s%s%s: element %zu is %d, MPI gives %d\n",
+                        "stress: rank %d call %d %s%s%s%s: int %zu of the receive buffer is %d, "
+                        "MPI gives %d\n",
                         j->rank, j->iter, j->nb ? "i" : "", names[j->coll], root,
                         j->inplace ? " in place" : "", i, j->rb[i], j->ref[i]);
             break;
@@ -185,14 +188,13 @@ static int *ints(int p)
 }
 
 /* The displacements of counts c laid out in reversed rank order with a gap of g after each. */
-static int reversed(int p, const int *c, int *d, int g)
+static void reversed(int p, const int *c, int *d, int g)
 {
     int off = 0;
     for (int i = p - 1; i >= 0; i--) {
         d[i] = off;
         off += c[i] + g;
     }
-    return off;
 }
 
 /*
@@ -211,14 +213,12 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
     MPI_Request *q = j->nb ? &j->req : NULL;
     uint64_t seed = draw();
     int bound = n / p;
-    j->len = 0;
     switch (j->coll) {
     case BCAST:
         if (r == root)
             place(j, 0, 0, n);
         PMPI_Bcast(rf, n, t, root, ref);
         rc = q ? MPI_Ibcast(rb, n, t, root, comm, q) : MPI_Bcast(rb, n, t, root, comm);
-        j->len = (size_t)n * ext;
         break;
     case REDUCE:
     case ALLREDUCE:
@@ -235,22 +235,20 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
             PMPI_Reduce(sb, rf, n, MPI_INT, op, root, ref);
             rc = q ? MPI_Ireduce(s, rb, n, MPI_INT, op, root, comm, q)
                    : MPI_Reduce(s, rb, n, MPI_INT, op, root, comm);
-            j->len = r == root ? (size_t)n : 0;
         } else if (j->coll == ALLREDUCE) {
             PMPI_Allreduce(sb, rf, n, MPI_INT, op, ref);
             rc = q ? MPI_Iallreduce(s, rb, n, MPI_INT, op, comm, q)
                    : MPI_Allreduce(s, rb, n, MPI_INT, op, comm);
-            j->len = (size_t)n;
         } else if (j->coll == SCAN) {
             PMPI_Scan(sb, rf, n, MPI_INT, op, ref);
             rc = q ? MPI_Iscan(s, rb, n, MPI_INT, op, comm, q)
                    : MPI_Scan(s, rb, n, MPI_INT, op, comm);
-            j->len = (size_t)n;
         } else {
             PMPI_Exscan(sb, rf, n, MPI_INT, op, ref);
             rc = q ? MPI_Iexscan(s, rb, n, MPI_INT, op, comm, q)
                    : MPI_Exscan(s, rb, n, MPI_INT, op, comm);
-            j->len = r == 0 ? 0 : (size_t)n; /* rank 0's result is undefined */
+            if (r == 0)
+                j->len = 0; /* rank 0's result is undefined, and MPI may write it */
         }
         break;
     }
@@ -264,7 +262,8 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         PMPI_Reduce_scatter(sb, rf, c, MPI_INT, op, ref);
         rc = q ? MPI_Ireduce_scatter(ip ? MPI_IN_PLACE : sb, rb, c, MPI_INT, op, comm, q)
                : MPI_Reduce_scatter(ip ? MPI_IN_PLACE : sb, rb, c, MPI_INT, op, comm);
-        j->len = (size_t)c[r];
+        if (ip)
+            j->len = (size_t)c[r]; /* in place, the rest of the input is undefined after */
         break;
     }
     case REDUCE_SCATTER_BLOCK:
@@ -275,7 +274,8 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         PMPI_Reduce_scatter_block(sb, rf, b, MPI_INT, op, ref);
         rc = q ? MPI_Ireduce_scatter_block(ip ? MPI_IN_PLACE : sb, rb, b, MPI_INT, op, comm, q)
                : MPI_Reduce_scatter_block(ip ? MPI_IN_PLACE : sb, rb, b, MPI_INT, op, comm);
-        j->len = (size_t)b;
+        if (ip)
+            j->len = (size_t)b; /* in place, the rest of the input is undefined after */
         break;
     case ALLGATHER:
     case ALLTOALL:
@@ -293,7 +293,6 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
             rc = q ? MPI_Ialltoall(ip ? MPI_IN_PLACE : sb, b, t, rb, b, t, comm, q)
                    : MPI_Alltoall(ip ? MPI_IN_PLACE : sb, b, t, rb, b, t, comm);
         }
-        j->len = (size_t)b * (size_t)p * ext;
         break;
     case GATHER: {
         b = n / p;
@@ -304,7 +303,6 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         const void *s = ip ? MPI_IN_PLACE : sb;
         rc = q ? MPI_Igather(s, b, t, rb, b, t, root, comm, q)
                : MPI_Gather(s, b, t, rb, b, t, root, comm);
-        j->len = r == root ? (size_t)b * (size_t)p * ext : 0;
         break;
     }
     case SCATTER: {
@@ -314,7 +312,8 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         PMPI_Scatter(sb, b, t, rf, b, t, root, ref);
         rc = q ? MPI_Iscatter(sb, b, t, d, b, t, root, comm, q)
                : MPI_Scatter(sb, b, t, d, b, t, root, comm);
-        j->len = ip ? 0 : (size_t)b * ext;
+        if (ip)
+            j->len = 0; /* the reference receives the root's block, vine nothing */
         break;
     }
     case BARRIER:
@@ -325,13 +324,12 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         int *c = j->cnt[1] = ints(p), *d = j->dsp[1] = ints(p);
         for (int i = 0; i < p; i++)
             c[i] = vcount(seed, i, 1, bound);
-        int end = reversed(p, c, d, 1);
+        reversed(p, c, d, 1);
         if (ip)
             place(j, d[r], 0, c[r]);
         PMPI_Allgatherv(sb, c[r], t, rf, c, d, t, ref);
         rc = q ? MPI_Iallgatherv(ip ? MPI_IN_PLACE : sb, c[r], t, rb, c, d, t, comm, q)
                : MPI_Allgatherv(ip ? MPI_IN_PLACE : sb, c[r], t, rb, c, d, t, comm);
-        j->len = (size_t)end * ext;
         break;
     }
     case ALLTOALLV:
@@ -345,7 +343,7 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
             off += sc[i] + 1;
             rc_[i] = vcount(seed, i, r, bound);
         }
-        int end = reversed(p, rc_, rd, 2);
+        reversed(p, rc_, rd, 2);
         if (j->coll == ALLTOALLV) {
             PMPI_Alltoallv(sb, sc, sd, t, rf, rc_, rd, t, ref);
             rc = q ? MPI_Ialltoallv(sb, sc, sd, t, rb, rc_, rd, t, comm, q)
@@ -365,14 +363,13 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
             rc = q ? MPI_Ialltoallw(sb, sc, sd, st, rb, rc_, rd, rt, comm, q)
                    : MPI_Alltoallw(sb, sc, sd, st, rb, rc_, rd, rt, comm);
         }
-        j->len = (size_t)end * ext;
         break;
     }
     case GATHERV: {
         int *c = j->cnt[1] = ints(p), *d = j->dsp[1] = ints(p);
         for (int i = 0; i < p; i++)
             c[i] = vcount(seed, i, 2, bound);
-        int end = reversed(p, c, d, 3);
+        reversed(p, c, d, 3);
         ip = j->inplace = ip && r == root;
         if (ip)
             place(j, d[r], 0, c[r]);
@@ -380,7 +377,6 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         const void *s = ip ? MPI_IN_PLACE : sb;
         rc = q ? MPI_Igatherv(s, c[r], t, rb, c, d, t, root, comm, q)
                : MPI_Gatherv(s, c[r], t, rb, c, d, t, root, comm);
-        j->len = r == root ? (size_t)end * ext : 0;
         break;
     }
     case SCATTERV: {
@@ -393,7 +389,8 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         PMPI_Scatterv(sb, c, d, t, rf, c[r], t, root, ref);
         rc = q ? MPI_Iscatterv(sb, c, d, t, dst, c[r], t, root, comm, q)
                : MPI_Scatterv(sb, c, d, t, dst, c[r], t, root, comm);
-        j->len = ip ? 0 : (size_t)c[r] * ext;
+        if (ip)
+            j->len = 0; /* the reference receives the root's block, vine nothing */
         break;
     }
     }
@@ -467,6 +464,7 @@ int main(int argc, char **argv)
             j.sb[i] = send_value(i, wr, it);
         for (size_t i = 0; i < rlen; i++)
             j.rb[i] = j.ref[i] = -7;
+        j.len = rlen;
         int rc = issue(&j, n, op, comms[ci], refs[ci]);
         j.used = 1;
         if (rc != MPI_SUCCESS) {
