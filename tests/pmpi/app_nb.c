@@ -35,6 +35,7 @@
  * the program fails on one rank without libvine-mpi there.)
  */
 #include "app.h"
+#include "colls.h"
 
 /*
  * MPICH defines MPI_STATUSES_IGNORE as (MPI_Status *)1, which GCC takes for
@@ -44,33 +45,6 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
-
-enum {
-    BCAST,
-    REDUCE,
-    ALLREDUCE,
-    REDUCE_SCATTER,
-    REDUCE_SCATTER_BLOCK,
-    ALLGATHER,
-    ALLTOALL,
-    GATHER,
-    SCATTER,
-    BARRIER,
-    ALLGATHERV,
-    ALLTOALLV,
-    ALLTOALLW,
-    GATHERV,
-    SCATTERV,
-    SCAN,
-    EXSCAN,
-    NCOLL
-};
-
-static const char *const coll_name[NCOLL] = {
-    "bcast",      "reduce",    "allreduce", "reduce_scatter", "reduce_scatter_block",
-    "allgather",  "alltoall",  "gather",    "scatter",        "barrier",
-    "allgatherv", "alltoallv", "alltoallw", "gatherv",        "scatterv",
-    "scan",       "exscan"};
 
 /* Two ints: alltoallw's type for some peers (made in main). */
 static MPI_Datatype pair_type;

@@ -32,35 +32,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NCOLLS = 17, MAXOUT = 4, NCOMMS = 3, GUARD = 64, MAX_ELEMS = 1 << 18, HOLE_EXTENT = 3 };
+#include "colls.h"
+
+enum { MAXOUT = 4, NCOMMS = 3, GUARD = 64, MAX_ELEMS = 1 << 18, HOLE_EXTENT = 3 };
 
 /* Two ints and a hole of one: the derived type of the data-movement calls. */
 static MPI_Datatype holes;
-
-enum coll {
-    BCAST,
-    REDUCE,
-    ALLREDUCE,
-    REDUCE_SCATTER,
-    REDUCE_SCATTER_BLOCK,
-    ALLGATHER,
-    ALLTOALL,
-    GATHER,
-    SCATTER,
-    BARRIER,
-    ALLGATHERV,
-    ALLTOALLV,
-    ALLTOALLW,
-    GATHERV,
-    SCATTERV,
-    SCAN,
-    EXSCAN
-};
-static const char *const names[NCOLLS] = {
-    "bcast",      "reduce",    "allreduce", "reduce_scatter", "reduce_scatter_block",
-    "allgather",  "alltoall",  "gather",    "scatter",        "barrier",
-    "allgatherv", "alltoallv", "alltoallw", "gatherv",        "scatterv",
-    "scan",       "exscan"};
 
 static uint64_t state;
 
@@ -114,7 +91,7 @@ static void finish(job *j)
                 fprintf(stderr,
                         "stress: rank %d call %d %s%s%s%s: int %zu of the receive buffer is %d, "
                         "MPI gives %d\n",
-                        j->rank, j->iter, j->nb ? "i" : "", names[j->coll], root,
+                        j->rank, j->iter, j->nb ? "i" : "", coll_name[j->coll], root,
                         j->inplace ? " in place" : "", i, j->rb[i], j->ref[i]);
             break;
         }
@@ -122,7 +99,7 @@ static void finish(job *j)
         if (j->sb[i] != send_value(i, j->rank, j->iter)) {
             if (bad++ < 10)
                 fprintf(stderr, "stress: rank %d call %d %s: the send buffer changed at %zu\n",
-                        j->rank, j->iter, names[j->coll], i);
+                        j->rank, j->iter, coll_name[j->coll], i);
             break;
         }
     free(j->sb);
@@ -423,7 +400,7 @@ int main(int argc, char **argv)
     memset(jobs, 0, sizeof jobs);
     state = seed * 2654435761u + 88172645463325252u;
     for (int it = 0; it < iters; it++) {
-        int ci = below(NCOMMS), coll = below(NCOLLS), n = draw_count(), nb = below(3) == 0;
+        int ci = below(NCOMMS), coll = below(NCOLL), n = draw_count(), nb = below(3) == 0;
         int p, r;
         MPI_Comm_size(comms[ci], &p);
         MPI_Comm_rank(comms[ci], &r);
@@ -469,7 +446,7 @@ int main(int argc, char **argv)
         j.used = 1;
         if (rc != MPI_SUCCESS) {
             if (bad++ < 10)
-                fprintf(stderr, "stress: rank %d call %d %s returned %d\n", wr, it, names[coll],
+                fprintf(stderr, "stress: rank %d call %d %s returned %d\n", wr, it, coll_name[coll],
                         rc);
             j.nb = 0;
         }
