@@ -398,6 +398,17 @@ int vine_is_request(MPI_Request request);
  * is in a pass.
  */
 int vine_progress(void);
+/*
+ * MPI_Op_free for programs that free a user-defined op while vine's
+ * nonblocking collectives that use it are pending, or while persistent ones
+ * that use it exist, as MPI allows: such requests keep the op, and it is
+ * freed when the last of them is freed (completed, or for a persistent
+ * request vine_request_free).  *op becomes MPI_OP_NULL at once either way.
+ * Every other op, and every error, goes to MPI_Op_free.  libvine-mpi's
+ * MPI_Op_free is this function; a program of vine's own API that frees
+ * such an op with MPI_Op_free must wait for those requests first.
+ */
+int vine_op_free(MPI_Op *op);
 
 /*
  * Chooses the algorithm of a collective for the whole process; name NULL or

@@ -205,6 +205,18 @@ int vine__mt(void);
 void vine__lock(void);
 void vine__unlock(void);
 
+/*
+ * Reduction ops (ops.c).  The predefined ones that apply to collectives
+ * (all commutative: no need to ask MPI).  A request holds a user-defined op
+ * it will apply later, so that vine_op_free (MPI_Op_free in libvine-mpi)
+ * leaves it to the request: vine__op_hold returns 1 when it took a
+ * reference (a user-defined op, memory permitting), which vine__op_drop
+ * gives back, freeing an op the program has freed with the last one.
+ */
+int vine__op_is_predefined(MPI_Op op);
+int vine__op_hold(MPI_Op op);
+void vine__op_drop(MPI_Op op);
+
 /* The cached entry for k, or NULL. */
 vine_cache_entry *vine__cache_find(vine_comm_state *st, const vine_key *k);
 /*

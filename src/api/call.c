@@ -48,14 +48,6 @@ int vine__call_bytes(size_t count, MPI_Count size, size_t *bytes)
     return MPI_SUCCESS;
 }
 
-/* The predefined reduction ops, all commutative: no need to ask MPI. */
-static int is_predefined_op(MPI_Op op)
-{
-    return op == MPI_SUM || op == MPI_PROD || op == MPI_MAX || op == MPI_MIN || op == MPI_LAND ||
-           op == MPI_LOR || op == MPI_LXOR || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
-           op == MPI_MAXLOC || op == MPI_MINLOC;
-}
-
 /*
  * Frees a handle MPI_Comm_get_errhandler returned.  SimGrid's SMPI returns
  * MPI_ERRHANDLER_NULL for a communicator's default handler (and complains
@@ -165,7 +157,7 @@ int vine__call_check_op(vine_call *c, MPI_Op op)
         return MPI_SUCCESS;
     if (op == MPI_OP_NULL)
         return MPI_ERR_OP;
-    if (is_predefined_op(op)) {
+    if (vine__op_is_predefined(op)) {
         int rc = check_applies(c->t.dt, op);
         if (rc == MPI_SUCCESS && c->t.named) {
             *ldt = c->t.dt;
@@ -340,7 +332,7 @@ void vine__call_memo_keep(const vine_call *c, const vine_exec_type *user_t, size
 {
     if (c->nb)
         return; /* a request's call is not repeated by the blocking shortcut */
-    if (!user_t->named || (c->op != MPI_OP_NULL && !is_predefined_op(c->op)))
+    if (!user_t->named || (c->op != MPI_OP_NULL && !vine__op_is_predefined(c->op)))
         c->st->memo.valid = 0;
     else
         keep(c, user_t->dt, count, MPI_DATATYPE_NULL, 0, root, inplace);

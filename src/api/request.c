@@ -50,6 +50,7 @@ typedef struct vine_nbreq {
     int done;   /* finished: rc is its outcome */
     int rc;
     int in_table;        /* its handle is in the table */
+    int op_held;         /* holds a.op (vine__op_hold) */
     vine_comm_state *st; /* NULL for a call with nothing to move */
     vine_nb_args a;
     int *icounts; /* reduce_scatter's counts for the MPI library (p entries) */
@@ -300,6 +301,8 @@ static void release(vine_nbreq *r)
         if (r->vtypes[i] != MPI_DATATYPE_NULL && !vine__exec_is_named(r->vtypes[i]))
             MPI_Type_free(&r->vtypes[i]);
     free(r->vtypes);
+    if (r->op_held)
+        vine__op_drop(r->a.op);
     if (r->st)
         vine__comm_release(r->st);
     free(r);
@@ -512,6 +515,7 @@ int vine__nb_begin(vine_nbreq **out, const vine_nb_args *a, int persistent, MPI_
     r->handle = MPI_REQUEST_NULL;
     r->mreq = MPI_REQUEST_NULL;
     r->own_types[0] = r->own_types[1] = MPI_DATATYPE_NULL;
+    r->op_held = vine__op_hold(a->op);
     *out = r;
     return MPI_SUCCESS;
 }

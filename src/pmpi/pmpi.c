@@ -14,7 +14,8 @@
  * inside vine's functions, so this library also defines MPI's completion
  * calls (MPI_Wait, MPI_Test, their all/any/some forms, MPI_Start,
  * MPI_Startall, MPI_Request_free, MPI_Cancel, MPI_Request_get_status),
- * which hand every other request to PMPI_.
+ * which hand every other request to PMPI_, and MPI_Op_free, which leaves
+ * an op that vine's requests still use to them (vine_op_free).
  *
  * What vine does not handle goes to PMPI_<Coll> unchanged:
  * - intercommunicators (vine serves intracommunicators only);
@@ -1586,4 +1587,14 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (atomic_load_explicit(&made, memory_order_relaxed) && flag)
         return vine_request_get_status(request, flag, status);
     return PMPI_Request_get_status(request, flag, status);
+}
+
+/*
+ * MPI lets a program free a user-defined op while collectives that use it
+ * are pending: vine's requests keep such an op until they are freed, and
+ * vine_op_free hands every other op to PMPI_Op_free, errors included.
+ */
+int MPI_Op_free(MPI_Op *op)
+{
+    return vine_op_free(op);
 }

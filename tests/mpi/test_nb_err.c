@@ -19,6 +19,10 @@
  *   vine_waitsome, vine_testsome, vine_waitany and vine_testany: the
  *   statuses of the receives must give their source, tag and count, those
  *   of the collectives and of the null request must be empty.
+ * - Freed ops: a user-defined op freed with vine_op_free while nonblocking
+ *   allreduces that use it are pending, or after a persistent one was made
+ *   with it, still serves them (the request keeps it); an op no request
+ *   holds is freed at once.
  */
 #include "mpitest.h"
 
@@ -356,6 +360,67 @@ static void request_rules(void)
     allreduce_still_works("the request errors");
 }
 
+/* MPI_SUM on ints as a user-defined op. */
+static void int_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((const int *)in)[i];
+}
+
+/* User-defined ops freed while requests use them. */
+static void freed_ops(void)
+{
+    static const char *const algos[] = {"auto", "mpi", "recursive_doubling", "ring"};
+    MPI_Comm w = MPI_COMM_WORLD;
+    static int obuf2[N];
+    for (int a = 0; a < 4; a++) {
+        snprintf(label, sizeof label, "two iallreduce (%s) of an op freed before the wait",
+                 algos[a]);
+        begin(label);
+        vine_set_algorithm(VINE_COLL_ALLREDUCE, algos[a]);
+        MPI_Op op;
+        MPI_Op_create(int_sum, 1, &op);
+        MPI_Request q[2];
+        set_input(7);
+        for (int i = 0; i < N; i++)
+            obuf2[i] = -1;
+        mt_check_rc(vine_iallreduce(ibuf, obuf, N, MPI_INT, op, w, &q[0]), "vine_iallreduce");
+        mt_check_rc(vine_iallreduce(ibuf, obuf2, N, MPI_INT, op, w, &q[1]), "vine_iallreduce");
+        mt_check_rc(vine_op_free(&op), "vine_op_free");
+        if (op != MPI_OP_NULL)
+            mt_fail("vine_op_free left the op set");
+        if (mt_check_rc(vine_wait(&q[1], MPI_STATUS_IGNORE), "vine_wait"))
+            check_sum(obuf2, 7);
+        if (mt_check_rc(vine_wait(&q[0], MPI_STATUS_IGNORE), "vine_wait"))
+            check_sum(obuf, 7);
+    }
+    vine_set_algorithm(VINE_COLL_ALLREDUCE, NULL);
+
+    begin("persistent allreduce of an op freed after the init");
+    MPI_Op op;
+    MPI_Request q;
+    MPI_Op_create(int_sum, 1, &op);
+    if (mt_check_rc(vine_allreduce_init(ibuf, obuf, N, MPI_INT, op, w, MPI_INFO_NULL, &q),
+                    "vine_allreduce_init")) {
+        mt_check_rc(vine_op_free(&op), "vine_op_free");
+        for (int seed = 8; seed < 11; seed++) {
+            set_input(seed);
+            if (mt_check_rc(vine_start(&q), "vine_start") &&
+                mt_check_rc(vine_wait(&q, MPI_STATUS_IGNORE), "vine_wait"))
+                check_sum(obuf, seed);
+        }
+        mt_check_rc(vine_request_free(&q), "vine_request_free");
+    }
+
+    begin("vine_op_free of an op no request holds");
+    MPI_Op_create(int_sum, 1, &op);
+    mt_check_rc(vine_op_free(&op), "vine_op_free");
+    if (op != MPI_OP_NULL)
+        mt_fail("vine_op_free left the op set");
+    allreduce_still_works("the freed ops");
+}
+
 enum { NMIX = 9, TAG_A = 17, TAG_B = 99 };
 
 /*
@@ -502,6 +567,7 @@ int main(int argc, char **argv)
     bad_arguments();
     request_rules();
     mixed_arrays();
+    freed_ops();
     MPI_Request_free(&sentinel);
     return mt_finish();
 }

@@ -1090,11 +1090,13 @@ static void check_user_op(MPI_Comm world)
     CHECK_RC(rc, "MPI_Iscan with a user op");
     rc = MPI_Iexscan(all_in, exscan_out, 5, affine_type, affine_mpi_op, world, &req[3]);
     CHECK_RC(rc, "MPI_Iexscan with a user op");
-    /* The program may free the datatype while the requests are outstanding. */
+    /* The program may free the datatype and the op while the requests are
+     * outstanding (MPICH's test suite does, coll/nonblocking2.c). */
     MPI_Type_free(&affine_type);
+    rc = MPI_Op_free(&affine_mpi_op);
+    CHECK(rc == MPI_SUCCESS && affine_mpi_op == MPI_OP_NULL, "MPI_Op_free of a pending op: %d", rc);
     rc = MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
     CHECK_RC(rc, "MPI_Waitall of the user op");
-    MPI_Op_free(&affine_mpi_op);
     for (int i = 0; i < 5; i++)
         CHECK(aff_eq(all_out[i], aff_fold(p, i)), "user op iallreduce [%d] = (%u, %u)", i,
               all_out[i].a, all_out[i].b);
@@ -1108,6 +1110,37 @@ static void check_user_op(MPI_Comm world)
               exscan_out[i].a, exscan_out[i].b);
     }
     free(rs_in);
+#if MPI_VERSION >= 4
+    /* A persistent request keeps its op after the program frees it. */
+    MPI_Type_contiguous(2, MPI_UNSIGNED, &affine_type);
+    MPI_Type_commit(&affine_type);
+    MPI_Op_create(affine_op, 0, &affine_mpi_op);
+    MPI_Request q;
+    rc = MPI_Scan_init(all_in, scan_out, 5, affine_type, affine_mpi_op, world, MPI_INFO_NULL, &q);
+    CHECK_RC(rc, "MPI_Scan_init with a user op");
+    MPI_Op_free(&affine_mpi_op);
+    MPI_Type_free(&affine_type);
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 5; i++) {
+            all_in[i] = aff(r + round, i);
+            scan_out[i] = (affine){0, 0};
+        }
+        rc = MPI_Start(&q);
+        CHECK_RC(rc, "MPI_Start of a scan whose op is freed");
+        rc = MPI_Wait(&q, MPI_STATUS_IGNORE);
+        CHECK_RC(rc, "MPI_Wait of a scan whose op is freed");
+        /* aff(r + round, i) folded over ranks 0..r: shifted by round. */
+        for (int i = 0; i < 5; i++) {
+            affine want = aff(round, i);
+            for (int k = 1; k <= r; k++)
+                want = compose(want, aff(k + round, i));
+            CHECK(aff_eq(scan_out[i], want), "persistent user op scan round %d [%d] = (%u, %u)",
+                  round, i, scan_out[i].a, scan_out[i].b);
+        }
+    }
+    rc = MPI_Request_free(&q);
+    CHECK_RC(rc, "MPI_Request_free of the persistent scan");
+#endif
 }
 
 #if MPI_VERSION >= 4
