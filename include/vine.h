@@ -191,8 +191,12 @@ int vine_iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
  * request is inactive until vine_start; each start reads the buffers anew
  * (their contents may change between starts, their addresses not), and
  * completes like a nonblocking call, after which the request is inactive
- * again.  Starts must come in the same order on every rank.  Starting an
- * active request, and freeing one, returns MPI_ERR_REQUEST; an inactive
+ * again.  The _init calls must come in the same order on every rank; the
+ * starts may come in different orders, as MPI 4 allows, except for a
+ * request that "mpi" serves (the MPI library's nonblocking collective,
+ * started at each start).  A persistent request never runs on the node
+ * segment (the shm family), whose calls must come in one order.  Starting
+ * an active request, and freeing one, returns MPI_ERR_REQUEST; an inactive
  * one is freed with vine_request_free, before its communicator.
  */
 int vine_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,

@@ -509,6 +509,12 @@ int vine__nb_begin(struct vine_nbreq **r, const vine_nb_args *a, int persistent,
 int vine__nb_end(struct vine_nbreq *r, int rc, MPI_Request *request);
 /* Records the run of c's planned schedule in c->nb (vine__call_exec). */
 int vine__nb_launch(vine_call *c);
+/*
+ * Whether r may not run on the node segment: a persistent request, which
+ * MPI 4 lets the ranks start in different orders, unless VINE_PERSISTENT_SHM
+ * promises one order (docs/api.md).
+ */
+int vine__nb_off_segment(const struct vine_nbreq *r);
 /* Leaves c to the MPI library's nonblocking collective, started with the request. */
 int vine__nb_mpi(vine_call *c);
 /*

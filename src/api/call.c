@@ -245,9 +245,14 @@ int vine__call_plan(vine_call *c)
     c->a.levels = &c->st->levels;
     c->a.levels_full = c->st->levels_full.group ? &c->st->levels_full : NULL;
     c->a.remap = vine__choose_remap();
-    c->a.shm_count = vine__shm_count(c->st, &c->t);
-    c->a.shm_par_count = vine__shm_par_count(c->st, &c->t);
-    c->a.shm_node_count = vine__shm_node_count(c->st, &c->t);
+    /* MPI 4 lets the ranks start persistent collectives in different orders,
+     * which the node segment cannot serve: its calls run one at a time, in
+     * the same order everywhere (request.c).  Persistent requests run the
+     * point-to-point algorithms, whose messages each request tags apart. */
+    int seg = !(c->nb && vine__nb_off_segment(c->nb));
+    c->a.shm_count = seg ? vine__shm_count(c->st, &c->t) : 0;
+    c->a.shm_par_count = seg ? vine__shm_par_count(c->st, &c->t) : 0;
+    c->a.shm_node_count = seg ? vine__shm_node_count(c->st, &c->t) : 0;
     /* Single copy reads peers' user buffers as bytes: the data-movement
      * collectives, which run on bytes, use it. */
     c->a.shm_single = c->a.shm_count && c->st->shm.x.single && c->t.dense && c->t.size == 1;

@@ -556,6 +556,16 @@ static int keep_type(vine_nbreq *r, MPI_Datatype *dt)
     return MPI_SUCCESS;
 }
 
+int vine__nb_off_segment(const vine_nbreq *r)
+{
+    if (!r->persistent)
+        return 0;
+    /* VINE_PERSISTENT_SHM=1: the program starts its persistent requests in
+     * one order with its other collectives on every rank. */
+    const char *v = getenv("VINE_PERSISTENT_SHM");
+    return !(v && *v && strcmp(v, "0") != 0);
+}
+
 int vine__nb_launch(vine_call *c)
 {
     vine_nbreq *r = c->nb;

@@ -19,6 +19,11 @@
  *   vine_waitsome, vine_testsome, vine_waitany and vine_testany: the
  *   statuses of the receives must give their source, tag and count, those
  *   of the collectives and of the null request must be empty.
+ * - Start order: MPI-4 lets the ranks start persistent collectives in
+ *   different orders (MPICH's test suite, coll/p_order.c): a bcast, an
+ *   allreduce and a barrier, started in that order on even ranks and as
+ *   allreduce, barrier, bcast on odd ones, at sizes that auto serves from
+ *   shared memory in blocking calls, must still give the right results.
  * - Freed ops: a user-defined op freed with vine_op_free while nonblocking
  *   allreduces that use it are pending, or after a persistent one was made
  *   with it, still serves them (the request keeps it); an op no request
@@ -360,6 +365,60 @@ static void request_rules(void)
     allreduce_still_works("the request errors");
 }
 
+/* Persistent requests started in different orders on different ranks. */
+static void start_orders(void)
+{
+    static const int counts[] = {1, N, N * 64};
+    static int bbuf[N * 64];
+    static const vine_coll colls[] = {VINE_COLL_BCAST, VINE_COLL_ALLREDUCE};
+    MPI_Comm w = MPI_COMM_WORLD;
+    /* auto, then algorithms of several rounds; not "mpi", which the MPI
+     * library's nonblocking collectives serve, started in call order, so
+     * that they need the same order everywhere (docs/api.md). */
+    for (int k = 0; k < 4; k++) {
+        int n = counts[k % 3];
+        const char *algo = k < 3 ? "auto" : "scatter_allgather_ring, ring";
+        vine_set_algorithm(colls[0], k < 3 ? NULL : "scatter_allgather_ring");
+        vine_set_algorithm(colls[1], k < 3 ? NULL : "ring");
+        snprintf(label, sizeof label,
+                 "persistent bcast, allreduce, barrier of %d ints (%s), "
+                 "started in another order on odd ranks",
+                 n, algo);
+        begin(label);
+        MPI_Request q[3];
+        int ok = mt_check_rc(vine_bcast_init(bbuf, n, MPI_INT, 0, w, MPI_INFO_NULL, &q[0]),
+                             "vine_bcast_init") &&
+                 mt_check_rc(
+                     vine_allreduce_init(ibuf, obuf, N, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, &q[1]),
+                     "vine_allreduce_init") &&
+                 mt_check_rc(vine_barrier_init(w, MPI_INFO_NULL, &q[2]), "vine_barrier_init");
+        if (!ok)
+            break;
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < n; i++)
+                bbuf[i] = mt_rank == 0 ? i * 3 + round : -1;
+            set_input(round);
+            if (mt_rank % 2 == 0)
+                mt_check_rc(vine_startall(3, q), "vine_startall");
+            else
+                for (int j = 1; j <= 3; j++)
+                    mt_check_rc(vine_start(&q[j % 3]), "vine_start");
+            mt_check_rc(vine_waitall(3, q, MPI_STATUSES_IGNORE), "vine_waitall");
+            check_sum(obuf, round);
+            for (int i = 0; i < n; i++)
+                if (bbuf[i] != i * 3 + round) {
+                    mt_fail("round %d: bcast element %d is %d, expected %d", round, i, bbuf[i],
+                            i * 3 + round);
+                    break;
+                }
+        }
+        for (int j = 0; j < 3; j++)
+            mt_check_rc(vine_request_free(&q[j]), "vine_request_free");
+    }
+    for (int c = 0; c < 2; c++)
+        vine_set_algorithm(colls[c], NULL);
+}
+
 /* MPI_SUM on ints as a user-defined op. */
 static void int_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
@@ -567,6 +626,7 @@ int main(int argc, char **argv)
     bad_arguments();
     request_rules();
     mixed_arrays();
+    start_orders();
     freed_ops();
     MPI_Request_free(&sentinel);
     return mt_finish();

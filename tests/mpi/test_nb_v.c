@@ -656,6 +656,11 @@ static int job_call(job *j)
     }
 }
 
+static int persistent(const job *j)
+{
+    return j->form == F_INIT || j->form == F_INIT_C;
+}
+
 /* Makes the call and checks what it gave back and which algorithm serves it. */
 static int job_post(job *j)
 {
@@ -673,13 +678,8 @@ static int job_post(job *j)
     const char *want = j->algo;
     if (is_rooted(j->coll) && strcmp(want, "binomial") == 0)
         want = "linear";
-    mt_check_served(j->coll, want, j->op ? j->op->commutative : 1, j->total);
+    mt_check_served_nb(j->coll, want, j->op ? j->op->commutative : 1, j->total, persistent(j));
     return 1;
-}
-
-static int persistent(const job *j)
-{
-    return j->form == F_INIT || j->form == F_INIT_C;
 }
 
 /* After a completion: the status and what became of the request. */
