@@ -163,6 +163,10 @@ typedef struct vine_comm_state {
      * private communicator and segment) until the last is freed.
      */
     unsigned nb_seq;
+    /* Persistent requests' messages go on pcomm (a second private copy, made
+     * at the first of them), their tags numbered by p_seq (request.c). */
+    MPI_Comm pcomm;
+    unsigned p_seq;
     uint64_t shm_tickets;
     _Atomic uint64_t shm_done; /* read by blocking calls beside the progress thread */
     int nreqs;

@@ -57,6 +57,8 @@ static void state_free(vine_comm_state *st)
     vine__shm_free(st, mpi_usable());
     if (st->comm != MPI_COMM_NULL && mpi_usable())
         MPI_Comm_free(&st->comm);
+    if (st->pcomm != MPI_COMM_NULL && mpi_usable())
+        MPI_Comm_free(&st->pcomm);
     free(st->counts);
     free(st->displs);
     free(st);
@@ -78,6 +80,8 @@ static int state_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
         vine__shm_free(st, mpi_usable());
         if (st->comm != MPI_COMM_NULL && mpi_usable())
             MPI_Comm_free(&st->comm);
+        if (st->pcomm != MPI_COMM_NULL && mpi_usable())
+            MPI_Comm_free(&st->pcomm);
         st->orphan = 1;
         if (vine__last_state == st)
             vine__last_state = NULL;
@@ -210,6 +214,7 @@ static int state_new(MPI_Comm comm, vine_comm_state **out)
         return MPI_ERR_NO_MEM;
     st->user = comm;
     st->comm = MPI_COMM_NULL;
+    st->pcomm = MPI_COMM_NULL;
     st->shm.node = MPI_COMM_NULL;
     st->shm.win = MPI_WIN_NULL;
     st->op_dt = MPI_DATATYPE_NULL;

@@ -72,7 +72,8 @@ typedef struct vine_nbreq {
     const void *sendbuf;
     void *recvbuf;
     int tag;
-    int shm;      /* the schedule uses the node segment */
+    MPI_Comm comm; /* of its messages: st's private communicator, or pcomm (take_tag) */
+    int shm;       /* the schedule uses the node segment */
     int ticketed; /* this start holds ticket */
     uint64_t ticket;
     int started; /* the executor has started this start */
@@ -539,6 +540,31 @@ static int next_tag(vine_comm_state *st)
 }
 
 /*
+ * r's tag and the communicator of its messages.  A nonblocking request
+ * takes the next tag of st's private communicator.  A persistent one lives
+ * on, and tags cycle: 16,000 calls later a nonblocking request would take
+ * its tag again, and the two may be active at once, started in different
+ * orders (MPI 4).  Persistent requests take their tags on a second private
+ * communicator, made (collectively: the _init calls come in one order) at
+ * the first of them, in a cycle of their own.
+ */
+static int take_tag(vine_nbreq *r, vine_comm_state *st)
+{
+    if (!r->persistent) {
+        r->tag = next_tag(st);
+        r->comm = st->comm;
+        return MPI_SUCCESS;
+    }
+    if (st->pcomm == MPI_COMM_NULL &&
+        (MPI_Comm_dup(st->comm, &st->pcomm) != MPI_SUCCESS ||
+         MPI_Comm_set_errhandler(st->pcomm, MPI_ERRORS_RETURN) != MPI_SUCCESS))
+        return MPI_ERR_OTHER;
+    r->tag = VINE_EXEC_NB_TAG + (int)(st->p_seq++ % VINE_EXEC_NB_TAGS);
+    r->comm = st->pcomm;
+    return MPI_SUCCESS;
+}
+
+/*
  * A derived datatype the request uses later: duplicated, so that the
  * program may free its own handle before the request completes, as MPI
  * allows.  *dt becomes the duplicate.
@@ -579,7 +605,9 @@ int vine__nb_launch(vine_call *c)
     r->sendbuf = c->sendbuf;
     r->recvbuf = c->recvbuf;
     r->shm = e->sched.shm != 0;
-    r->tag = next_tag(c->st);
+    int rc = take_tag(r, c->st);
+    if (rc != MPI_SUCCESS)
+        return rc;
     /* Reductions run on the user's datatype. */
     return r->t.named ? MPI_SUCCESS : keep_type(r, &r->t.dt);
 }
@@ -811,7 +839,7 @@ static int launch(vine_nbreq *r)
                          e->max_reqs, r->sendbuf,
                          r->recvbuf,  &r->t,
                          r->op,       r->commutative,
-                         r->st->comm, vine__shm_exec(r->st),
+                         r->comm,     vine__shm_exec(r->st),
                          r->tag};
     r->started = 1;
     int rc = vine__exec_start(&r->x, &xc, &r->scr);

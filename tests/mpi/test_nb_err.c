@@ -24,6 +24,9 @@
  *   allreduce and a barrier, started in that order on even ranks and as
  *   allreduce, barrier, bcast on odd ones, at sizes that auto serves from
  *   shared memory in blocking calls, must still give the right results.
+ * - Tag cycle: a persistent allreduce and the nonblocking allreduce made
+ *   16,000 requests after it (where the nonblocking tags come round again)
+ *   active at once, started in different orders on even and odd ranks.
  * - Freed ops: a user-defined op freed with vine_op_free while nonblocking
  *   allreduces that use it are pending, or after a persistent one was made
  *   with it, still serves them (the request keeps it); an op no request
@@ -419,6 +422,52 @@ static void start_orders(void)
         vine_set_algorithm(colls[c], NULL);
 }
 
+/*
+ * A persistent request and the nonblocking one that takes the same place in
+ * the cycle of request tags (16,000 requests later, exec.h) must not match
+ * each other's messages, started in different orders.
+ */
+static void tag_cycle(void)
+{
+    enum { CYCLE = 16000 };
+    MPI_Comm w = MPI_COMM_WORLD;
+    static int obuf2[N], ibuf2[N];
+    if (mt_size < 2)
+        return;
+    begin("a persistent and a nonblocking allreduce a tag cycle apart, active at once");
+    vine_set_algorithm(VINE_COLL_ALLREDUCE, "recursive_doubling");
+    MPI_Request q[2];
+    if (!mt_check_rc(vine_allreduce_init(ibuf, obuf, N, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, &q[0]),
+                     "vine_allreduce_init"))
+        return;
+    for (int k = 1; k < CYCLE; k++) {
+        MPI_Request b;
+        if (!mt_check_rc(vine_ibarrier(w, &b), "vine_ibarrier") ||
+            !mt_check_rc(vine_wait(&b, MPI_STATUS_IGNORE), "vine_wait"))
+            break;
+    }
+    set_input(3);
+    for (int i = 0; i < N; i++)
+        ibuf2[i] = i * 10 + mt_rank + 5, obuf2[i] = -1;
+    int rc = MPI_SUCCESS;
+    if (mt_rank % 2 == 0) {
+        rc = vine_start(&q[0]);
+        if (rc == MPI_SUCCESS)
+            rc = vine_iallreduce(ibuf2, obuf2, N, MPI_INT, MPI_SUM, w, &q[1]);
+    } else {
+        rc = vine_iallreduce(ibuf2, obuf2, N, MPI_INT, MPI_SUM, w, &q[1]);
+        if (rc == MPI_SUCCESS)
+            rc = vine_start(&q[0]);
+    }
+    if (mt_check_rc(rc, "the starts") &&
+        mt_check_rc(vine_waitall(2, q, MPI_STATUSES_IGNORE), "vine_waitall")) {
+        check_sum(obuf, 3);
+        check_sum(obuf2, 5);
+    }
+    mt_check_rc(vine_request_free(&q[0]), "vine_request_free");
+    vine_set_algorithm(VINE_COLL_ALLREDUCE, NULL);
+}
+
 /* MPI_SUM on ints as a user-defined op. */
 static void int_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
@@ -627,6 +676,7 @@ int main(int argc, char **argv)
     request_rules();
     mixed_arrays();
     start_orders();
+    tag_cycle();
     freed_ops();
     MPI_Request_free(&sentinel);
     return mt_finish();
