@@ -72,7 +72,7 @@ const vine_algo vine__algos[] = {
     {VINE_COLL_ALLREDUCE, "reduce_bcast", 0, "-", "binomial reduce to rank 0, then binomial bcast",
      vine__allreduce_reduce_bcast_build},
     {VINE_COLL_ALLREDUCE, "bine", C, "commutative op",
-     "Bine butterfly on the whole vector (distance doubling), fold for other p",
+     "Bine butterfly on the whole vector (distance halving), fold for other p",
      vine__allreduce_bine_build},
     {VINE_COLL_ALLREDUCE, "bine_large", C, "commutative op",
      "Bine reduce-scatter + allgather on contiguous blocks (nu), no reordering",
