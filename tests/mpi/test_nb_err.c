@@ -438,8 +438,10 @@ static void tag_cycle(void)
     vine_set_algorithm(VINE_COLL_ALLREDUCE, "recursive_doubling");
     MPI_Request q[2];
     if (!mt_check_rc(vine_allreduce_init(ibuf, obuf, N, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, &q[0]),
-                     "vine_allreduce_init"))
+                     "vine_allreduce_init")) {
+        vine_set_algorithm(VINE_COLL_ALLREDUCE, NULL);
         return;
+    }
     for (int k = 1; k < CYCLE; k++) {
         MPI_Request b;
         if (!mt_check_rc(vine_ibarrier(w, &b), "vine_ibarrier") ||
