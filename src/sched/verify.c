@@ -665,8 +665,13 @@ static int check_rank(vine_vctx *ctx, int r)
     if (l->res == VINE_VRES_SYNC)
         return ctx->heard ? check_sync(ctx, r)
                           : vine__verr(ctx, "rank %d: the barrier's causality was not tracked", r);
-    if (l->res == VINE_VRES_REDUCED)
-        return check_piece(ctx, r, 0, l->res_len, l->res_e0, -1);
+    if (l->res == VINE_VRES_REDUCED) {
+        int rc = check_piece(ctx, r, 0, l->res_len, l->res_e0, -1);
+        /* An in-place reduce-scatter's input past the result must still be the input. */
+        if (rc == VINE_OK && l->in_buf == VINE_BUF_RECV && l->in_len > l->res_len)
+            rc = check_piece(ctx, r, l->in_off + l->res_len, l->in_len - l->res_len, l->res_len, r);
+        return rc;
+    }
     if (l->res == VINE_VRES_FROM)
         return check_piece(ctx, r, 0, l->res_len, l->res_e0, l->res_from);
     if (l->res == VINE_VRES_BLOCKS)

@@ -239,8 +239,9 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         PMPI_Reduce_scatter(sb, rf, c, MPI_INT, op, ref);
         rc = q ? MPI_Ireduce_scatter(ip ? MPI_IN_PLACE : sb, rb, c, MPI_INT, op, comm, q)
                : MPI_Reduce_scatter(ip ? MPI_IN_PLACE : sb, rb, c, MPI_INT, op, comm);
-        if (ip)
-            j->len = (size_t)c[r]; /* in place, the rest of the input is undefined after */
+        if (ip) /* in place, the input past the result stays, as MPI libraries leave it */
+            for (int i = c[r]; i < tot; i++)
+                rf[i] = sb[i];
         break;
     }
     case REDUCE_SCATTER_BLOCK:
@@ -252,7 +253,8 @@ static int issue(job *j, int n, MPI_Op op, MPI_Comm comm, MPI_Comm ref)
         rc = q ? MPI_Ireduce_scatter_block(ip ? MPI_IN_PLACE : sb, rb, b, MPI_INT, op, comm, q)
                : MPI_Reduce_scatter_block(ip ? MPI_IN_PLACE : sb, rb, b, MPI_INT, op, comm);
         if (ip)
-            j->len = (size_t)b; /* in place, the rest of the input is undefined after */
+            for (int i = b; i < b * p; i++)
+                rf[i] = sb[i];
         break;
     case ALLGATHER:
     case ALLTOALL:

@@ -3,9 +3,9 @@
  * input block for rank (rank + i) mod p to that rank, receives the
  * contribution of rank (rank - i) mod p to its own block and adds it to its
  * running sum.  Out of place the sum lives in RECV (the first message lands
- * there); in place it lives over the own input block, which is never sent,
- * and the last step assembles it in scratch before copying it to RECV[0],
- * since the own block may overlap RECV[0, counts[rank]).
+ * there); in place it lives in scratch, the later messages landing beside
+ * it, and is copied to RECV[0] after the last step, so that the input past
+ * it in RECV is only read, as MPI libraries leave it.
  * Source: Thakur, Rabenseifner and Gropp 2005, sections 4.4 and 5.3, Fig. 13
  * (papers/mpich-collectives.txt).  Restrictions: commutative op; any counts.
  * Cost: (p - 1) alpha + n (p - 1)/p beta + n (p - 1)/p gamma for equal counts
@@ -19,35 +19,36 @@ static void pairwise_step(const vine_args *a, vine_sched *s, int i)
 {
     int p = a->p, r = a->rank, to = vine__mod(r + i, p), from = vine__mod(r - i, p);
     int in = a->inplace ? VINE_BUF_RECV : VINE_BUF_SEND;
-    size_t mine = a->counts[r], own = a->displs[r];
+    /* The running sum: RECV[0] out of place, TMP[0] in place, the later messages in TMP. */
+    int sum = a->inplace ? VINE_BUF_TMP : VINE_BUF_RECV;
+    size_t mine = a->counts[r], own = a->displs[r], land = a->inplace ? mine : 0;
     vine__sched_send(s, to, in, a->displs[to], a->counts[to]);
-    if (!a->inplace && i == 1) {
-        vine__sched_recv(s, from, VINE_BUF_RECV, 0, mine);
-        vine__sched_reduce(s, VINE_BUF_SEND, own, VINE_BUF_RECV, 0, mine, VINE_SRC_LEFT);
-    } else if (a->inplace && i == p - 1) {
-        vine__sched_recv(s, from, VINE_BUF_TMP, 0, mine);
-        vine__sched_reduce(s, VINE_BUF_RECV, own, VINE_BUF_TMP, 0, mine, VINE_SRC_LEFT);
-        vine__sched_copy(s, VINE_BUF_TMP, 0, VINE_BUF_RECV, 0, mine);
+    if (i == 1) {
+        vine__sched_recv(s, from, sum, 0, mine);
+        vine__sched_reduce(s, in, own, sum, 0, mine, VINE_SRC_LEFT);
     } else {
-        vine__sched_recv(s, from, VINE_BUF_TMP, 0, mine);
-        /* The running sum: RECV[0] out of place, the own input block in place. */
-        vine__sched_reduce(s, VINE_BUF_TMP, 0, VINE_BUF_RECV, a->inplace ? own : 0, mine,
-                           VINE_SRC_LEFT);
+        vine__sched_recv(s, from, VINE_BUF_TMP, land, mine);
+        vine__sched_reduce(s, VINE_BUF_TMP, land, sum, 0, mine, VINE_SRC_LEFT);
     }
     vine__sched_fence(s);
 }
 
 int vine__reduce_scatter_pairwise_build(const vine_args *a, vine_sched *s)
 {
+    size_t mine = a->counts[a->rank];
     if (a->p == 1) {
         if (!a->inplace)
-            vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, a->counts[0]);
+            vine__sched_copy(s, VINE_BUF_SEND, 0, VINE_BUF_RECV, 0, mine);
         return vine__sched_finish(s);
     }
-    /* Out of place the first message needs no scratch, so p = 2 needs none. */
-    if (a->inplace || a->p > 2)
-        vine__sched_need_tmp(s, a->counts[a->rank]);
+    /* The first message needs no scratch out of place, so p = 2 needs none there. */
+    if (a->inplace)
+        vine__sched_need_tmp(s, (a->p > 2 ? 2 : 1) * mine);
+    else if (a->p > 2)
+        vine__sched_need_tmp(s, mine);
     for (int i = 1; i < a->p; i++)
         pairwise_step(a, s, i);
+    if (a->inplace)
+        vine__sched_copy(s, VINE_BUF_TMP, 0, VINE_BUF_RECV, 0, mine);
     return vine__sched_finish(s);
 }
