@@ -93,18 +93,39 @@ static inline void cpu_relax(void)
 }
 
 /*
+ * Lets the MPI library progress while this rank waits on a flag.  MPI
+ * promises that a rank blocked in an MPI call progresses what other ranks
+ * wait on, passive-target RMA included (MPICH's MPI_Win_lock_all waits for
+ * the target's progress engine: mpi4py's tests hung on a rank in the shm
+ * barrier), and a flag wait calls no MPI function of its own.  An
+ * MPI_Iprobe on vine's private communicator receives nothing and runs a pass
+ * of the library's progress engine (on MPI_COMM_SELF, MPICH 4.0.2's does
+ * not).  tests/mpi/test_progress.c checks it.
+ */
+#define POKE_EVERY 16
+static void poke_mpi(MPI_Comm comm)
+{
+    int flag;
+    PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
+}
+
+/*
  * Waits until peer's flag reaches want: a short spin for the common case of a
  * peer a few hundred nanoseconds behind, then sched_yield between polls, so
- * that oversubscribed ranks (more ranks than cores) let the peer run.
+ * that oversubscribed ranks (more ranks than cores) let the peer run, and
+ * the MPI library's progress every POKE_EVERY of them.
  */
-static void wait_flag(const vine_exec_shm *x, int peer, uint64_t want)
+static void wait_flag(const vine_exec_shm *x, MPI_Comm comm, int peer, uint64_t want)
 {
     _Atomic uint64_t *f = &x->line[peer]->flag;
     for (unsigned long i = 0; atomic_load_explicit(f, memory_order_acquire) < want; i++) {
-        if (i < x->spins)
+        if (i < x->spins) {
             cpu_relax();
-        else
-            sched_yield();
+            continue;
+        }
+        if ((i - x->spins) % POKE_EVERY == POKE_EVERY - 1)
+            poke_mpi(comm);
+        sched_yield();
     }
 }
 
@@ -123,6 +144,11 @@ int vine__exec_shm_ready(const vine_exec_call *c, const vine_op *op)
     const vine_exec_shm *x = c->shm;
     uint64_t want = wait_target(x, op);
     int ready = atomic_load_explicit(&x->line[op->peer]->flag, memory_order_acquire) >= want;
+    /* A program waiting on this request polls here: the library progresses
+     * too (poke_mpi), at a pace that keeps a poll cheap. */
+    static _Thread_local unsigned polls;
+    if (!ready && ++polls % POKE_EVERY == 0)
+        poke_mpi(c->comm);
     /* More ranks than cores (no spinning, see wait_flag): the flag's writer
      * may need this core, and a program polling vine_test would keep it. */
     if (!ready && x->spins == 0)
@@ -157,7 +183,7 @@ int vine__exec_shm_op(const vine_exec_call *c, char *const base[], const vine_op
         atomic_store_explicit(&x->line[x->me]->flag, call | op->count, memory_order_release);
         return MPI_SUCCESS;
     case VINE_OP_WAIT:
-        wait_flag(x, op->peer, wait_target(x, op));
+        wait_flag(x, c->comm, op->peer, wait_target(x, op));
         return MPI_SUCCESS;
     default:
         break;
