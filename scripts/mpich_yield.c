@@ -12,9 +12,9 @@
  * Results are unchanged, only the order in which the ranks run.
  *
  * It is used only by the MPI tests of an MPICH build (tests/mpi/launcher.cmake
- * sets LD_PRELOAD); a process that does not call ucp_worker_progress() is not
- * affected.  The worker is declared as void * so that no UCX header is needed:
- * ucp_worker_h is a pointer.
+ * sets LD_PRELOAD) and the scripts that run other test suites on MPICH; a process that does not
+ * call ucp_worker_progress() is not affected.  The worker is declared as void * so that no UCX
+ * header is needed: ucp_worker_h is a pointer.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,6 +31,11 @@ unsigned ucp_worker_progress(void *worker)
         /* A data pointer converted to a function pointer: what dlsym()
          * returns for a function, as POSIX specifies. */
         void *sym = dlsym(RTLD_NEXT, "ucp_worker_progress");
+        /* Where MPICH came with a module opened with RTLD_LOCAL (Python's
+         * mpi4py), UCX is not in the global scope RTLD_NEXT searches. */
+        void *ucp = sym ? NULL : dlopen("libucp.so.0", RTLD_LAZY | RTLD_NOLOAD);
+        if (ucp)
+            sym = dlsym(ucp, "ucp_worker_progress");
         if (!sym)
             return 0;
         *(void **)&real = sym;
