@@ -64,6 +64,43 @@ static int err_class(int rc)
     return rc == MPI_SUCCESS ? MPI_SUCCESS : cls;
 }
 
+/*
+ * One MPI_Pack (dir 0) or MPI_Unpack (dir 1) of k elements of dt at user.
+ * MPICH 4.0.2 refuses a null buffer (MPI_BOTTOM, which a type of absolute
+ * addresses needs) with MPI_ERR_ARG: then the elements go as one element of
+ * a type shifted by -a over a non-null base at address a (mpi4py's
+ * testAlltoallwBottom).
+ */
+static int pack_call(void *user, size_t k, MPI_Datatype dt, char *packed, int n, int *pos,
+                     MPI_Comm comm, int dir)
+{
+    MPI_Datatype shifted = MPI_DATATYPE_NULL;
+    static char anchor;
+    int blocklen = (int)k, rc = MPI_SUCCESS;
+    if (!user) {
+        MPI_Aint a;
+        if ((rc = MPI_Get_address(&anchor, &a)) != MPI_SUCCESS)
+            return rc;
+        MPI_Aint disp = -a;
+        if ((rc = MPI_Type_create_struct(1, &blocklen, &disp, &dt, &shifted)) != MPI_SUCCESS)
+            return rc;
+        if ((rc = MPI_Type_commit(&shifted)) != MPI_SUCCESS) {
+            MPI_Type_free(&shifted);
+            return rc;
+        }
+        user = &anchor;
+        blocklen = 1;
+        dt = shifted;
+    }
+    if (dir == 0)
+        rc = MPI_Pack(user, blocklen, dt, packed, n, pos, comm);
+    else
+        rc = MPI_Unpack(packed, n, pos, user, blocklen, dt, comm);
+    if (shifted != MPI_DATATYPE_NULL)
+        MPI_Type_free(&shifted);
+    return rc;
+}
+
 /* Packs (dir 0) or unpacks (dir 1) s against the contiguous bytes at mem. */
 static int transfer(const vine_side *s, char *mem, MPI_Comm comm, int dir)
 {
@@ -82,11 +119,7 @@ static int transfer(const vine_side *s, char *mem, MPI_Comm comm, int dir)
         int n = (int)(k * size), pos = 0, rc;
         char *user = (char *)((uintptr_t)s->buf + (uintptr_t)((MPI_Aint)done * s->extent));
         char *packed = shift(mem, done * size);
-        if (dir == 0)
-            rc = MPI_Pack(user, (int)k, s->dt, packed, n, &pos, comm);
-        else
-            rc = MPI_Unpack(packed, n, &pos, user, (int)k, s->dt, comm);
-        if (rc != MPI_SUCCESS)
+        if ((rc = pack_call(user, k, s->dt, packed, n, &pos, comm, dir)) != MPI_SUCCESS)
             return err_class(rc);
         /* The byte path needs MPI's packed form to be the plain data bytes,
          * as it is between processes of one architecture. */

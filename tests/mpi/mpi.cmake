@@ -57,6 +57,8 @@ vine_mpi_test(errors NPS 1 2 3 4 7 8)
 # MPI's progress rule inside the collectives: passive-target RMA to ranks
 # waiting in every barrier and bcast algorithm (test_progress.c).
 vine_mpi_test(progress NPS 2 3 4)
+# Buffers at MPI_BOTTOM with absolute-address struct types (test_bottom.c).
+vine_mpi_test(bottom NPS 1 2 3 4)
 # The irregular collectives and the scans (issue 20), every algorithm of
 # each against the MPI library's own: one program for the seven.  The
 # sanitizer stage leaves out 5 (3 is odd too); the MPICH stage runs 4 in
