@@ -465,6 +465,24 @@ int vine_topology_info(MPI_Comm comm, int *nlevels, char *msg, int msglen);
 int vine_shm_info(MPI_Comm comm, int *shm, int *single, char *msg, int msglen);
 
 /*
+ * A collective served on a node segment calls no MPI function while its
+ * peers' flags arrive in time, so unlike MPI's own collective it need not
+ * progress the MPI library: a barrier meant to order one-sided epochs may
+ * return before the target has processed an access epoch that its origin
+ * completed before the barrier (under MPICH's UCX device, MPI_Win_test
+ * after such a barrier said false).  While a count is above zero, every
+ * collective that ran on a node segment, blocking or a request, ends with
+ * one pass of the MPI library's progress engine (an MPI_Iprobe, a few tens of
+ * nanoseconds).  This function adds delta to the count (not below zero)
+ * and returns the new count.  libvine-mpi counts the program's RMA windows
+ * here (MPI_Win_create, _allocate, _allocate_shared and _create_dynamic
+ * add one, MPI_Win_free removes one); a program of vine's own API that
+ * orders one-sided epochs with vine's collectives can do the same.
+ * docs/shm.md, "Waiting".
+ */
+int vine_shm_sync_progress(int delta);
+
+/*
  * The tuning file auto follows (docs/tuning.md), for the whole process:
  * read once, by the first collective call, from VINE_TUNING_FILE, or from
  * $XDG_CONFIG_HOME/vine/tuning.json (~/.config/vine/tuning.json) when the

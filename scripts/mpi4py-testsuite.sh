@@ -82,7 +82,12 @@ run() { # name np preload
         timeout "$tmo" mpirun --oversubscribe -np "$2" "$py" \
             "$src/test/runtests.py" -q -e spawn -e dynproc >"$log" 2>&1 </dev/null || rc=$?
     fi
-    ok=$(grep -c '^OK' "$log" || true)
+    # The ranks share the log, and their words can land on one line
+    # ("OKOK (skipped=46)"): count words, not lines.  Every rank that ends
+    # says "Ran N tests", then OK or FAILED.
+    ended=$(grep -o 'Ran [0-9]* tests' "$log" | wc -l)
+    failed=$(grep -o 'FAILED' "$log" | wc -l)
+    ok=$((ended - failed))
     ran=$(sed -n 's/^Ran \([0-9]*\) tests.*/\1/p' "$log" | sort -u | tr '\n' ' ')
     bad=$(grep -c '^\(FAIL\|ERROR\):' "$log" || true)
     echo "exit $rc, $ok of $2 ranks OK, tests run: ${ran:-none}, $bad failures and errors"

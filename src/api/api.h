@@ -298,6 +298,8 @@ int vine__verbose(void);
 void vine__shm_setup(vine_comm_state *st);
 /* Frees it (collective over the node, as MPI_Comm_free of the communicator is). */
 void vine__shm_free(vine_comm_state *st, int mpi_ok);
+/* vine_shm_sync_progress's count: above 0, a call on the segment ends with vine__exec_shm_poke. */
+extern atomic_int vine__shm_sync_count;
 /* vine_args.shm_count for elements of t on st (0: the flat shm family does not apply). */
 size_t vine__shm_count(const vine_comm_state *st, const vine_exec_type *t);
 /* vine_args.shm_par_count: elements of t in a slot of the parity area (0 without shm_count). */

@@ -270,13 +270,19 @@ static void served(const vine_call *c)
 /*
  * A blocking run of x on st.  A schedule of the shm family first waits for
  * the shm requests started before it on st, which own the node segment
- * until they complete (request.c).
+ * until they complete (request.c), and ends with a pass of MPI's progress
+ * engine while vine_shm_sync_progress asks for one.
  */
 static int run(vine_comm_state *st, const vine_exec_call *x)
 {
-    if (x->sched->shm && st->shm_done != st->shm_tickets)
+    if (!x->sched->shm)
+        return vine__exec_run(x, &st->scr);
+    if (st->shm_done != st->shm_tickets)
         vine__nb_drain_shm(st);
-    return vine__exec_run(x, &st->scr);
+    int rc = vine__exec_run(x, &st->scr);
+    if (atomic_load_explicit(&vine__shm_sync_count, memory_order_relaxed) > 0)
+        vine__exec_shm_poke(x->comm);
+    return rc;
 }
 
 int vine__call_exec(vine_call *c)

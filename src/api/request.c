@@ -811,7 +811,11 @@ static int err_class(int rc)
     return MPI_Error_class(rc, &cls) == MPI_SUCCESS ? cls : MPI_ERR_OTHER;
 }
 
-/* r has finished with rc: unpacks, hands the node segment on, leaves the list. */
+/*
+ * r has finished with rc: unpacks, hands the node segment on (after a pass of
+ * MPI's progress while vine_shm_sync_progress asks for one, as a blocking
+ * call makes), leaves the list.
+ */
 static void finish(vine_nbreq *r, int rc)
 {
     if (rc == MPI_SUCCESS && r->has_unpack)
@@ -819,6 +823,8 @@ static void finish(vine_nbreq *r, int rc)
     if (r->ticketed) {
         r->st->shm_done++;
         r->ticketed = 0;
+        if (atomic_load_explicit(&vine__shm_sync_count, memory_order_relaxed) > 0)
+            vine__exec_shm_poke(r->st->comm);
     }
     r->done = 1;
     r->rc = rc;

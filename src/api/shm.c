@@ -14,14 +14,17 @@
  * communicator without a segment: the shm family is then never chosen, and
  * the point-to-point algorithms serve every call.
  *
- * The collectives of set-up go to the MPI library by their PMPI_ names, so
- * that libvine-mpi.so, which serves MPI_<Coll>, does not call itself.
+ * The collectives and window calls of set-up go to the MPI library by their
+ * PMPI_ names, so that libvine-mpi.so, which serves MPI_<Coll> and counts
+ * the program's windows (vine_shm_sync_progress), neither calls itself nor
+ * counts vine's own window.
  *
  * The SimGrid build has no segment (SMPI simulates networks, not memory).
  */
 #define _GNU_SOURCE
 #include "api.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,20 @@
 #define SHM_BYTES_DEFAULT ((size_t)1 << 20)
 /* Flag polls before a waiting rank starts yielding its core. */
 #define SHM_SPINS_DEFAULT 20000UL
+
+/* vine_shm_sync_progress's count (read by call.c and request.c as a call on the segment ends). */
+atomic_int vine__shm_sync_count;
+
+int vine_shm_sync_progress(int delta)
+{
+    int n = atomic_load_explicit(&vine__shm_sync_count, memory_order_relaxed), want;
+    do
+        want =
+            delta < 0 ? (n < -delta ? 0 : n + delta) : (n > INT_MAX - delta ? INT_MAX : n + delta);
+    while (!atomic_compare_exchange_weak_explicit(&vine__shm_sync_count, &n, want,
+                                                  memory_order_relaxed, memory_order_relaxed));
+    return want;
+}
 
 #if defined(VINE_NO_SHM)
 
@@ -107,7 +124,7 @@ static int map_ranks(vine_comm_state *st, int nn)
         MPI_Aint size;
         int disp;
         void *base;
-        ok = MPI_Win_shared_query(sh->win, i, &size, &disp, &base) == MPI_SUCCESS &&
+        ok = PMPI_Win_shared_query(sh->win, i, &size, &disp, &base) == MPI_SUCCESS &&
              (size_t)size >= VINE_SHM_HEAD + sh->bytes && who[i] >= 0 && who[i] < st->p;
         if (ok) {
             sh->x.line[who[i]] = base;
@@ -165,16 +182,16 @@ void vine__shm_setup(vine_comm_state *st)
     int made = MPI_Info_create(&info) == MPI_SUCCESS;
     if (made) {
         MPI_Info_set(info, "alloc_shared_noncontig", "true");
-        made = MPI_Win_allocate_shared((MPI_Aint)(VINE_SHM_HEAD + sh->bytes), 1, info, sh->node,
-                                       &base, &sh->win) == MPI_SUCCESS;
+        made = PMPI_Win_allocate_shared((MPI_Aint)(VINE_SHM_HEAD + sh->bytes), 1, info, sh->node,
+                                        &base, &sh->win) == MPI_SUCCESS;
         MPI_Info_free(&info);
     }
     /* A window's default error handler aborts: errors here are fallbacks. */
     if (made)
-        made = MPI_Win_set_errhandler(sh->win, MPI_ERRORS_RETURN) == MPI_SUCCESS;
+        made = PMPI_Win_set_errhandler(sh->win, MPI_ERRORS_RETURN) == MPI_SUCCESS;
     if (made) {
         memset(base, 0, VINE_SHM_LINE);
-        made = sh->locked = MPI_Win_lock_all(MPI_MODE_NOCHECK, sh->win) == MPI_SUCCESS;
+        made = sh->locked = PMPI_Win_lock_all(MPI_MODE_NOCHECK, sh->win) == MPI_SUCCESS;
     }
     made = made && map_ranks(st, nn);
     /* The agreement also orders the zeroed lines before anyone polls them. */
@@ -214,8 +231,8 @@ void vine__shm_free(vine_comm_state *st, int mpi_ok)
     vine_shm_state *sh = &st->shm;
     if (sh->win != MPI_WIN_NULL && mpi_ok) {
         if (sh->locked)
-            MPI_Win_unlock_all(sh->win);
-        MPI_Win_free(&sh->win);
+            PMPI_Win_unlock_all(sh->win);
+        PMPI_Win_free(&sh->win);
     }
     sh->locked = 0;
     if (sh->node != MPI_COMM_NULL && mpi_ok)

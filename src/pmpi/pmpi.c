@@ -15,7 +15,9 @@
  * calls (MPI_Wait, MPI_Test, their all/any/some forms, MPI_Start,
  * MPI_Startall, MPI_Request_free, MPI_Cancel, MPI_Request_get_status),
  * which hand every other request to PMPI_, and MPI_Op_free, which leaves
- * an op that vine's requests still use to them (vine_op_free).
+ * an op that vine's requests still use to them (vine_op_free).  It counts
+ * the program's RMA windows (MPI_Win_create and its kin, MPI_Win_free) for
+ * vine_shm_sync_progress.
  *
  * What vine does not handle goes to PMPI_<Coll> unchanged:
  * - intercommunicators (vine serves intracommunicators only);
@@ -1597,4 +1599,72 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 int MPI_Op_free(MPI_Op *op)
 {
     return vine_op_free(op);
+}
+
+/* ---- RMA windows ---- */
+
+/*
+ * A barrier that vine serves on a node segment calls no MPI function when
+ * its peers are on time, so it does not progress the one-sided epochs that
+ * MPI's own barrier would have (vine_shm_sync_progress in vine.h).  While the
+ * program holds windows, every collective served on a node segment (blocking
+ * or a request) therefore ends with one pass of MPI's progress engine.
+ */
+static int counted(int rc)
+{
+    if (rc == MPI_SUCCESS)
+        vine_shm_sync_progress(1);
+    return rc;
+}
+
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                   MPI_Win *win)
+{
+    return counted(PMPI_Win_create(base, size, disp_unit, info, comm, win));
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                     MPI_Win *win)
+{
+    return counted(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win));
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            void *baseptr, MPI_Win *win)
+{
+    return counted(PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win));
+}
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return counted(PMPI_Win_create_dynamic(info, comm, win));
+}
+
+#if MPI_VERSION >= 4
+int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                     MPI_Win *win)
+{
+    return counted(PMPI_Win_create_c(base, size, disp_unit, info, comm, win));
+}
+
+int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                       void *baseptr, MPI_Win *win)
+{
+    return counted(PMPI_Win_allocate_c(size, disp_unit, info, comm, baseptr, win));
+}
+
+int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                              void *baseptr, MPI_Win *win)
+{
+    return counted(PMPI_Win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win));
+}
+#endif
+
+int MPI_Win_free(MPI_Win *win)
+{
+    int live = win && *win != MPI_WIN_NULL;
+    int rc = PMPI_Win_free(win);
+    if (rc == MPI_SUCCESS && live)
+        vine_shm_sync_progress(-1);
+    return rc;
 }

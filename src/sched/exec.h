@@ -255,6 +255,8 @@ char *vine__exec_shm_eag(const vine_exec_shm *x, int r, const vine_exec_type *t)
 int vine__exec_shm_op(const vine_exec_call *c, char *const base[], const vine_op *op);
 /* The base of rank r's region for elements of t (true lower bound applied). */
 char *vine__exec_shm_base(const vine_exec_shm *x, int r, const vine_exec_type *t);
+/* One pass of the MPI library's progress engine (an MPI_Iprobe on comm that receives nothing). */
+void vine__exec_shm_poke(MPI_Comm comm);
 
 /* The tag of every message of a blocking call on vine's private communicator. */
 #define VINE_EXEC_TAG 7

@@ -103,7 +103,7 @@ static inline void cpu_relax(void)
  * not).  tests/mpi/test_progress.c checks it.
  */
 #define POKE_EVERY 16
-static void poke_mpi(MPI_Comm comm)
+void vine__exec_shm_poke(MPI_Comm comm)
 {
     int flag;
     PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
@@ -124,7 +124,7 @@ static void wait_flag(const vine_exec_shm *x, MPI_Comm comm, int peer, uint64_t 
             continue;
         }
         if ((i - x->spins) % POKE_EVERY == POKE_EVERY - 1)
-            poke_mpi(comm);
+            vine__exec_shm_poke(comm);
         sched_yield();
     }
 }
@@ -145,10 +145,10 @@ int vine__exec_shm_ready(const vine_exec_call *c, const vine_op *op)
     uint64_t want = wait_target(x, op);
     int ready = atomic_load_explicit(&x->line[op->peer]->flag, memory_order_acquire) >= want;
     /* A program waiting on this request polls here: the library progresses
-     * too (poke_mpi), at a pace that keeps a poll cheap. */
+     * too (vine__exec_shm_poke), at a pace that keeps a poll cheap. */
     static _Thread_local unsigned polls;
     if (!ready && ++polls % POKE_EVERY == 0)
-        poke_mpi(c->comm);
+        vine__exec_shm_poke(c->comm);
     /* More ranks than cores (no spinning, see wait_flag): the flag's writer
      * may need this core, and a program polling vine_test would keep it. */
     if (!ready && x->spins == 0)

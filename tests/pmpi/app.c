@@ -8,7 +8,8 @@
  * MPI's collectives are vine's, so MPI cannot serve as the reference.
  *
  * It also checks how errors are reported (through the communicator's error
- * handler, as MPI does) and, with the argument "inter", MPI_Allreduce and
+ * handler, as MPI does), that MPI_Barrier orders a one-sided epoch as the
+ * library's own barrier does, and, with the argument "inter", MPI_Allreduce and
  * MPI_Bcast on an intercommunicator, which libvine-mpi passes to MPI.
  * Exits non-zero after any wrong result; the messages start with "app:".
  */
@@ -301,6 +302,66 @@ static void check_inter(void)
     MPI_Comm_free(&half);
 }
 
+/*
+ * One active-target epoch from rank 0 to every other rank, closed by rank 0
+ * before it enters barrier (MPI_Barrier or PMPI_Barrier, the library's own);
+ * returns on a target whether MPI_Win_test said right after the barrier
+ * that the epoch had ended (1 on rank 0).  Checks the value put either way.
+ */
+static int epoch(MPI_Win win, int want, int (*barrier)(MPI_Comm))
+{
+    MPI_Group world, peers;
+    int zero = 0, ended = 1, p;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    if (world_rank == 0) {
+        MPI_Group_excl(world, 1, &zero, &peers);
+        MPI_Win_start(peers, 0, win);
+        for (int r = 1; r < p; r++)
+            MPI_Put(&want, 1, MPI_INT, r, 0, 1, MPI_INT, win);
+        MPI_Win_complete(win);
+    } else {
+        MPI_Group_incl(world, 1, &zero, &peers);
+        MPI_Win_post(peers, 0, win);
+    }
+    CHECK_RC(barrier(MPI_COMM_WORLD), "the barrier of an epoch");
+    if (world_rank != 0) {
+        MPI_Win_test(win, &ended);
+        if (!ended)
+            MPI_Win_wait(win);
+        /* Read through MPI: MPICH 4.0.2's loads from the window memory still
+         * saw the old value after MPI_Win_wait. */
+        int got = -1;
+        MPI_Win_lock(MPI_LOCK_SHARED, world_rank, 0, win);
+        MPI_Get(&got, 1, MPI_INT, world_rank, 0, 1, MPI_INT, win);
+        MPI_Win_unlock(world_rank, win);
+        CHECK(got == want, "the window holds %d after the epoch, want %d", got, want);
+    }
+    MPI_Group_free(&peers);
+    MPI_Group_free(&world);
+    return ended;
+}
+
+/*
+ * A barrier that orders a one-sided epoch: where MPI_Win_test says the epoch
+ * has ended after the library's own barrier, it must say so after
+ * MPI_Barrier too (libvine-mpi counts the window, so that a barrier on the
+ * node segment ends with a pass of MPI's progress; mpi4py's test_rma).
+ */
+static void check_epoch(void)
+{
+    int *mem;
+    MPI_Win win;
+    MPI_Win_allocate((MPI_Aint)sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+    for (int round = 0; round < 3; round++) {
+        int ref = epoch(win, 2 * round + 1, PMPI_Barrier);
+        int got = epoch(win, 2 * round + 2, MPI_Barrier);
+        CHECK(got || !ref,
+              "MPI_Win_test after MPI_Barrier: epoch open (closed after PMPI_Barrier)");
+    }
+    MPI_Win_free(&win);
+}
+
 int main(int argc, char **argv)
 {
     int p;
@@ -325,6 +386,7 @@ int main(int argc, char **argv)
         run_all(split, inplace, inplace ? "split, in place" : "split");
     }
     check_errors();
+    check_epoch();
     if (inter && p >= 2)
         check_inter();
 
