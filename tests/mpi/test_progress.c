@@ -150,6 +150,19 @@ static void run_pscw(vine_coll coll, const char *algo, int round, int *v)
     }
 }
 
+/* ROUNDS cases of each algorithm of barrier and bcast, and auto. */
+static void sweep(void (*one)(vine_coll, const char *, int, int *), int *v)
+{
+    static const vine_coll colls[] = {VINE_COLL_BARRIER, VINE_COLL_BCAST};
+    for (int k = 0; k < 2; k++)
+        for (int a = 0; a < mt_nalgos(colls[k]); a++) {
+            const char *algo = mt_algo_at(colls[k], a);
+            mt_select(colls[k], algo);
+            for (int round = 0; round < ROUNDS; round++)
+                one(colls[k], algo, round, v);
+        }
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "progress");
@@ -161,24 +174,11 @@ int main(int argc, char **argv)
     MPI_Win_unlock(mt_rank, win);
     MPI_Barrier(MPI_COMM_WORLD);
     int v = 0;
-    static const vine_coll colls[] = {VINE_COLL_BARRIER, VINE_COLL_BCAST};
-    for (int k = 0; k < 2; k++)
-        for (int a = 0; a < mt_nalgos(colls[k]); a++) {
-            const char *algo = mt_algo_at(colls[k], a);
-            mt_select(colls[k], algo);
-            for (int round = 0; round < ROUNDS; round++)
-                run(colls[k], algo, round, &v);
-        }
+    sweep(run, &v);
     /* As libvine-mpi counts a program's window. */
     if (vine_shm_sync_progress(1) != 1)
         mt_fail("vine_shm_sync_progress(1) did not count 1");
-    for (int k = 0; k < 2; k++)
-        for (int a = 0; a < mt_nalgos(colls[k]); a++) {
-            const char *algo = mt_algo_at(colls[k], a);
-            mt_select(colls[k], algo);
-            for (int round = 0; round < ROUNDS; round++)
-                run_pscw(colls[k], algo, round, &v);
-        }
+    sweep(run_pscw, &v);
     if (vine_shm_sync_progress(-1) != 0 || vine_shm_sync_progress(-5) != 0)
         mt_fail("vine_shm_sync_progress(-1) did not bring the count back to 0");
     MPI_Win_free(&win);
