@@ -256,6 +256,9 @@ int vine__choose_seg_env(void);
 /* The segment size in elements of type_size bytes (0: no segmentation),
  * after vine__choose_seg_env(). */
 size_t vine__choose_seg_count(size_t type_size);
+/* VINE_INPLACE_BYTES (default 64 MiB), read once: the most scratch an
+ * in-place alltoall takes (coll_move.c); MPI_ERR_ARG when malformed or 0. */
+int vine__choose_inplace_bytes(size_t *bytes);
 /*
  * Builds the schedule of a into s: req if it admits a and builds, else
  * auto's choice, else the collective's default.  Returns an MPI error class.
@@ -466,6 +469,8 @@ typedef struct vine_side {
 void vine__side_init(vine_side *s, const void *buf, size_t count, const vine_exec_type *t);
 /* Scratch number `which` (VINE_PACK_IN/OUT) of at least bytes bytes. */
 int vine__pack_scratch(vine_comm_state *st, int which, size_t bytes, char **out);
+/* The error class of an MPI error code rc (MPI_ERR_OTHER when MPI cannot say). */
+int vine__err_class(int rc);
 /* Writes the bytes of s into dst (packing when not raw). */
 int vine__side_pack(const vine_side *s, char *dst, MPI_Comm comm);
 /* Reads the bytes of s from src into the user's buffer (unpacking). */

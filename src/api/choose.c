@@ -146,6 +146,28 @@ int vine__choose_seg_env(void)
     return state == 2 ? MPI_ERR_ARG : MPI_SUCCESS;
 }
 
+/* VINE_INPLACE_BYTES in bytes, and 0 not read yet, 1 read, 2 malformed. */
+static _Atomic size_t inplace_bytes;
+static atomic_int inplace_state;
+
+int vine__choose_inplace_bytes(size_t *bytes)
+{
+    int state = atomic_load_explicit(&inplace_state, memory_order_acquire);
+    if (!state) {
+        vine__lock();
+        if (!(state = atomic_load_explicit(&inplace_state, memory_order_relaxed))) {
+            const char *v = getenv("VINE_INPLACE_BYTES");
+            size_t n = (size_t)64 << 20;
+            state = v && *v && (parse_bytes(v, &n) != 0 || n == 0) ? 2 : 1;
+            atomic_store_explicit(&inplace_bytes, n, memory_order_relaxed);
+            atomic_store_explicit(&inplace_state, state, memory_order_release);
+        }
+        vine__unlock();
+    }
+    *bytes = atomic_load_explicit(&inplace_bytes, memory_order_relaxed);
+    return state == 2 ? MPI_ERR_ARG : MPI_SUCCESS;
+}
+
 size_t vine__choose_seg_count(size_t type_size)
 {
     size_t bytes = atomic_load_explicit(&seg_bytes, memory_order_relaxed);

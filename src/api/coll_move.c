@@ -7,7 +7,10 @@
 #include "api.h"
 #include "vine.h"
 
+#include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Element k of buf for a type of extent ext. */
 static void *elem_at(const void *buf, size_t k, MPI_Aint ext)
@@ -208,6 +211,71 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
 
 static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         struct vine_nbreq *nb);
+
+/*
+ * One round of an in-place alltoall on the bytes of p blocks of block bytes
+ * at base: bytes [o, o + n) of every block, copied into pk, then exchanged by
+ * an out-of-place alltoall from pk into the same places (n bytes resized to
+ * the block's length).
+ */
+static int alltoall_round(char *base, size_t block, size_t p, size_t o, size_t n, char *pk,
+                          MPI_Comm comm)
+{
+    for (size_t j = 0; j < p; j++)
+        memcpy(pk + j * n, base + j * block + o, n);
+    MPI_Datatype run, slice;
+    int rc = PMPI_Type_contiguous((int)n, MPI_BYTE, &run);
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Type_create_resized(run, 0, (MPI_Aint)block, &slice);
+        if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(&slice)) == MPI_SUCCESS) {
+            rc = alltoall_impl(pk, (MPI_Count)n, MPI_BYTE, base + o, 1, slice, comm, NULL);
+            PMPI_Type_free(&slice);
+        }
+        PMPI_Type_free(&run);
+    }
+    return vine__err_class(rc);
+}
+
+/*
+ * A blocking in-place alltoall whose p blocks of block bytes (count
+ * elements of rt each) exceed VINE_INPLACE_BYTES, in rounds that each take
+ * the same bytes of every block (in the order of the type's signature): the
+ * scratch is about twice that limit, where one schedule would need a copy of
+ * the whole input (MPI libraries exchange in place with a block of scratch).
+ * The rounds depend on block and p only, which MPI makes equal on every
+ * rank, whatever each rank's type.  A type that is not contiguous bytes is
+ * packed whole first and unpacked at the end, as one schedule would.
+ * Returns -1 when it does not apply, else an MPI error class.
+ */
+static int alltoall_rounds(void *buf, size_t count, const vine_exec_type *rt, size_t block,
+                           size_t p, MPI_Comm comm)
+{
+    size_t limit;
+    int rc = vine__choose_inplace_bytes(&limit);
+    if (rc)
+        return rc;
+    size_t per = limit / p;
+    if (block <= per || per > INT_MAX / p)
+        return -1;
+    vine_side side;
+    vine__side_init(&side, buf, count * p, rt);
+    char *pk = malloc(per * p), *full = NULL, *base = buf;
+    if (pk && !side.raw && (base = full = malloc(block * p)) != NULL)
+        rc = vine__side_pack(&side, full, comm);
+    if (!pk || !base)
+        rc = MPI_ERR_NO_MEM;
+    for (size_t o = 0; o < block && rc == MPI_SUCCESS; o += per)
+        rc = alltoall_round(base, block, p, o, block - o < per ? block - o : per, pk, comm);
+    if (rc == MPI_SUCCESS && full)
+        rc = vine__side_unpack(&side, full, comm);
+    free(full);
+    free(pk);
+    return rc;
+}
+
+static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                          struct vine_nbreq *nb)
 {
     int inplace = sendbuf == MPI_IN_PLACE;
@@ -238,6 +306,9 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
         return rc;
     if (block == 0)
         return vine__call_none(&c);
+    if (inplace && !nb &&
+        (rc = alltoall_rounds(recvbuf, (size_t)recvcount, &rt, block, (size_t)c.a.p, comm)) != -1)
+        return rc;
     if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, block)))
         return rc;
     if (vine__call_to_mpi(&c) && nb)

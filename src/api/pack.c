@@ -56,7 +56,7 @@ static size_t pack_chunk(const vine_side *s)
     return (size_t)INT_MAX / size;
 }
 
-static int err_class(int rc)
+int vine__err_class(int rc)
 {
     int cls = MPI_ERR_OTHER;
     if (rc != MPI_SUCCESS && MPI_Error_class(rc, &cls) != MPI_SUCCESS)
@@ -120,7 +120,7 @@ static int transfer(const vine_side *s, char *mem, MPI_Comm comm, int dir)
         char *user = (char *)((uintptr_t)s->buf + (uintptr_t)((MPI_Aint)done * s->extent));
         char *packed = shift(mem, done * size);
         if ((rc = pack_call(user, k, s->dt, packed, n, &pos, comm, dir)) != MPI_SUCCESS)
-            return err_class(rc);
+            return vine__err_class(rc);
         /* The byte path needs MPI's packed form to be the plain data bytes,
          * as it is between processes of one architecture. */
         if (pos != n)

@@ -803,14 +803,6 @@ static int mpi_start(vine_nbreq *r)
     }
 }
 
-static int err_class(int rc)
-{
-    int cls = MPI_ERR_OTHER;
-    if (rc == MPI_SUCCESS)
-        return MPI_SUCCESS;
-    return MPI_Error_class(rc, &cls) == MPI_SUCCESS ? cls : MPI_ERR_OTHER;
-}
-
 /*
  * r has finished with rc: unpacks, hands the node segment on (after a pass of
  * MPI's progress while vine_shm_sync_progress asks for one, as a blocking
@@ -863,7 +855,7 @@ static void step(vine_nbreq *r)
     if (r->mpi) {
         rc = PMPI_Test(&r->mreq, &flag, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS || flag)
-            finish(r, err_class(rc));
+            finish(r, vine__err_class(rc));
         return;
     }
     if (!r->started) {
@@ -888,7 +880,7 @@ static void finish_alone(vine_nbreq *r)
 {
     int rc, flag = 0;
     if (r->mpi) {
-        finish(r, err_class(PMPI_Wait(&r->mreq, MPI_STATUS_IGNORE)));
+        finish(r, vine__err_class(PMPI_Wait(&r->mreq, MPI_STATUS_IGNORE)));
         return;
     }
     if (!r->started && (rc = launch(r)) != MPI_SUCCESS) {
@@ -937,7 +929,7 @@ static int start(vine_nbreq *r)
         return MPI_SUCCESS;
     }
     if (r->mpi) {
-        int rc = err_class(mpi_start(r));
+        int rc = vine__err_class(mpi_start(r));
         if (rc != MPI_SUCCESS)
             finish(r, rc);
         return MPI_SUCCESS;
@@ -1040,7 +1032,7 @@ static int complete(vine_nbreq *r, MPI_Request *h, MPI_Status *status)
     int mrc = PMPI_Wait(h, MPI_STATUS_IGNORE);
     bury();
     empty_status(status);
-    return rc != MPI_SUCCESS ? rc : err_class(mrc);
+    return rc != MPI_SUCCESS ? rc : vine__err_class(mrc);
 }
 
 /* Whether r has nothing left to do for a completion function. */
@@ -1152,7 +1144,7 @@ int vine_request_free(MPI_Request *request)
         /* An inactive request is persistent (a nonblocking one is freed when it
          * completes); MPI calls free_fn, and vine releases it. */
         MPI_Grequest_complete(r->handle);
-        rc = err_class(PMPI_Request_free(request));
+        rc = vine__err_class(PMPI_Request_free(request));
         bury();
     }
     leave();

@@ -10,6 +10,10 @@
  * vector element) and the reverse, at a few counts.  The data bytes must equal
  * MPI's result; holes, padding and guards of the receive buffer must keep
  * their pattern, and the send buffer must not change.
+ *
+ * Run with VINE_INPLACE_BYTES small, the in-place calls go in rounds
+ * (coll_move.c); with VINE_TEST_INPLACE_BAD set, VINE_INPLACE_BYTES is
+ * malformed and only its error is checked.
  */
 #include "dtype.h"
 
@@ -127,6 +131,22 @@ static void sweep_dt(const char *algo)
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "alltoall");
+    if (getenv("VINE_TEST_INPLACE_BAD")) {
+        /* A malformed VINE_INPLACE_BYTES: every blocking in-place alltoall
+         * fails with MPI_ERR_ARG before sending anything; calls out of place
+         * do not read it. */
+        int *a = calloc((size_t)mt_size, sizeof(int)), *b = calloc((size_t)mt_size, sizeof(int));
+        if (vine_alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, a, 1, MPI_INT, MPI_COMM_WORLD) !=
+            MPI_ERR_ARG)
+            mt_fail("VINE_INPLACE_BYTES=%s: an in-place alltoall did not return MPI_ERR_ARG",
+                    getenv("VINE_INPLACE_BYTES"));
+        if (vine_alltoall(a, 1, MPI_INT, b, 1, MPI_INT, MPI_COMM_WORLD) != MPI_SUCCESS)
+            mt_fail("VINE_INPLACE_BYTES=%s failed an alltoall out of place",
+                    getenv("VINE_INPLACE_BYTES"));
+        free(a);
+        free(b);
+        return mt_finish();
+    }
     dt_init(NULL);
     long counts[8];
     int ncounts = mt_counts(counts);
