@@ -274,6 +274,22 @@ static int alltoall_rounds(void *buf, size_t count, const vine_exec_type *rt, si
     return rc;
 }
 
+/*
+ * A nonblocking or persistent in-place alltoall above VINE_INPLACE_BYTES
+ * cannot run in rounds (one request), so the MPI library's own serves it
+ * (algorithm mpi, chosen alike on every rank) rather than a schedule on a
+ * copy of the whole input.
+ */
+static int alltoall_req_inplace(vine_call *c, size_t block)
+{
+    size_t limit;
+    int rc = vine__choose_inplace_bytes(&limit);
+    const vine_algo *mpi = vine__algo_find(VINE_COLL_ALLTOALL, "mpi");
+    if (rc == MPI_SUCCESS && mpi && block > limit / (size_t)c->a.p)
+        c->req = mpi;
+    return rc;
+}
+
 static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                          struct vine_nbreq *nb)
@@ -308,6 +324,8 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
         return vine__call_none(&c);
     if (inplace && !nb &&
         (rc = alltoall_rounds(recvbuf, (size_t)recvcount, &rt, block, (size_t)c.a.p, comm)) != -1)
+        return rc;
+    if (inplace && nb && (rc = alltoall_req_inplace(&c, block)))
         return rc;
     if ((rc = vine__call_attach(&c)) || (rc = plan_bytes(&c, block)))
         return rc;

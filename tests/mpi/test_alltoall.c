@@ -11,8 +11,9 @@
  * MPI's result; holes, padding and guards of the receive buffer must keep
  * their pattern, and the send buffer must not change.
  *
- * Run with VINE_INPLACE_BYTES small, the in-place calls go in rounds
- * (coll_move.c); with VINE_TEST_INPLACE_BAD set, VINE_INPLACE_BYTES is
+ * Run with VINE_INPLACE_BYTES small, the blocking in-place calls go in
+ * rounds (coll_move.c), and nonblocking and persistent ones to the MPI
+ * library's alltoall (check_req_inplace); with VINE_TEST_INPLACE_BAD set, VINE_INPLACE_BYTES is
  * malformed and only its error is checked.
  */
 #include "dtype.h"
@@ -128,6 +129,53 @@ static void sweep_dt(const char *algo)
     }
 }
 
+/*
+ * With VINE_INPLACE_BYTES set (1 KiB in ctest), a nonblocking and a
+ * persistent in-place alltoall above it must be served by mpi (they cannot
+ * run in rounds) and give MPI's result.
+ */
+static void check_req_inplace(void)
+{
+    size_t n = 1031, p = (size_t)mt_size, all = n * p;
+    int *in = malloc(all * sizeof(int)), *want = malloc(all * sizeof(int)),
+        *got = malloc(all * sizeof(int));
+    for (size_t i = 0; i < all; i++)
+        in[i] = (int)((size_t)mt_rank * all + i);
+    MPI_Alltoall(in, (int)n, MPI_INT, want, (int)n, MPI_INT, MPI_COMM_WORLD);
+    for (int persistent = 0; persistent < 2; persistent++) {
+        mt_case c = {"alltoall", persistent ? "auto (persistent)" : "auto (nonblocking)",
+                     "int",      "-",
+                     (long)n,    -1,
+                     1};
+        mt_begin(&c);
+        memcpy(got, in, all * sizeof(int));
+        MPI_Request q;
+        int rc = persistent ? vine_alltoall_init(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, got, (int)n,
+                                                 MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &q)
+                            : vine_ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, got, (int)n,
+                                             MPI_INT, MPI_COMM_WORLD, &q);
+        if (rc == MPI_SUCCESS && persistent)
+            rc = vine_start(&q);
+        if (rc == MPI_SUCCESS)
+            rc = vine_wait(&q, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && persistent)
+            rc = vine_request_free(&q);
+        if (rc != MPI_SUCCESS)
+            mt_fail("in-place %s alltoall above VINE_INPLACE_BYTES: error %d",
+                    persistent ? "persistent" : "nonblocking", rc);
+        else if (memcmp(got, want, all * sizeof(int)) != 0)
+            mt_fail("in-place %s alltoall above VINE_INPLACE_BYTES: wrong result",
+                    persistent ? "persistent" : "nonblocking");
+        else if (strcmp(vine_last_algorithm(VINE_COLL_ALLTOALL), "mpi") != 0)
+            mt_fail("in-place %s alltoall above VINE_INPLACE_BYTES served by %s, not mpi",
+                    persistent ? "persistent" : "nonblocking",
+                    vine_last_algorithm(VINE_COLL_ALLTOALL));
+    }
+    free(in);
+    free(want);
+    free(got);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "alltoall");
@@ -160,6 +208,8 @@ int main(int argc, char **argv)
         sweep_dt(algo);
     }
     mt_select(VINE_COLL_ALLTOALL, "auto");
+    if (getenv("VINE_INPLACE_BYTES"))
+        check_req_inplace();
     dt_free();
     return mt_finish();
 }
