@@ -53,9 +53,9 @@ foreach(coll bcast reduce allreduce allgather reduce_scatter_block reduce_scatte
     alltoall gather scatter barrier)
   vine_mpi_test(${coll})
 endforeach()
-# An in-place alltoall larger than VINE_INPLACE_BYTES runs in rounds, a slice of every
-# block each (coll_move.c): 1 KiB makes up to 50 rounds of the larger counts, and leaves
-# the types whose one element per block is already more on the single schedule.
+# A blocking in-place alltoall larger than VINE_INPLACE_BYTES runs in rounds, the same
+# bytes of every block each (coll_move.c), and a request goes to the MPI library's: 1 KiB
+# makes dozens of rounds of the larger counts, which cut elements of every type apart.
 vine_mpi_test(alltoall_rounds PROGRAM alltoall NPS 2 3 5 ENV VINE_INPLACE_BYTES=1k)
 vine_mpi_test(alltoall_rounds_bad PROGRAM alltoall NPS 1 3
   ENV VINE_INPLACE_BYTES=0 VINE_TEST_INPLACE_BAD=1)

@@ -13,8 +13,8 @@
  *
  * Run with VINE_INPLACE_BYTES small, the blocking in-place calls go in
  * rounds (coll_move.c), and nonblocking and persistent ones to the MPI
- * library's alltoall (check_req_inplace); with VINE_TEST_INPLACE_BAD set, VINE_INPLACE_BYTES is
- * malformed and only its error is checked.
+ * library's alltoall (check_req_inplace); with VINE_TEST_INPLACE_BAD set,
+ * VINE_INPLACE_BYTES is malformed and only its error is checked.
  */
 #include "dtype.h"
 
