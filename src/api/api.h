@@ -529,6 +529,36 @@ int vine__nb_off_segment(const struct vine_nbreq *r);
 /* Leaves c to the MPI library's nonblocking collective, started with the request. */
 int vine__nb_mpi(vine_call *c);
 /*
+ * One side (count elements of dt) of a call to the MPI library's classic
+ * interface, whose counts are ints: n elements of dt itself when count fits,
+ * else one element of own, a datatype of count elements of dt with their
+ * bounds, so that block j of a side of several blocks still starts j *
+ * count elements in.  So the data-movement collectives' "mpi" takes any
+ * count (VINE_ALGO_ANY_COUNT).
+ */
+typedef struct vine_mpi_side {
+    int n;
+    MPI_Datatype dt;
+    MPI_Datatype own; /* MPI_DATATYPE_NULL unless made here */
+} vine_mpi_side;
+
+/* Fills s for count elements of dt; a side MPI ignores (used 0) is passed on as it is. */
+int vine__mpi_side(vine_mpi_side *s, MPI_Count count, MPI_Datatype dt, int used);
+void vine__mpi_side_free(vine_mpi_side *s);
+/*
+ * The MPI library's bcast, allgather, alltoall, gather or scatter on a's
+ * arguments, on this rank of a->comm: started into *q, or blocking when q is
+ * NULL.  A count above INT_MAX goes as one element of a datatype made for it
+ * (vine__mpi_side); *wrapped (when not NULL) says whether one was.
+ */
+int vine__mpi_move(const vine_nb_args *a, int rank, MPI_Request *q, int *wrapped);
+/*
+ * Which datatype arguments of a's call MPI reads on this rank (rank): the
+ * others may be anything (MPI_IN_PLACE sides, gather's receive side and
+ * scatter's send side off the root).
+ */
+void vine__nb_significant(const vine_nb_args *a, int rank, int *send, int *recv);
+/*
  * vine__nb_mpi for an irregular collective: its int tables for the MPI
  * library, send side [0] and receive side [1] (NULL where the call has
  * none), and alltoallw's types (NULL for the others), copied into the request.

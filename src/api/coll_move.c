@@ -88,6 +88,29 @@ static int run_bytes(vine_call *c, const vine_side *out, const char *out_mem)
     return rc;
 }
 
+/*
+ * Blocking call c, which the MPI library's collective serves, on the user's
+ * arguments (vine__mpi_move).  *keep: whether the call memo may repeat it
+ * with int counts (none had to be wrapped).
+ */
+static int move_mpi(vine_call *c, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, int *keep)
+{
+    vine_nb_args a = {.coll = c->a.coll,
+                      .sendbuf = sendbuf,
+                      .scount = sendcount,
+                      .stype = sendtype,
+                      .recvbuf = recvbuf,
+                      .rcount = recvcount,
+                      .rtype = recvtype,
+                      .op = MPI_OP_NULL,
+                      .root = root,
+                      .comm = c->comm};
+    int wrapped = 1, rc = vine__mpi_move(&a, c->a.rank, NULL, &wrapped);
+    *keep = !wrapped;
+    return vine__call_mpi_done(c, rc);
+}
+
 static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm,
                       struct vine_nbreq *nb)
 {
@@ -117,9 +140,11 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype dt, int root, 
     if (vine__call_to_mpi(&c) && nb)
         return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c)) {
-        if ((rc = vine__call_mpi_done(&c, PMPI_Bcast(buffer, (int)count, dt, root, comm))))
+        int keep;
+        if ((rc = move_mpi(&c, NULL, 0, MPI_DATATYPE_NULL, buffer, count, dt, root, &keep)))
             return rc;
-        vine__call_memo_keep(&c, &t, (size_t)count, root, 0);
+        if (keep)
+            vine__call_memo_keep(&c, &t, (size_t)count, root, 0);
         return MPI_SUCCESS;
     }
     vine_side s;
@@ -175,11 +200,13 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     if (vine__call_to_mpi(&c) && nb)
         return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c)) {
-        if ((rc = vine__call_mpi_done(&c, PMPI_Allgather(sendbuf, (int)sendcount, sendtype, recvbuf,
-                                                         (int)recvcount, recvtype, comm))))
+        int keep;
+        if ((rc = move_mpi(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                           &keep)))
             return rc;
-        vine__call_memo_keep2(&c, inplace ? NULL : &st, (size_t)sendcount, &rt, (size_t)recvcount,
-                              0, inplace);
+        if (keep)
+            vine__call_memo_keep2(&c, inplace ? NULL : &st, (size_t)sendcount, &rt,
+                                  (size_t)recvcount, 0, inplace);
         return MPI_SUCCESS;
     }
     vine_side rs, ss;
@@ -332,11 +359,12 @@ static int alltoall_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     if (vine__call_to_mpi(&c) && nb)
         return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c)) {
-        if ((rc = vine__call_mpi_done(&c, PMPI_Alltoall(sendbuf, (int)sendcount, sendtype, recvbuf,
-                                                        (int)recvcount, recvtype, comm))))
+        int keep;
+        if ((rc = move_mpi(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                           &keep)))
             return rc;
         /* In place, the repeat needs the checks (the input moves to scratch). */
-        if (!inplace)
+        if (!inplace && keep)
             vine__call_memo_keep2(&c, &st, (size_t)sendcount, &rt, (size_t)recvcount, 0, 0);
         return MPI_SUCCESS;
     }
@@ -438,11 +466,13 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     if (vine__call_to_mpi(&c) && nb)
         return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c)) {
-        if ((rc = vine__call_mpi_done(&c, PMPI_Gather(sendbuf, (int)sendcount, sendtype, recvbuf,
-                                                      (int)recvcount, recvtype, root, comm))))
+        int keep;
+        if ((rc = move_mpi(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                           &keep)))
             return rc;
-        vine__call_memo_keep2(&c, inplace ? NULL : &st, (size_t)sendcount, at_root ? &rt : NULL,
-                              (size_t)recvcount, root, inplace);
+        if (keep)
+            vine__call_memo_keep2(&c, inplace ? NULL : &st, (size_t)sendcount, at_root ? &rt : NULL,
+                                  (size_t)recvcount, root, inplace);
         return MPI_SUCCESS;
     }
     vine_side rs, ss;
@@ -501,11 +531,13 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     if (vine__call_to_mpi(&c) && nb)
         return vine__nb_mpi(&c);
     if (vine__call_to_mpi(&c)) {
-        if ((rc = vine__call_mpi_done(&c, PMPI_Scatter(sendbuf, (int)sendcount, sendtype, recvbuf,
-                                                       (int)recvcount, recvtype, root, comm))))
+        int keep;
+        if ((rc = move_mpi(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                           &keep)))
             return rc;
-        vine__call_memo_keep2(&c, at_root ? &st : NULL, (size_t)sendcount, inplace ? NULL : &rt,
-                              (size_t)recvcount, root, inplace);
+        if (keep)
+            vine__call_memo_keep2(&c, at_root ? &st : NULL, (size_t)sendcount, inplace ? NULL : &rt,
+                                  (size_t)recvcount, root, inplace);
         return MPI_SUCCESS;
     }
     vine_side rs, ss;

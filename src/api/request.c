@@ -612,12 +612,7 @@ int vine__nb_launch(vine_call *c)
     return r->t.named ? MPI_SUCCESS : keep_type(r, &r->t.dt);
 }
 
-/*
- * Which datatype arguments of a's call MPI reads on this rank (rank): the
- * others may be anything (MPI_IN_PLACE sides, gather's receive side and
- * scatter's send side off the root).
- */
-static void significant(const vine_nb_args *a, int rank, int *send, int *recv)
+void vine__nb_significant(const vine_nb_args *a, int rank, int *send, int *recv)
 {
     int at_root = rank == a->root;
     *send = *recv = 1;
@@ -661,7 +656,7 @@ int vine__nb_mpi(vine_call *c)
         /* Each start calls the MPI library anew with the datatypes, which the
          * program may have freed by then. */
         int send, recv, rc = MPI_SUCCESS;
-        significant(&r->a, c->a.rank, &send, &recv);
+        vine__nb_significant(&r->a, c->a.rank, &send, &recv);
         if (send)
             rc = keep_type(r, &r->a.stype);
         if (recv && rc == MPI_SUCCESS)
@@ -759,7 +754,11 @@ static int mpi_start(vine_nbreq *r)
     MPI_Request *q = &r->mreq;
     switch (a->coll) {
     case VINE_COLL_BCAST:
-        return PMPI_Ibcast(rb, rcnt, a->rtype, a->root, a->comm, q);
+    case VINE_COLL_ALLGATHER:
+    case VINE_COLL_ALLTOALL:
+    case VINE_COLL_GATHER:
+    case VINE_COLL_SCATTER:
+        return vine__mpi_move(a, r->st->rank, q, NULL);
     case VINE_COLL_REDUCE:
         return PMPI_Ireduce(sb, rb, sc, a->stype, a->op, a->root, a->comm, q);
     case VINE_COLL_ALLREDUCE:
@@ -768,14 +767,6 @@ static int mpi_start(vine_nbreq *r)
         return PMPI_Ireduce_scatter_block(sb, rb, sc, a->stype, a->op, a->comm, q);
     case VINE_COLL_REDUCE_SCATTER:
         return PMPI_Ireduce_scatter(sb, rb, r->icounts, a->stype, a->op, a->comm, q);
-    case VINE_COLL_ALLGATHER:
-        return PMPI_Iallgather(sb, sc, a->stype, rb, rcnt, a->rtype, a->comm, q);
-    case VINE_COLL_ALLTOALL:
-        return PMPI_Ialltoall(sb, sc, a->stype, rb, rcnt, a->rtype, a->comm, q);
-    case VINE_COLL_GATHER:
-        return PMPI_Igather(sb, sc, a->stype, rb, rcnt, a->rtype, a->root, a->comm, q);
-    case VINE_COLL_SCATTER:
-        return PMPI_Iscatter(sb, sc, a->stype, rb, rcnt, a->rtype, a->root, a->comm, q);
     case VINE_COLL_BARRIER:
         return PMPI_Ibarrier(a->comm, q);
     case VINE_COLL_SCAN:

@@ -193,8 +193,8 @@ enum vine_algo_flags {
     /*
      * The MPI library's own collective ("mpi"): no schedule and no builder.
      * The API layer hands the call to PMPI_<Coll>; the verifier, the
-     * simulator and the schedule builders skip it.  Needs every count to fit
-     * in an int (the library's classic interface).
+     * simulator and the schedule builders skip it.  Needs count to fit in an
+     * int (the library's classic interface), unless VINE_ALGO_ANY_COUNT.
      */
     VINE_ALGO_MPI = 1u << 5,
     /* Shared memory: needs all p ranks on one node segment (vine_args.shm_count > 0). */
@@ -222,7 +222,13 @@ enum vine_algo_flags {
      * map (vine_args.levels), or one dimension of p without one; needs a map,
      * when there is one, whose groups are uniform.  Never remapped.
      */
-    VINE_ALGO_TORUS = 1u << 11
+    VINE_ALGO_TORUS = 1u << 11,
+    /*
+     * With VINE_ALGO_MPI: any count.  The data-movement collectives (count in
+     * bytes) hand the MPI library the user's own counts, and a count above
+     * INT_MAX as one element of a datatype made for it (vine__mpi_side).
+     */
+    VINE_ALGO_ANY_COUNT = 1u << 12
 };
 
 /* Whether c is one of the v collectives (tables scounts ... rdispls). */

@@ -24,6 +24,12 @@
         coll, "mpi", VINE_ALGO_MPI, "counts up to INT_MAX",                                        \
             "the MPI library's own collective (PMPI), no vine schedule", NULL                      \
     }
+/* The same for the data-movement collectives, which give it any count. */
+#define MPI_ALGO_ANY(coll)                                                                         \
+    {                                                                                              \
+        coll, "mpi", VINE_ALGO_MPI | VINE_ALGO_ANY_COUNT, "-",                                     \
+            "the MPI library's own collective (PMPI), no vine schedule", NULL                      \
+    }
 
 const vine_algo vine__algos[] = {
     {VINE_COLL_BCAST, "binomial", 0, "-", "binomial tree, distance halving (MPICH)",
@@ -316,16 +322,16 @@ const vine_algo vine__algos[] = {
 #undef T
 
     /* The MPI library's own collective of each (docs/selection.md). */
-    MPI_ALGO(VINE_COLL_BCAST),
+    MPI_ALGO_ANY(VINE_COLL_BCAST),
     MPI_ALGO(VINE_COLL_REDUCE),
     MPI_ALGO(VINE_COLL_ALLREDUCE),
     MPI_ALGO(VINE_COLL_REDUCE_SCATTER),
     MPI_ALGO(VINE_COLL_REDUCE_SCATTER_BLOCK),
-    MPI_ALGO(VINE_COLL_ALLGATHER),
-    MPI_ALGO(VINE_COLL_ALLTOALL),
-    MPI_ALGO(VINE_COLL_GATHER),
-    MPI_ALGO(VINE_COLL_SCATTER),
-    MPI_ALGO(VINE_COLL_BARRIER),
+    MPI_ALGO_ANY(VINE_COLL_ALLGATHER),
+    MPI_ALGO_ANY(VINE_COLL_ALLTOALL),
+    MPI_ALGO_ANY(VINE_COLL_GATHER),
+    MPI_ALGO_ANY(VINE_COLL_SCATTER),
+    MPI_ALGO_ANY(VINE_COLL_BARRIER),
 
     {VINE_COLL_ALLGATHERV, "ring", 0, "-", "ring: p-1 steps, each passes one rank's block on",
      vine__allgatherv_ring_build},
@@ -394,6 +400,7 @@ const vine_algo vine__algos[] = {
 #undef C
 #undef RSB
 #undef MPI_ALGO
+#undef MPI_ALGO_ANY
 
 const int vine__nalgos = (int)(sizeof vine__algos / sizeof vine__algos[0]);
 
@@ -461,7 +468,7 @@ int vine__algo_admits(const vine_algo *algo, const vine_args *a)
         return VINE_ERR_UNSUPPORTED;
     if ((algo->flags & VINE_ALGO_GRAPH) && vine__bbs_env_nodes() != a->p)
         return VINE_ERR_UNSUPPORTED;
-    if ((algo->flags & VINE_ALGO_MPI) && a->count > INT_MAX)
+    if ((algo->flags & VINE_ALGO_MPI) && !(algo->flags & VINE_ALGO_ANY_COUNT) && a->count > INT_MAX)
         return VINE_ERR_UNSUPPORTED;
     if ((algo->flags & VINE_ALGO_SHM) && a->shm_count == 0)
         return VINE_ERR_UNSUPPORTED;
