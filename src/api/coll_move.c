@@ -88,6 +88,23 @@ static int run_bytes(vine_call *c, const vine_side *out, const char *out_mem)
     return rc;
 }
 
+/* The arguments of a data-movement call (or barrier) as a request keeps them. */
+static vine_nb_args move_args(vine_coll coll, const void *sendbuf, MPI_Count sendcount,
+                              MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return (vine_nb_args){.coll = coll,
+                          .sendbuf = sendbuf,
+                          .scount = sendcount,
+                          .stype = sendtype,
+                          .recvbuf = recvbuf,
+                          .rcount = recvcount,
+                          .rtype = recvtype,
+                          .op = MPI_OP_NULL,
+                          .root = root,
+                          .comm = comm};
+}
+
 /*
  * Blocking call c, which the MPI library's collective serves, on the user's
  * arguments (vine__mpi_move).  *keep: whether the call memo may repeat it
@@ -96,16 +113,8 @@ static int run_bytes(vine_call *c, const vine_side *out, const char *out_mem)
 static int move_mpi(vine_call *c, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, int *keep)
 {
-    vine_nb_args a = {.coll = c->a.coll,
-                      .sendbuf = sendbuf,
-                      .scount = sendcount,
-                      .stype = sendtype,
-                      .recvbuf = recvbuf,
-                      .rcount = recvcount,
-                      .rtype = recvtype,
-                      .op = MPI_OP_NULL,
-                      .root = root,
-                      .comm = c->comm};
+    vine_nb_args a = move_args(c->a.coll, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                               recvtype, root, c->comm);
     int wrapped = 1, rc = vine__mpi_move(&a, c->a.rank, NULL, &wrapped);
     *keep = !wrapped;
     return vine__call_mpi_done(c, rc);
@@ -654,16 +663,8 @@ static int move_nb(vine_coll coll, const void *sendbuf, MPI_Count sendcount, MPI
                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                    MPI_Comm comm, int persistent, MPI_Request *request)
 {
-    vine_nb_args a = {.coll = coll,
-                      .sendbuf = sendbuf,
-                      .scount = sendcount,
-                      .stype = sendtype,
-                      .recvbuf = recvbuf,
-                      .rcount = recvcount,
-                      .rtype = recvtype,
-                      .op = MPI_OP_NULL,
-                      .root = root,
-                      .comm = comm};
+    vine_nb_args a =
+        move_args(coll, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     struct vine_nbreq *r;
     int rc = vine__nb_begin(&r, &a, persistent, request);
     if (rc != MPI_SUCCESS)
