@@ -42,35 +42,14 @@ src=${IMB_SRC:?IMB_SRC: an Intel MPI Benchmarks source tree (src_c/IMB_chk_diff.
     exit 1
 }
 here=$(cd "$(dirname "$0")/.." && pwd)
-mpi=${MPI:-ompi}
-case $mpi in
-ompi)
-    lib=${VINE_LIB:-$here/build/lib/libvine-mpi.so}
-    base=""
-    cc=mpicc cxx=mpicxx
-    suites="MPI1 NBC"
-    ;;
-mpich)
-    lib=${VINE_LIB:-$here/build-mpich/lib/libvine-mpi.so}
-    base=$here/build-mpich/lib/libvine_mpich_yield.so
-    cc=mpicc.mpich cxx=mpicxx.mpich
-    suites="MPI1 NBC MPI4"
-    ;;
-*)
-    echo "imb-check.sh: MPI is ompi or mpich" >&2
-    exit 1
-    ;;
-esac
-[ -f "${lib##*:}" ] || {
-    echo "imb-check.sh: $lib is missing: build vine first" >&2
-    exit 1
-}
-with=$lib
-[ -n "$base" ] && with=$base:$lib
+name=imb-check.sh
+# shellcheck source=scripts/held-out-mpi.sh
+. "$here/scripts/held-out-mpi.sh"
+suites="MPI1 NBC"
+[ "$mpi" = mpich ] && suites="MPI1 NBC MPI4"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 tmo=${TEST_TIMEOUT:-600}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 # Build the suites with the check, in a copy of the tree (IMB builds in
 # place).  -D*_SKIP_MPICXX: Open MPI's C++ header does not compile under
