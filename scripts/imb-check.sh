@@ -104,24 +104,7 @@ run() { # log np preload suite mode
         args="$args -npmin 2 -multi 0 -root_shift on"
     fi
     # shellcheck disable=SC2046,SC2086
-    set -- "$2" "$3" "$bld/IMB-$4" $args $(colls "$4")
-    rc=0
-    if [ "$mpi" = mpich ]; then
-        np=$1 pre=$2
-        shift 2
-        timeout "$tmo" mpiexec.mpich -np "$np" -genv LD_PRELOAD "$pre" "$@" \
-            >"$log" 2>&1 </dev/null || rc=$?
-    elif [ -n "$2" ]; then
-        np=$1 pre=$2
-        shift 2
-        timeout "$tmo" mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$pre" "$@" \
-            >"$log" 2>&1 </dev/null || rc=$?
-    else
-        np=$1
-        shift 2
-        timeout "$tmo" mpirun --oversubscribe -np "$np" "$@" \
-            >"$log" 2>&1 </dev/null || rc=$?
-    fi
+    launch "$1" "$2" "$3" "$bld/IMB-$4" $args $(colls "$4")
     ran=$(grep -c '^# Benchmarking' "$log" || true)
     # "Ireduce_scatter_pure 4 8 16; ..." (the sizes of each benchmark).
     bad=$(sed -n 's/^[0-9]*: Error \([A-Za-z_]*\),size = \([0-9]*\),.*/\1 \2/p' "$log" |

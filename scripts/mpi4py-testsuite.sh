@@ -32,28 +32,11 @@ src=${MPI4PY_SRC:?MPI4PY_SRC: an mpi4py source tree (test/runtests.py in it)}
 }
 here=$(cd "$(dirname "$0")/.." && pwd)
 py=${PYTHON:-/usr/bin/python3}
-case ${MPI:-ompi} in
-ompi)
-    lib=${VINE_LIB:-$here/build/lib/libvine-mpi.so}
-    base=""
-    want="Open MPI"
-    ;;
-mpich)
-    lib=${VINE_LIB:-$here/build-mpich/lib/libvine-mpi.so}
-    base=$here/build-mpich/lib/libvine_mpich_yield.so
-    want="MPICH"
-    ;;
-*)
-    echo "mpi4py-testsuite.sh: MPI is ompi or mpich" >&2
-    exit 1
-    ;;
-esac
-[ -f "$lib" ] || {
-    echo "mpi4py-testsuite.sh: $lib is missing: build vine first" >&2
-    exit 1
-}
-with=$lib
-[ -n "$base" ] && with=$base:$lib
+name=mpi4py-testsuite.sh
+# shellcheck source=scripts/held-out-mpi.sh
+. "$here/scripts/held-out-mpi.sh"
+want="Open MPI"
+[ "$mpi" = mpich ] && want=MPICH
 "$py" -c 'import mpi4py.MPI' 2>/dev/null || {
     echo "mpi4py-testsuite.sh: $py cannot import mpi4py (Debian: apt-get install python3-mpi4py)" >&2
     exit 1
@@ -66,22 +49,11 @@ case $v in *"$want"*) ;; *) false ;; esac || {
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 tmo=${TEST_TIMEOUT:-900}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 # One run: "ranks ok/np, failures, errors" from the log of every rank.
 run() { # name np preload
     log=$out/$1.np$2.log
-    rc=0
-    if [ "${MPI:-ompi}" = mpich ]; then
-        timeout "$tmo" mpiexec.mpich -np "$2" -genv LD_PRELOAD "$3" "$py" \
-            "$src/test/runtests.py" -q -e spawn -e dynproc >"$log" 2>&1 </dev/null || rc=$?
-    elif [ -n "$3" ]; then
-        timeout "$tmo" mpirun --oversubscribe -np "$2" -x LD_PRELOAD="$3" "$py" \
-            "$src/test/runtests.py" -q -e spawn -e dynproc >"$log" 2>&1 </dev/null || rc=$?
-    else
-        timeout "$tmo" mpirun --oversubscribe -np "$2" "$py" \
-            "$src/test/runtests.py" -q -e spawn -e dynproc >"$log" 2>&1 </dev/null || rc=$?
-    fi
+    launch "$log" "$2" "$3" "$py" "$src/test/runtests.py" -q -e spawn -e dynproc
     # The ranks share the log, and their words can land on one line
     # ("OKOK (skipped=46)"): count words, not lines.  Every rank that ends
     # says "Ran N tests", then OK or FAILED.

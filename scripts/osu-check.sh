@@ -66,18 +66,8 @@ fi
 
 # One run: exit status and each size's Pass/Fail.
 run() { # log np preload benchmark args...
-    log=$1 np=$2 pre=$3
-    shift 3
-    rc=0
-    if [ "$mpi" = mpich ]; then
-        timeout "$tmo" mpiexec.mpich -np "$np" -genv LD_PRELOAD "$pre" "$@" \
-            >"$log" 2>&1 </dev/null || rc=$?
-    elif [ -n "$pre" ]; then
-        timeout "$tmo" mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$pre" "$@" \
-            >"$log" 2>&1 </dev/null || rc=$?
-    else
-        timeout "$tmo" mpirun --oversubscribe -np "$np" "$@" >"$log" 2>&1 </dev/null || rc=$?
-    fi
+    log=$1
+    launch "$@"
     printf 'rc=%s' "$rc"
     grep -E '^[0-9]+ .*(Pass|Fail) *$' "$log" | awk '{printf " %s:%s", $1, $NF}'
     echo
@@ -85,13 +75,12 @@ run() { # log np preload benchmark args...
 
 summary=$out/summary.txt
 : >"$summary"
-nruns=0 ndiff=0
 for np in ${NPS:-2 3 4 5}; do
     for b in "$coll"/blocking/osu_* "$coll"/non_blocking/osu_* "$coll"/persistent/osu_*; do
         if [ ! -f "$b" ] || [ ! -x "$b" ]; then
             continue
         fi
-        name=$(basename "$b")
+        bench=$(basename "$b")
         help=$("$b" --help 2>&1 || true)
         vopt="" types="-" places="-"
         case $help in *"--validation "*) vopt=-c ;; esac
@@ -101,22 +90,14 @@ for np in ${NPS:-2 3 4 5}; do
             for l in $places; do
                 # shellcheck disable=SC2086
                 set -- $vopt -m "${MSG:-1:65536}" -i "${ITERS:-5}" -x 1
-                tag=$mpi.$name.np$np
+                tag=$mpi.$bench.np$np
                 [ "$t" != - ] && set -- "$@" -T "$t" && tag=$tag.$t
                 [ "$l" != - ] && set -- "$@" -l && tag=$tag.inplace
                 plain=$(run "$out/$tag.plain.log" "$np" "$base" "$b" "$@")
                 vine=$(run "$out/$tag.vine.log" "$np" "$with" "$b" "$@")
-                nruns=$((nruns + 1))
-                if [ "$plain" != "$vine" ]; then
-                    ndiff=$((ndiff + 1))
-                    printf '%s differs\n  alone: %s\n  vine:  %s\n' "$tag" "$plain" "$vine" \
-                        | tee -a "$summary"
-                else
-                    echo "$tag same: $plain" >>"$summary"
-                fi
+                compare "$tag" "$plain" "$vine"
             done
         done
     done
 done
-echo "osu-check.sh: $nruns runs, $ndiff with an outcome that differs ($summary)"
-[ "$ndiff" -eq 0 ]
+verdict
