@@ -197,3 +197,28 @@ vine_pmpi_stress(stress 5 3)
 vine_pmpi_stress(stress_hosts 4 4 VINE_TOPOLOGY_FAKE_HOSTS=block:2)
 vine_pmpi_stress(stress_thread 3 5 VINE_PROGRESS_THREAD=1)
 vine_pmpi_stress(stress_shm_small 3 6 VINE_SHM_BYTES=4096)
+
+# Numerical programs vine's authors did not write, with their own result
+# checks, preloaded: ScaLAPACK's BLACS and LU testers and (Open MPI) the HPC
+# Challenge benchmark, from Debian's scalapack-mpi-test and hpcc, which
+# scripts/deps.sh installs (tests/pmpi/run_apps.sh): under auto on 4 ranks,
+# and with bine forced for bcast, reduce and allreduce on 5 (the BLACS
+# tester needs 4 or more).
+function(vine_pmpi_apps name np)
+  set(test pmpi.${name}.np${np})
+  set(algo)
+  if(ARGN)
+    set(algo --algo ${ARGN})
+  endif()
+  add_test(NAME ${test}
+    COMMAND sh ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/run_apps.sh
+            --launcher ${VINE_MPIRUN} --np-flag ${vine_pmpi_np_flag} --flavor ${vine_mpi_flavor}
+            --np ${np} --preload ${vine_pmpi_preload} ${algo}
+            ${CMAKE_CURRENT_BINARY_DIR}/${test})
+  set_tests_properties(${test} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300
+    ENVIRONMENT "${VINE_MPI_TEST_ENV}")
+endfunction()
+if(vine_pmpi_preload)
+  vine_pmpi_apps(apps 4)
+  vine_pmpi_apps(apps_bine 5 bine)
+endif()
