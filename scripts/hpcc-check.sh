@@ -12,9 +12,9 @@
 #   sh scripts/hpcc-check.sh OUTDIR
 #
 # Needs hpcc (apt-get install hpcc) and an input file: HPCC_INPUT (default
-# the example Debian ships, /usr/share/doc/hpcc/examples/_hpccinf.txt, with
-# N = 1000) with its process grid set to P x Q for each size, P the largest
-# divisor of N ranks up to its square root.  NPS (default "2 3 4 6 8") are
+# tests/data/hpcc/hpccinf.txt, HPL with N = 1000) with its process grid set
+# to P x Q for each size, P the largest divisor of N ranks up to its square
+# root.  NPS (default "2 3 4 6 8") are
 # the sizes; TEST_TIMEOUT (default 600) the limit of one run in seconds;
 # VINE_LIB overrides the library preloaded (a list with libasan first for
 # the sanitizer build).  The VINE_ variables of the environment reach the
@@ -39,7 +39,7 @@ command -v hpcc >/dev/null || {
     echo "$name: no hpcc (Debian: apt-get install hpcc)" >&2
     exit 1
 }
-input=${HPCC_INPUT:-/usr/share/doc/hpcc/examples/_hpccinf.txt}
+input=${HPCC_INPUT:-$here/tests/data/hpcc/hpccinf.txt}
 [ -f "$input" ] || {
     echo "$name: no input file $input" >&2
     exit 1
