@@ -14,9 +14,9 @@ set -eu
 # mpirun, because Debian's alternatives rank it higher.  libhwloc-dev is
 # optional (the levels inside the node): vine builds without it.
 # scalapack-mpi-test (ScaLAPACK's testers for both MPI libraries, with their
-# input files in scalapack-test-common) and hpcc are programs with their own
-# result checks that the pmpi.apps tests run through libvine-mpi.
-PACKAGES="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libsimgrid-dev mpich libmpich-dev gnuplot-nox libglpk-dev libjansson-dev libhwloc-dev scalapack-mpi-test hpcc"
+# input files in scalapack-test-common) holds programs with their own result
+# checks that the pmpi.apps tests run through libvine-mpi.
+PACKAGES="build-essential cmake pkg-config libopenmpi-dev openmpi-bin libsimgrid-dev mpich libmpich-dev gnuplot-nox libglpk-dev libjansson-dev libhwloc-dev scalapack-mpi-test"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -199,9 +199,9 @@ vine_pmpi_stress(stress_thread 3 5 VINE_PROGRESS_THREAD=1)
 vine_pmpi_stress(stress_shm_small 3 6 VINE_SHM_BYTES=4096)
 
 # Numerical programs vine's authors did not write, with their own result
-# checks, preloaded: ScaLAPACK's BLACS and LU testers and (Open MPI) the HPC
-# Challenge benchmark, from Debian's scalapack-mpi-test and hpcc, which
-# scripts/deps.sh installs (tests/pmpi/run_apps.sh): under auto on 4 ranks,
+# checks, preloaded: ScaLAPACK's BLACS and LU testers, from Debian's
+# scalapack-mpi-test, which scripts/deps.sh installs
+# (tests/pmpi/run_apps.sh): under auto on 4 ranks,
 # and with bine forced for bcast, reduce and allreduce on 5 (the BLACS
 # tester needs 4 or more).
 function(vine_pmpi_apps name np)
