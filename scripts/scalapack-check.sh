@@ -20,9 +20,10 @@
 # the package but those in SKIP) the testers, by name; SKIP (default
 # "xsllt xdllt": they hang alone too, xsllt on 4 and 8 ranks and xdllt on
 # 8, Reference-ScaLAPACK/scalapack#121) the testers left out of the
-# default; TEST_TIMEOUT (default 300) the limit of
-# one run in seconds; VINE_LIB overrides the library preloaded (a list with
-# libasan first for the sanitizer build).  The VINE_ variables of the
+# default; TEST_TIMEOUT (default 300) the limit of one run in seconds;
+# VINE_LIB overrides the library preloaded (a list with libasan first for
+# the sanitizer build); SCALAPACK_TESTS and SCALAPACK_DATA the directories
+# of the testers and of their input.  The VINE_ variables of the
 # environment reach the ranks, so VINE_<COLL>_ALGORITHM runs the testers
 # on forced algorithms; REUSE_PLAIN=1 then takes the outcomes alone from
 # OUTDIR/plain.txt of an earlier run, where it has them, instead of running
@@ -33,10 +34,9 @@
 # status (the BLACS testers end in BLACS_ABORT on purpose, so theirs is not
 # 0, alone too), the counts of tests passed, failed and skipped that the
 # tester prints, and the number of lines that say FAILED (but for "0
-# FAILED").  Writes
-# OUTDIR/<mpi>.<tester>.npN.{plain,vine}.log, OUTDIR/plain.txt and
-# OUTDIR/summary.txt; exits
-# 1 when some outcome differs.
+# FAILED").  Writes OUTDIR/<mpi>.<tester>.npN.{plain,vine}.log,
+# OUTDIR/plain.txt and OUTDIR/summary.txt; exits 1 when some outcome
+# differs.
 set -eu
 
 out=${1:?usage: sh scripts/scalapack-check.sh OUTDIR}
@@ -44,9 +44,10 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 name=scalapack-check.sh
 # shellcheck source=scripts/held-out-mpi.sh
 . "$here/scripts/held-out-mpi.sh"
+arch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 case $mpi in
-ompi) tdir=/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests ;;
-*) tdir=/usr/lib/x86_64-linux-gnu/scalapack/mpich-tests ;;
+ompi) tdir=/usr/lib/$arch/scalapack/openmpi-tests ;;
+*) tdir=/usr/lib/$arch/scalapack/mpich-tests ;;
 esac
 tdir=${SCALAPACK_TESTS:-$tdir}
 data=${SCALAPACK_DATA:-/usr/share/scalapack}

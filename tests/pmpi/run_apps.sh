@@ -40,9 +40,10 @@ fi
 if ! mkdir -p "$1" || ! work=$(cd "$1" && pwd); then
     fail "cannot make $1"
 fi
+arch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 case $flavor in
-openmpi) tests=/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests ;;
-mpich) tests=/usr/lib/x86_64-linux-gnu/scalapack/mpich-tests ;;
+openmpi) tests=/usr/lib/$arch/scalapack/openmpi-tests ;;
+mpich) tests=/usr/lib/$arch/scalapack/mpich-tests ;;
 *) echo "run_apps.sh: --flavor must be openmpi or mpich" >&2; exit 2 ;;
 esac
 data=/usr/share/scalapack
