@@ -119,6 +119,7 @@ typedef struct vine_shm_state {
     int all;      /* ... and all p ranks share one node (the flat shm family applies) */
     int nodes;    /* ... and each group of level 0 of the level map lies in one segment */
     size_t bytes; /* each rank's region */
+    size_t held;  /* this rank's part, counted against VINE_SHM_MAX while the segment lives */
     MPI_Comm node;
     MPI_Win win;
     int locked; /* win is in a passive-target epoch (MPI_Win_lock_all) */

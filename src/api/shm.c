@@ -24,17 +24,22 @@
 #define _GNU_SOURCE
 #include "api.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #if !defined(VINE_NO_SHM)
+#include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <sys/uio.h>
 #endif
 
 /* Each rank's region unless VINE_SHM_BYTES says otherwise. */
 #define SHM_BYTES_DEFAULT ((size_t)1 << 20)
+/* The most bytes of node segments one rank holds unless VINE_SHM_MAX says otherwise. */
+#define SHM_MAX_DEFAULT ((size_t)64 << 20)
 /* Flag polls before a waiting rank starts yielding its core. */
 #define SHM_SPINS_DEFAULT 20000UL
 
@@ -73,12 +78,12 @@ static int env_off(const char *name)
     return v && strcmp(v, "0") == 0;
 }
 
-/* VINE_SHM_BYTES: a byte count (K, M, G suffixes); 0 on a bad value. */
-static size_t env_bytes(void)
+/* A byte count (K, M, G suffixes) in variable name, dflt when unset; 0 on a bad value. */
+static size_t env_bytes(const char *name, size_t dflt)
 {
-    const char *v = getenv("VINE_SHM_BYTES");
+    const char *v = getenv(name);
     if (!v || !*v)
-        return SHM_BYTES_DEFAULT;
+        return dflt;
     char *end;
     unsigned long long n = strtoull(v, &end, 10);
     if (end == v)
@@ -95,6 +100,79 @@ static size_t env_bytes(void)
     return (size_t)(n << shift) / 64 * 64;
 }
 
+/* Bytes of the node segments this process holds (its own parts), against VINE_SHM_MAX. */
+static atomic_size_t held_bytes;
+
+/*
+ * The directory of the windows' backing files: Open MPI's
+ * osc_sm_backing_directory when the environment sets it, /dev/shm otherwise
+ * (Open MPI's default on Linux, and where MPICH's shared memory lies).
+ */
+static const char *backing_dir(void)
+{
+    const char *d = getenv("OMPI_MCA_osc_sm_backing_directory");
+    return d && *d ? d : "/dev/shm";
+}
+
+/*
+ * Whether the backing directory's file system has room for need bytes and
+ * still an eighth of its size free after them, so that the MPI library's own
+ * shared memory keeps room too.  1 also when statvfs cannot tell.  Open MPI
+ * 4.1 checks the room on one rank of the node only and hangs the others when
+ * it is short, so the check comes first, on every rank.
+ */
+static int room_for(size_t need)
+{
+    struct statvfs fs;
+    if (statvfs(backing_dir(), &fs) != 0 || fs.f_frsize == 0)
+        return 1;
+    unsigned long long avail = (unsigned long long)fs.f_bavail * fs.f_frsize;
+    unsigned long long total = (unsigned long long)fs.f_blocks * fs.f_frsize;
+    return avail >= need && avail - need >= total / 8;
+}
+
+#if !defined(MADV_POPULATE_WRITE)
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/*
+ * Claims every page of this rank's part now (the owner faults them in, so
+ * first touch still places them on its NUMA node).  The window's memory is a
+ * file of a tmpfs: a page first written when that file system is full raises
+ * SIGBUS, and MADV_POPULATE_WRITE (Linux 5.14) says so as an error instead.
+ * Older kernels refuse the advice (EINVAL): the pages are touched one by one
+ * there, and room_for, checked just before, stands for the kernel's answer.
+ */
+static int claim(void *base, size_t len)
+{
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg <= 0)
+        pg = 4096;
+    uintptr_t from = (uintptr_t)base & ~(uintptr_t)(pg - 1);
+    if (madvise((void *)from, len + ((uintptr_t)base - from), MADV_POPULATE_WRITE) == 0)
+        return 1;
+    if (errno != EINVAL)
+        return 0;
+    volatile char *c = base;
+    for (size_t off = 0; off < len; off += (size_t)pg)
+        c[off] = 0;
+    c[len - 1] = 0;
+    return 1;
+}
+
+/* Why a communicator has no segment, worst last: set-up agrees on the largest. */
+enum { SHM_YES, SHM_NO_ROOM, SHM_AT_MAX, SHM_SPLIT_FAILED, SHM_OFF };
+enum { WIN_YES, WIN_NO_CLAIM, WIN_NO_MEM, WIN_NO_WINDOW };
+
+/* The largest of every rank's why over comm; failed if the call fails. */
+static int agree_why(int why, MPI_Comm comm, int failed)
+{
+    int worst = failed;
+    if (PMPI_Allreduce(&why, &worst, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+        return failed;
+    return worst;
+}
+
 /* A word that peers read with process_vm_readv to see whether single copy works. */
 static volatile uint64_t probe_word = 0x76696e65u;
 
@@ -107,18 +185,15 @@ static int agree(int yes, MPI_Comm comm)
     return all;
 }
 
-/* Fills the per-rank tables of x from the window; returns 0 on failure. */
-static int map_ranks(vine_comm_state *st, int nn)
+/*
+ * Fills the per-rank tables of x (allocated) from the window, with who (nn
+ * entries) for scratch; returns 0 on failure.  Collective over the node.
+ */
+static int map_ranks(vine_comm_state *st, int nn, int *who)
 {
     vine_shm_state *sh = &st->shm;
-    int *who = malloc((size_t)nn * sizeof *who);
-    sh->x.line = calloc((size_t)st->p, sizeof *sh->x.line);
-    sh->x.region = calloc((size_t)st->p, sizeof *sh->x.region);
-    if (!who || !sh->x.line || !sh->x.region ||
-        PMPI_Allgather(&st->rank, 1, MPI_INT, who, 1, MPI_INT, sh->node) != MPI_SUCCESS) {
-        free(who);
+    if (PMPI_Allgather(&st->rank, 1, MPI_INT, who, 1, MPI_INT, sh->node) != MPI_SUCCESS)
         return 0;
-    }
     int ok = 1;
     for (int i = 0; i < nn && ok; i++) {
         MPI_Aint size;
@@ -131,7 +206,6 @@ static int map_ranks(vine_comm_state *st, int nn)
             sh->x.region[who[i]] = (char *)base + VINE_SHM_HEAD;
         }
     }
-    free(who);
     return ok;
 }
 
@@ -161,8 +235,9 @@ void vine__shm_setup(vine_comm_state *st)
 {
     vine_shm_state *sh = &st->shm;
     int nn = 0, me = 0, rc;
-    sh->bytes = env_bytes();
-    int want = !env_off("VINE_SHM") && sh->bytes > 0;
+    sh->bytes = env_bytes("VINE_SHM_BYTES", SHM_BYTES_DEFAULT);
+    size_t max = env_bytes("VINE_SHM_MAX", SHM_MAX_DEFAULT), part = VINE_SHM_HEAD + sh->bytes;
+    int want = !env_off("VINE_SHM") && sh->bytes > 0 && max > 0;
     /* Every rank takes part in every collective below, whatever it found. */
     rc = MPI_Comm_split_type(st->comm, MPI_COMM_TYPE_SHARED, st->rank, MPI_INFO_NULL, &sh->node);
     if (rc != MPI_SUCCESS)
@@ -172,9 +247,24 @@ void vine__shm_setup(vine_comm_state *st)
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_rank(sh->node, &me);
     int all = agree(rc == MPI_SUCCESS && nn == st->p, st->comm);
-    if (!agree(want && rc == MPI_SUCCESS, st->comm)) {
-        snprintf(sh->msg, sizeof sh->msg, "none (%s)",
-                 want ? "MPI_Comm_split_type failed" : "VINE_SHM=0 or VINE_SHM_BYTES invalid");
+    int why = SHM_YES;
+    if (!want)
+        why = SHM_OFF;
+    else if (rc != MPI_SUCCESS)
+        why = SHM_SPLIT_FAILED;
+    else if (atomic_load(&held_bytes) + part > max)
+        why = SHM_AT_MAX;
+    else if (!room_for(part * (size_t)nn))
+        why = SHM_NO_ROOM;
+    why = agree_why(why, st->comm, SHM_SPLIT_FAILED);
+    if (why != SHM_YES) {
+        static const char *const text[] = {
+            [SHM_NO_ROOM] = "too little free space in the backing directory of a rank's node: "
+                            "a segment must leave an eighth of the file system free",
+            [SHM_AT_MAX] = "a rank holds VINE_SHM_MAX bytes of other communicators' segments",
+            [SHM_SPLIT_FAILED] = "MPI_Comm_split_type failed",
+            [SHM_OFF] = "VINE_SHM=0, or VINE_SHM_BYTES or VINE_SHM_MAX invalid"};
+        snprintf(sh->msg, sizeof sh->msg, "none (%s)", text[why]);
         return;
     }
     MPI_Info info;
@@ -182,25 +272,46 @@ void vine__shm_setup(vine_comm_state *st)
     int made = MPI_Info_create(&info) == MPI_SUCCESS;
     if (made) {
         MPI_Info_set(info, "alloc_shared_noncontig", "true");
-        made = PMPI_Win_allocate_shared((MPI_Aint)(VINE_SHM_HEAD + sh->bytes), 1, info, sh->node,
-                                        &base, &sh->win) == MPI_SUCCESS;
+        made = PMPI_Win_allocate_shared((MPI_Aint)part, 1, info, sh->node, &base, &sh->win) ==
+               MPI_SUCCESS;
         MPI_Info_free(&info);
     }
     /* A window's default error handler aborts: errors here are fallbacks. */
     if (made)
         made = PMPI_Win_set_errhandler(sh->win, MPI_ERRORS_RETURN) == MPI_SUCCESS;
-    if (made) {
+    int *who = malloc((size_t)nn * sizeof *who);
+    sh->x.line = calloc((size_t)st->p, sizeof *sh->x.line);
+    sh->x.region = calloc((size_t)st->p, sizeof *sh->x.region);
+    int win = !made                                  ? WIN_NO_WINDOW
+              : !who || !sh->x.line || !sh->x.region ? WIN_NO_MEM
+              : !claim(base, part)                   ? WIN_NO_CLAIM
+                                                     : WIN_YES;
+    if (win == WIN_YES) {
         memset(base, 0, VINE_SHM_LINE);
-        made = sh->locked = PMPI_Win_lock_all(MPI_MODE_NOCHECK, sh->win) == MPI_SUCCESS;
+        sh->locked = PMPI_Win_lock_all(MPI_MODE_NOCHECK, sh->win) == MPI_SUCCESS;
+        win = sh->locked ? WIN_YES : WIN_NO_WINDOW;
     }
-    made = made && map_ranks(st, nn);
-    /* The agreement also orders the zeroed lines before anyone polls them. */
-    if (!agree(made, st->comm)) {
-        snprintf(sh->msg, sizeof sh->msg, "none (MPI_Win_allocate_shared of %zu bytes failed)",
-                 VINE_SHM_HEAD + sh->bytes);
+    /* Agreed before map_ranks, which is collective over the node. */
+    win = agree_why(win, st->comm, WIN_NO_WINDOW);
+    /* The second agreement also orders the zeroed lines before anyone polls them. */
+    int mapped = win == WIN_YES && agree(map_ranks(st, nn, who), st->comm);
+    free(who);
+    if (!mapped) {
+        if (win == WIN_NO_CLAIM)
+            snprintf(sh->msg, sizeof sh->msg,
+                     "none (a rank could not claim the pages of its "
+                     "part: the backing file system is full)");
+        else if (win == WIN_NO_MEM)
+            snprintf(sh->msg, sizeof sh->msg, "none (out of memory on a rank)");
+        else
+            snprintf(sh->msg, sizeof sh->msg, "none (%s of %zu bytes failed on a rank)",
+                     win == WIN_NO_WINDOW ? "MPI_Win_allocate_shared" : "MPI_Win_shared_query",
+                     part);
         vine__shm_free(st, 1);
         return;
     }
+    sh->held = part;
+    atomic_fetch_add(&held_bytes, part);
     sh->x.p = st->p;
     sh->x.me = st->rank;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -235,6 +346,8 @@ void vine__shm_free(vine_comm_state *st, int mpi_ok)
         PMPI_Win_free(&sh->win);
     }
     sh->locked = 0;
+    atomic_fetch_sub(&held_bytes, sh->held);
+    sh->held = 0;
     if (sh->node != MPI_COMM_NULL && mpi_ok)
         MPI_Comm_free(&sh->node);
     sh->win = MPI_WIN_NULL;
