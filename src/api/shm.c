@@ -265,6 +265,8 @@ void vine__shm_setup(vine_comm_state *st)
             [SHM_SPLIT_FAILED] = "MPI_Comm_split_type failed",
             [SHM_OFF] = "VINE_SHM=0, or VINE_SHM_BYTES or VINE_SHM_MAX invalid"};
         snprintf(sh->msg, sizeof sh->msg, "none (%s)", text[why]);
+        if (sh->node != MPI_COMM_NULL)
+            MPI_Comm_free(&sh->node);
         return;
     }
     MPI_Info info;
@@ -330,6 +332,8 @@ void vine__shm_setup(vine_comm_state *st)
     sh->nodes = agree(nodes, st->comm);
     int single = probe_single(st, nn, me);
     sh->x.single = agree(single && !env_off("VINE_SHM_SINGLE_COPY"), st->comm);
+    /* The window lives on without it, and MPICH has 2,048 communicators in all. */
+    MPI_Comm_free(&sh->node);
     sh->ok = 1;
     sh->all = all;
     snprintf(sh->msg, sizeof sh->msg, "%zu bytes per rank, %d ranks on this node%s, single copy %s",
