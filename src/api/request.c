@@ -72,6 +72,7 @@ typedef struct vine_nbreq {
     const void *sendbuf;
     void *recvbuf;
     int tag;
+    unsigned seq;  /* a nonblocking request's number on st (st->nb_seq when it was made) */
     MPI_Comm comm; /* of its messages: st's private communicator, or pcomm (take_tag) */
     int shm;       /* the schedule uses the node segment */
     int ticketed; /* this start holds ticket */
@@ -551,6 +552,7 @@ static int next_tag(vine_comm_state *st)
 static int take_tag(vine_nbreq *r, vine_comm_state *st)
 {
     if (!r->persistent) {
+        r->seq = st->nb_seq;
         r->tag = next_tag(st);
         r->comm = st->comm;
         return MPI_SUCCESS;
@@ -820,6 +822,29 @@ static void finish(vine_nbreq *r, int rc)
         MPI_Grequest_complete(r->handle);
 }
 
+/*
+ * Whether r, a nonblocking request not started yet, must wait for older ones
+ * of its communicator: tags cycle every VINE_EXEC_NB_TAGS requests, and a
+ * request whose tag an active one still holds would take that one's
+ * messages (MPI allows any number outstanding).  So no two requests of a
+ * communicator run here with numbers VINE_EXEC_NB_TAGS or more apart: r
+ * waits until every older one has finished on this rank.  Every rank does
+ * the same, so a peer's messages of r come after all of its messages with
+ * that tag to this rank of older requests, which this rank has received
+ * before it starts r.  Older requests never wait for newer ones, so the wait
+ * ends.  The list is in start order: the first request of r's communicator
+ * in it is its oldest.
+ */
+static int tag_gated(const vine_nbreq *r)
+{
+    if (r->persistent)
+        return 0;
+    for (const vine_nbreq *q = first; q && q != r; q = q->next)
+        if (q->st == r->st && !q->persistent && !q->mpi && q->e)
+            return r->seq - q->seq >= VINE_EXEC_NB_TAGS;
+    return 0;
+}
+
 /* Starts the executor on r's schedule. */
 static int launch(vine_nbreq *r)
 {
@@ -851,7 +876,7 @@ static void step(vine_nbreq *r)
     }
     if (!r->started) {
         /* An shm schedule waits for the earlier ones on its communicator. */
-        if (r->ticketed && r->st->shm_done != r->ticket)
+        if ((r->ticketed && r->st->shm_done != r->ticket) || tag_gated(r))
             return;
         if ((rc = launch(r)) != MPI_SUCCESS) {
             finish(r, rc);
@@ -886,7 +911,7 @@ static void finish_alone(vine_nbreq *r)
 static void post(vine_nbreq *r)
 {
     int rc, flag = 0;
-    if (r->ticketed && r->st->shm_done != r->ticket)
+    if ((r->ticketed && r->st->shm_done != r->ticket) || tag_gated(r))
         return;
     if ((rc = launch(r)) == MPI_SUCCESS)
         rc = vine__exec_progress(&r->x, VINE_EXEC_POST, &flag);
