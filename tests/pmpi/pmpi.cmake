@@ -204,7 +204,7 @@ vine_pmpi_stress(stress_shm_small 3 6 VINE_SHM_BYTES=4096)
 # (tests/pmpi/run_apps.sh): under auto on 4 ranks,
 # and with bine forced for bcast, reduce and allreduce on 5 (the BLACS
 # tester needs 4 or more).  MPICH under the sanitizers (make test-mpich-asan)
-# took 218 s alone and more than 300 beside another test.
+# took 218 s (apps) and 452 s (apps_bine) alone.
 set(vine_pmpi_apps_timeout 300)
 if(VINE_SANITIZE AND vine_mpi_flavor STREQUAL "mpich")
   set(vine_pmpi_apps_timeout 900)
