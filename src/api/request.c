@@ -541,13 +541,39 @@ static int next_tag(vine_comm_state *st)
 }
 
 /*
+ * Blocks of VINE_EXEC_NB_TAGS persistent tags, each followed by the block of
+ * its local copies' tags (vine__exec_copy_tag), that fit below MPI_TAG_UB:
+ * 1 at the standard's least bound (32767), 65536 at most.  The attribute is
+ * the same in every process, so every rank counts alike.
+ */
+static unsigned persistent_tag_blocks(void)
+{
+    static atomic_uint blocks; /* 0: not read yet */
+    unsigned b = atomic_load_explicit(&blocks, memory_order_relaxed);
+    if (b)
+        return b;
+    int *ub = NULL, flag = 0;
+    long top = 32767;
+    if (MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub &&
+        *ub > top)
+        top = *ub;
+    long n = (top - VINE_EXEC_NB_TAG + 1) / (2L * VINE_EXEC_NB_TAGS);
+    b = n < 1 ? 1 : n > 65536 ? 65536 : (unsigned)n;
+    atomic_store_explicit(&blocks, b, memory_order_relaxed);
+    return b;
+}
+
+/*
  * r's tag and the communicator of its messages.  A nonblocking request
- * takes the next tag of st's private communicator.  A persistent one lives
- * on, and tags cycle: 16,000 calls later a nonblocking request would take
- * its tag again, and the two may be active at once, started in different
- * orders (MPI 4).  Persistent requests take their tags on a second private
- * communicator, made (collectively: the _init calls come in one order) at
- * the first of them, in a cycle of their own.
+ * takes the next tag of st's private communicator (tag_gated keeps two
+ * with the same tag from running at once).  A persistent one lives on, and
+ * tags cycle: 16,000 calls later a nonblocking request would take its tag
+ * again, and the two may be active at once, started in different orders
+ * (MPI 4), which no waiting on one rank can keep apart.  Persistent
+ * requests take their tags on a second private communicator, made
+ * (collectively: the _init calls come in one order) at the first of them,
+ * in a cycle of their own as long as MPI_TAG_UB allows: 16,000 at its least
+ * bound, about a billion where it is 2^31 - 1 (Open MPI).
  */
 static int take_tag(vine_nbreq *r, vine_comm_state *st)
 {
@@ -561,7 +587,9 @@ static int take_tag(vine_nbreq *r, vine_comm_state *st)
         (MPI_Comm_dup(st->comm, &st->pcomm) != MPI_SUCCESS ||
          MPI_Comm_set_errhandler(st->pcomm, MPI_ERRORS_RETURN) != MPI_SUCCESS))
         return MPI_ERR_OTHER;
-    r->tag = VINE_EXEC_NB_TAG + (int)(st->p_seq++ % VINE_EXEC_NB_TAGS);
+    unsigned k = st->p_seq++ % (VINE_EXEC_NB_TAGS * persistent_tag_blocks());
+    r->tag = VINE_EXEC_NB_TAG +
+             (int)(k / VINE_EXEC_NB_TAGS * 2 * VINE_EXEC_NB_TAGS + k % VINE_EXEC_NB_TAGS);
     r->comm = st->pcomm;
     return MPI_SUCCESS;
 }

@@ -141,8 +141,9 @@ vine_mpi_test(nb NPS ${vine_nb_nps})
 vine_mpi_test(nb_mix NPS ${vine_nb_nps})
 vine_mpi_test(nb_err NPS ${vine_nb_nps})
 # More requests outstanding on one communicator than there are tags for
-# them (test_nb_many.c): 16,400, completed in reverse; 3 ranks, since on 2
-# the requests that shared a tag never took each other's messages.
+# them (test_nb_many.c): 16,400 nonblocking, completed in reverse, and as
+# many persistent; 3 ranks, since on 2 the requests that shared a tag never
+# took each other's messages.
 vine_mpi_test(nb_many NPS 3)
 # The nonblocking and persistent forms of the irregular collectives and the
 # scans: every algorithm in the four forms against the MPI library, the seven
