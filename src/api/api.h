@@ -203,12 +203,23 @@ extern _Atomic unsigned vine__tuning_gen;
 
 /*
  * Threads (threads.c): whether MPI provides MPI_THREAD_MULTIPLE (asked once;
- * always 0 in the VINE_NO_THREADS build), and the process-wide lock of the
+ * 1 until MPI_Init, so also under the sessions model alone; always 0 in the
+ * VINE_NO_THREADS build), and the process-wide lock of the
  * slow paths, taken only then and never across communication.
  */
 int vine__mt(void);
 void vine__lock(void);
 void vine__unlock(void);
+/*
+ * Whether MPI's world model is up (MPI_Init done, MPI_Finalize not): only
+ * then do MPI_COMM_WORLD and MPI_COMM_SELF exist.  A program of the MPI 4
+ * sessions model alone (MPI_Session_init, MPI_Comm_create_from_group) has
+ * neither, and any use of them aborts (comm.c).
+ */
+int vine__world_up(void);
+/* Whether this process says what is said once per job: rank 0 of
+ * MPI_COMM_WORLD, or every process under the sessions model alone. */
+int vine__world_speaker(void);
 
 /*
  * Reduction ops (ops.c).  The predefined ones that apply to collectives

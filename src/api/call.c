@@ -65,8 +65,107 @@ static void restore(MPI_Comm comm, MPI_Errhandler e)
     MPI_Comm_set_errhandler(comm, e != MPI_ERRHANDLER_NULL ? e : MPI_ERRORS_ARE_FATAL);
 }
 
+/* The groups of predefined types of MPI 4.0, section 6.9.2, as bits. */
+enum {
+    T_CINT = 1,
+    T_FINT = 2,
+    T_FLOAT = 4,
+    T_LOGICAL = 8,
+    T_COMPLEX = 16,
+    T_BYTE = 32,
+    T_PAIR = 64,
+    T_NONE = 128 /* characters and packed bytes: no op */
+};
+
+static int type_group(MPI_Datatype dt)
+{
+    static const MPI_Datatype cint[] = {MPI_INT,
+                                        MPI_LONG,
+                                        MPI_SHORT,
+                                        MPI_UNSIGNED_SHORT,
+                                        MPI_UNSIGNED,
+                                        MPI_UNSIGNED_LONG,
+                                        MPI_LONG_LONG_INT,
+                                        MPI_LONG_LONG,
+                                        MPI_UNSIGNED_LONG_LONG,
+                                        MPI_SIGNED_CHAR,
+                                        MPI_UNSIGNED_CHAR,
+                                        MPI_INT8_T,
+                                        MPI_INT16_T,
+                                        MPI_INT32_T,
+                                        MPI_INT64_T,
+                                        MPI_UINT8_T,
+                                        MPI_UINT16_T,
+                                        MPI_UINT32_T,
+                                        MPI_UINT64_T};
+    static const MPI_Datatype fint[] = {MPI_INTEGER, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4,
+                                        MPI_INTEGER8};
+    static const MPI_Datatype fl[] = {MPI_FLOAT, MPI_DOUBLE,           MPI_LONG_DOUBLE,
+                                      MPI_REAL,  MPI_DOUBLE_PRECISION, MPI_REAL4,
+                                      MPI_REAL8};
+    static const MPI_Datatype cx[] = {
+        MPI_C_COMPLEX, MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX,
+        MPI_COMPLEX,   MPI_DOUBLE_COMPLEX,  MPI_COMPLEX8,         MPI_COMPLEX16};
+    static const MPI_Datatype pair[] = {MPI_FLOAT_INT, MPI_DOUBLE_INT,        MPI_LONG_INT,
+                                        MPI_2INT,      MPI_SHORT_INT,         MPI_LONG_DOUBLE_INT,
+                                        MPI_2REAL,     MPI_2DOUBLE_PRECISION, MPI_2INTEGER};
+    for (size_t i = 0; i < sizeof cint / sizeof cint[0]; i++)
+        if (dt == cint[i])
+            return T_CINT;
+    for (size_t i = 0; i < sizeof fint / sizeof fint[0]; i++)
+        if (dt == fint[i])
+            return T_FINT;
+    for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
+        if (dt == fl[i])
+            return T_FLOAT;
+    for (size_t i = 0; i < sizeof cx / sizeof cx[0]; i++)
+        if (dt == cx[i])
+            return T_COMPLEX;
+    for (size_t i = 0; i < sizeof pair / sizeof pair[0]; i++)
+        if (dt == pair[i])
+            return T_PAIR;
+    if (dt == MPI_AINT || dt == MPI_OFFSET || dt == MPI_COUNT)
+        return T_CINT | T_FINT;
+    if (dt == MPI_LOGICAL || dt == MPI_C_BOOL)
+        return T_LOGICAL;
+    if (dt == MPI_BYTE)
+        return T_BYTE;
+    if (dt == MPI_WCHAR || dt == MPI_PACKED || dt == MPI_CHARACTER)
+        return T_NONE;
+    return 0;
+}
+
 /*
- * Whether MPI_Reduce_local applies the predefined op to dt, asked for zero
+ * The standard's answer (MPI 4.0, section 6.9.2) for a predefined type:
+ * MPI_ERR_OP where it gives op no such type, MPI_SUCCESS where it does or
+ * does not list the type (MPI_CHAR, optional ones such as MPI_LOGICAL4: MPI
+ * decides), -1 for a derived type.  MPICH 4.0 accepts MPI_LAND on
+ * doubles when asked for no elements, then fails an assertion and aborts
+ * when it applies it: the table refuses it first.
+ */
+static int standard_applies(MPI_Datatype dt, MPI_Op op)
+{
+    if (!vine__exec_is_named(dt))
+        return -1;
+    int g = type_group(dt), want;
+    if (op == MPI_MAXLOC || op == MPI_MINLOC)
+        return g == T_PAIR ? MPI_SUCCESS : MPI_ERR_OP;
+    if (!g)
+        return MPI_SUCCESS;
+    if (op == MPI_MAX || op == MPI_MIN)
+        want = T_CINT | T_FINT | T_FLOAT;
+    else if (op == MPI_SUM || op == MPI_PROD)
+        want = T_CINT | T_FINT | T_FLOAT | T_COMPLEX;
+    else if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
+        want = T_CINT | T_LOGICAL;
+    else
+        want = T_CINT | T_FINT | T_BYTE; /* MPI_BAND, MPI_BOR, MPI_BXOR */
+    return g & want ? MPI_SUCCESS : MPI_ERR_OP;
+}
+
+/*
+ * Whether the predefined op applies to dt: not where the standard says no
+ * (standard_applies), else as MPI_Reduce_local answers, asked for zero
  * elements.  MPI reports a refusal through MPI_COMM_WORLD's error handler
  * (MPI_COMM_SELF's under MPI 4), which by default aborts; both return errors
  * for the moment of the question.
@@ -75,6 +174,14 @@ static int ask_reduce_local(MPI_Datatype dt, MPI_Op op)
 {
     static char none;
     MPI_Errhandler world, self;
+    int std = standard_applies(dt, op);
+    if (std == MPI_ERR_OP)
+        return MPI_ERR_OP;
+    /* Under the sessions model alone a refusal would go to the initial
+     * error handler, which aborts by default: no question, and a derived
+     * type is refused as the MPI libraries refuse it. */
+    if (!vine__world_up())
+        return std == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OP;
     if (MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
         return MPI_ERR_OTHER;
     if (MPI_Comm_get_errhandler(MPI_COMM_SELF, &self) != MPI_SUCCESS) {

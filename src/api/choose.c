@@ -388,14 +388,12 @@ void vine__mpi_library_line(char *buf, size_t len)
 }
 
 /*
- * Under VINE_VERBOSE, rank 0 of MPI_COMM_WORLD says which table auto follows,
- * or why it cannot; nothing when there is none.
+ * Under VINE_VERBOSE, rank 0 of MPI_COMM_WORLD (vine__world_speaker) says
+ * which table auto follows, or why it cannot; nothing when there is none.
  */
 static void say_tuning(const char *path)
 {
-    int w = 0;
-    if (!vine__verbose() || (!tune.has && tune.state != 2) ||
-        PMPI_Comm_rank(MPI_COMM_WORLD, &w) != MPI_SUCCESS || w != 0)
+    if (!vine__verbose() || (!tune.has && tune.state != 2) || !vine__world_speaker())
         return;
     if (tune.state == 2) {
         fprintf(stderr, "vine: tuning file unusable, every collective fails: %s\n", tune.msg);
@@ -510,10 +508,9 @@ int vine_tuning_info(int *nrules, char *msg, int msglen)
 
 void vine__choose_tuning_node(int node_ranks)
 {
-    int w = 0;
     vine__lock();
     if (tune.has && tune.table.ranks_per_node > 0 && node_ranks != tune.table.ranks_per_node &&
-        vine__verbose() && PMPI_Comm_rank(MPI_COMM_WORLD, &w) == MPI_SUCCESS && w == 0)
+        vine__verbose() && vine__world_speaker())
         fprintf(stderr,
                 "vine: warning: the tuning file was measured with %d ranks per node, this "
                 "communicator has %d on its first node: its choices may not fit\n",

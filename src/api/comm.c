@@ -3,7 +3,8 @@
  * attribute: vine's private communicator, the schedule cache and the
  * executor's scratch.  The attribute's delete callback frees it all when the
  * user frees the communicator; a second attribute on MPI_COMM_SELF frees
- * whatever is left when MPI_Finalize runs.
+ * whatever is left when MPI_Finalize runs (none under the MPI 4 sessions
+ * model alone, which has no MPI_COMM_SELF: hook_finalize).
  */
 #include "api.h"
 #include "levels_hwloc.h"
@@ -17,6 +18,8 @@
 /* Made once, under vine__lock; read by every thread. */
 static atomic_int state_keyval = MPI_KEYVAL_INVALID;
 static int final_keyval = MPI_KEYVAL_INVALID;
+/* Whether MPI_COMM_SELF carries final_keyval (set under vine__lock). */
+static atomic_int final_hooked;
 /* Every live state, so that finalisation can release them all (under vine__lock). */
 static vine_comm_state *all_states;
 /*
@@ -33,6 +36,20 @@ static int mpi_usable(void)
 {
     int done = 1;
     return MPI_Finalized(&done) == MPI_SUCCESS && !done;
+}
+
+int vine__world_up(void)
+{
+    int up = 0;
+    return MPI_Initialized(&up) == MPI_SUCCESS && up && mpi_usable();
+}
+
+int vine__world_speaker(void)
+{
+    int w = 0;
+    if (!vine__world_up())
+        return 1;
+    return PMPI_Comm_rank(MPI_COMM_WORLD, &w) == MPI_SUCCESS && w == 0;
 }
 
 static void state_free(vine_comm_state *st)
@@ -124,6 +141,7 @@ static int final_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     int k = atomic_exchange(&state_keyval, MPI_KEYVAL_INVALID);
     MPI_Comm_free_keyval(&k);
     MPI_Comm_free_keyval(&final_keyval);
+    atomic_store(&final_hooked, 0);
     vine__inner_release();
     return MPI_SUCCESS;
 }
@@ -138,10 +156,25 @@ static int create_keyvals(void)
         if (rc == MPI_SUCCESS)
             rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, final_delete, &final_keyval, NULL);
         if (rc == MPI_SUCCESS)
-            rc = MPI_Comm_set_attr(MPI_COMM_SELF, final_keyval, NULL);
-        if (rc == MPI_SUCCESS)
             atomic_store(&state_keyval, k);
     }
+    vine__unlock();
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+/*
+ * Sets the attribute whose deletion at MPI_Finalize frees what is left, once
+ * MPI_COMM_SELF exists: under the sessions model alone it does not, and the
+ * states go with their communicators (MPI_Session_finalize wants them freed
+ * first); a later MPI_Init brings the hook.
+ */
+static int hook_finalize(void)
+{
+    int rc = MPI_SUCCESS;
+    vine__lock();
+    if (!atomic_load(&final_hooked) && vine__world_up() &&
+        (rc = MPI_Comm_set_attr(MPI_COMM_SELF, final_keyval, NULL)) == MPI_SUCCESS)
+        atomic_store(&final_hooked, 1);
     vine__unlock();
     return rc == MPI_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
@@ -252,6 +285,8 @@ int vine__comm_state(MPI_Comm comm, vine_comm_state **st)
     if ((rc = vine__comm_lookup(comm, st, &p, &rank)) != MPI_SUCCESS || *st)
         return rc;
     if (atomic_load(&state_keyval) == MPI_KEYVAL_INVALID && (rc = create_keyvals()) != MPI_SUCCESS)
+        return rc;
+    if (!atomic_load(&final_hooked) && (rc = hook_finalize()) != MPI_SUCCESS)
         return rc;
     if ((rc = state_new(comm, st)) != MPI_SUCCESS)
         return rc;

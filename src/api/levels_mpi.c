@@ -21,6 +21,8 @@
  */
 #include "levels_mpi.h"
 
+#include "api.h"
+
 #include "../sched/sched.h"
 #include "../topo/hostgroups.h"
 #include "../topo/topo_read_util.h"
@@ -169,9 +171,12 @@ static int local_info(MPI_Comm comm, int rank, int *hdr, char *host, size_t len)
     hdr[H_OK] = 1;
     const char *fake = getenv("VINE_TOPOLOGY_FAKE_HOSTS");
     hdr[H_FAKE] = fake && *fake;
-    if (hdr[H_FAKE]) {
-        int w = 0;
+    /* The pretend settings name ranks of MPI_COMM_WORLD, or of comm under
+     * the sessions model alone (no MPI_COMM_WORLD). */
+    int w = rank;
+    if (vine__world_up())
         MPI_Comm_rank(MPI_COMM_WORLD, &w);
+    if (hdr[H_FAKE]) {
         /* On failure the message takes the host's place. */
         hdr[H_OK] = fake_host(fake, w, host, len, host, len) == VINE_OK;
     } else {
@@ -182,8 +187,6 @@ static int local_info(MPI_Comm comm, int rank, int *hdr, char *host, size_t len)
     }
     vine_inner_where where;
     char err[LV_MSG_MAX];
-    int w = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &w);
     if (vine__inner_where(w, &where, err, sizeof err) != VINE_OK && hdr[H_OK]) {
         snprintf(host, len, "%s", err);
         hdr[H_OK] = 0;

@@ -13,7 +13,8 @@
  * Test only: VINE_TOPOLOGY_FAKE_HOSTS gives each process a pretend host in
  * place of its processor name, and the node level follows the pretend hosts
  * (ranks with the same pretend host form a node), so that one machine can
- * stand for many.  The process's rank in MPI_COMM_WORLD w picks its host:
+ * stand for many.  The process's rank in MPI_COMM_WORLD w (in the
+ * communicator under the MPI 4 sessions model alone) picks its host:
  *
  *   block:K          host "h<w / K>": K consecutive ranks per host
  *   sizes:A,B,...    runs of A, B, ... consecutive ranks on hosts h0, h1, ...,

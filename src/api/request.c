@@ -111,7 +111,8 @@ static pthread_cond_t wake = PTHREAD_COND_INITIALIZER; /* wakes the sleeping thr
 static int sleeping;                                   /* the thread waits on wake (under lock) */
 static int wake_due; /* a request started while it slept: leave() signals (under lock) */
 
-/* The thread needs MPI_THREAD_MULTIPLE, so vine__mt() covers it (and never changes). */
+/* The thread needs MPI_THREAD_MULTIPLE, so vine__mt() covers it (its answer
+ * changes only from 1, before MPI_Init, to the level MPI gives). */
 static void enter(void)
 {
     if (vine__mt())
@@ -367,12 +368,11 @@ static int thread_wanted(void)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-/* Whether this process is rank 0 of MPI_COMM_WORLD, which speaks for all. */
-static int speaker(void)
+/* Whether this process speaks for all: rank 0 of MPI_COMM_WORLD, or of st's
+ * communicator under the sessions model alone (no MPI_COMM_WORLD). */
+static int speaker(const vine_comm_state *st)
 {
-    int me = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    return me == 0;
+    return vine__world_up() ? vine__world_speaker() : st->rank == 0;
 }
 
 #ifndef VINE_NO_THREADS
@@ -440,7 +440,7 @@ static void *progress_main(void *arg)
 #endif
 
 /* Starts the progress thread on the first request when VINE_PROGRESS_THREAD asks for it. */
-static void thread_check_locked(void)
+static void thread_check_locked(const vine_comm_state *st)
 {
     static int checked;
     if (checked)
@@ -449,13 +449,21 @@ static void thread_check_locked(void)
     if (!thread_wanted())
         return;
     int level = MPI_THREAD_SINGLE;
+    /* Under the sessions model alone no MPI_Finalize would join it. */
+    if (!vine__world_up()) {
+        if (speaker(st))
+            fprintf(stderr, "vine: VINE_PROGRESS_THREAD=1 needs MPI_Init_thread (the sessions "
+                            "model alone has no MPI_Finalize to join it): no progress thread, "
+                            "requests advance in vine's test and wait calls only\n");
+        return;
+    }
     MPI_Query_thread(&level);
 #ifdef VINE_NO_THREADS
-    if (speaker())
+    if (speaker(st))
         fprintf(stderr, "vine: VINE_PROGRESS_THREAD=1 ignored: this build has no threads\n");
 #else
     if (level != MPI_THREAD_MULTIPLE) {
-        if (speaker())
+        if (speaker(st))
             fprintf(stderr,
                     "vine: VINE_PROGRESS_THREAD=1 needs MPI_THREAD_MULTIPLE (MPI_Init_thread "
                     "provided level %d): no progress thread, requests advance in vine's "
@@ -467,23 +475,23 @@ static void thread_check_locked(void)
     atomic_store(&stop, 0);
     if (pthread_create(&thread, NULL, progress_main, NULL) != 0) {
         threaded = 0;
-        if (speaker())
+        if (speaker(st))
             fprintf(stderr, "vine: VINE_PROGRESS_THREAD=1: the thread could not start\n");
         return;
     }
-    if (vine__verbose() && speaker())
+    if (vine__verbose() && speaker(st))
         fprintf(stderr, "vine: progress thread started\n");
 #endif
 }
 
 /* Once, whichever threads make the first requests at the same time. */
-static void thread_check(void)
+static void thread_check(const vine_comm_state *st)
 {
     static atomic_int checked;
     if (atomic_load_explicit(&checked, memory_order_acquire))
         return;
     vine__lock();
-    thread_check_locked();
+    thread_check_locked(st);
     atomic_store_explicit(&checked, 1, memory_order_release);
     vine__unlock();
 }
@@ -527,7 +535,7 @@ static void attach(vine_nbreq *r, vine_comm_state *st)
 {
     /* The progress thread starts with the first request that has a state,
      * whose creation set up the hook that joins it at MPI_Finalize. */
-    thread_check();
+    thread_check(st);
     if (!r->st) {
         r->st = st;
         st->nreqs++;
@@ -546,7 +554,7 @@ static int next_tag(vine_comm_state *st)
  * 1 at the standard's least bound (32767), 65536 at most.  The attribute is
  * the same in every process, so every rank counts alike.
  */
-static unsigned persistent_tag_blocks(void)
+static unsigned persistent_tag_blocks(MPI_Comm comm)
 {
     static atomic_uint blocks; /* 0: not read yet */
     unsigned b = atomic_load_explicit(&blocks, memory_order_relaxed);
@@ -554,8 +562,11 @@ static unsigned persistent_tag_blocks(void)
         return b;
     int *ub = NULL, flag = 0;
     long top = 32767;
-    if (MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub &&
-        *ub > top)
+    /* MPI_COMM_WORLD carries it; under the sessions model alone, ask the
+     * communicator (MPICH answers on any), else the least MPI allows. */
+    if (vine__world_up())
+        comm = MPI_COMM_WORLD;
+    if (MPI_Comm_get_attr(comm, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub && *ub > top)
         top = *ub;
     long n = (top - VINE_EXEC_NB_TAG + 1) / (2L * VINE_EXEC_NB_TAGS);
     b = n < 1 ? 1 : n > 65536 ? 65536 : (unsigned)n;
@@ -587,7 +598,7 @@ static int take_tag(vine_nbreq *r, vine_comm_state *st)
         (MPI_Comm_dup(st->comm, &st->pcomm) != MPI_SUCCESS ||
          MPI_Comm_set_errhandler(st->pcomm, MPI_ERRORS_RETURN) != MPI_SUCCESS))
         return MPI_ERR_OTHER;
-    unsigned k = st->p_seq++ % (VINE_EXEC_NB_TAGS * persistent_tag_blocks());
+    unsigned k = st->p_seq++ % (VINE_EXEC_NB_TAGS * persistent_tag_blocks(st->comm));
     r->tag = VINE_EXEC_NB_TAG +
              (int)(k / VINE_EXEC_NB_TAGS * 2 * VINE_EXEC_NB_TAGS + k % VINE_EXEC_NB_TAGS);
     r->comm = st->pcomm;

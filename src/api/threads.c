@@ -25,11 +25,14 @@ int vine__mt(void)
 {
     int v = atomic_load_explicit(&multiple, memory_order_relaxed);
     if (v < 0) {
-        /* Before MPI_Init (vine_set_algorithm may come first) there is one
-         * thread in MPI's eyes: answer 0 and ask again later. */
+        /* Before MPI_Init (vine_set_algorithm may come first), and in a
+         * program of the MPI 4 sessions model alone, which never calls it,
+         * MPI tells no level: answer 1, safe for any, and ask again later.
+         * The answer goes from 1 to a final one only, so a lock taken under
+         * 1 and left under 0 stays taken where nobody takes it again. */
         int init = 0, provided = MPI_THREAD_SINGLE;
         if (MPI_Initialized(&init) != MPI_SUCCESS || !init)
-            return 0;
+            return 1;
         if (MPI_Query_thread(&provided) != MPI_SUCCESS)
             provided = MPI_THREAD_SINGLE;
         v = provided == MPI_THREAD_MULTIPLE;

@@ -53,7 +53,7 @@
 
 /* Why a reduction goes to MPI: printed under VINE_VERBOSE. */
 #define WHY_INTER "intercommunicator"
-#define WHY_OP "MPI_Reduce_local refuses this predefined op on this datatype"
+#define WHY_OP "this predefined op does not apply to this datatype"
 
 /* ---- VINE_VERBOSE ---- */
 
@@ -101,10 +101,23 @@ static int said_key(void)
 }
 
 /*
+ * Whether MPI_COMM_WORLD exists: MPI_Init done and MPI_Finalize not.  A
+ * program of the MPI 4 sessions model alone has none (nor MPI_COMM_SELF),
+ * and MPI aborts on any use of it.
+ */
+static int world_up(void)
+{
+    int up = 0, down = 1;
+    return PMPI_Initialized(&up) == MPI_SUCCESS && up && PMPI_Finalized(&down) == MPI_SUCCESS &&
+           !down;
+}
+
+/*
  * Whether this process prints for an intercommunicator: rank 0 of the group
  * whose rank 0 comes first in MPI_COMM_WORLD, so that one line stands for
  * both groups.  When either rank 0 is outside MPI_COMM_WORLD (dynamic
- * processes) each group's rank 0 speaks.
+ * processes, or no MPI_COMM_WORLD under the sessions model) each group's
+ * rank 0 speaks.
  */
 static int inter_speaker(MPI_Comm comm)
 {
@@ -113,7 +126,7 @@ static int inter_speaker(MPI_Comm comm)
     if (PMPI_Comm_group(comm, &local) != MPI_SUCCESS)
         return 1;
     if (PMPI_Comm_remote_group(comm, &remote) == MPI_SUCCESS) {
-        if (PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS) {
+        if (world_up() && PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS) {
             PMPI_Group_translate_ranks(local, 1, &zero, world, &lw);
             PMPI_Group_translate_ranks(remote, 1, &zero, world, &rw);
             PMPI_Group_free(&world);
@@ -1343,16 +1356,19 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
  * of vine's requests (MPI_ERR_REQUEST for starting or freeing an active
  * one, or an error its collective found after the start) goes through
  * MPI_COMM_WORLD's error handler, where MPI raises the errors of
- * generalized requests, once per call.  To tell whose error it is, the
- * array functions note which requests are vine's before the call (vine
- * frees them on completion), and supply statuses when the program ignores
- * them; they do so only after this library has made a vine request.
+ * generalized requests, once per call (under the sessions model alone,
+ * which has no MPI_COMM_WORLD, it is only returned).  To tell whose error
+ * it is, the array functions note which requests are vine's before the
+ * call (vine frees them on completion), and supply statuses when the
+ * program ignores them; they do so only after this library has made a vine
+ * request.
  */
 
 /* An error of one of vine's requests. */
 static int report_request(int rc)
 {
-    return report(MPI_COMM_WORLD, rc);
+    /* Under the sessions model alone there is no such handler to call. */
+    return world_up() ? report(MPI_COMM_WORLD, rc) : rc;
 }
 
 /* Whether one request is vine's. */
