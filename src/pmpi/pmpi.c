@@ -21,6 +21,12 @@
  *
  * What vine does not handle goes to PMPI_<Coll> unchanged:
  * - intercommunicators (vine serves intracommunicators only);
+ * - calls made while MPI_Comm_free (or MPI_Comm_disconnect) of their
+ *   communicator runs, from the delete callback of one of its attributes,
+ *   and calls made while MPI_Finalize runs (from callbacks on
+ *   MPI_COMM_SELF): vine's state of the communicator may be gone already,
+ *   and a new one could not be hung on a communicator in the middle of its
+ *   end (this library wraps the three to know);
  * - MPI_COMM_NULL, so that MPI reports the error exactly as its own;
  * - a reduction whose predefined op vine refuses with MPI_ERR_OP because
  *   MPI_Reduce_local refuses it on the datatype (Open MPI 4.1 and MPICH 4.0
@@ -54,6 +60,8 @@
 /* Why a reduction goes to MPI: printed under VINE_VERBOSE. */
 #define WHY_INTER "intercommunicator"
 #define WHY_OP "this predefined op does not apply to this datatype"
+#define WHY_FREEING "called while MPI_Comm_free of it runs"
+#define WHY_FINALIZE "called while MPI_Finalize runs"
 
 /* ---- VINE_VERBOSE ---- */
 
@@ -180,16 +188,56 @@ static void say_passed(MPI_Comm comm, vine_coll coll, int inter, const char *why
 /* ---- What goes to MPI ---- */
 
 /*
+ * The communicators whose MPI_Comm_free or MPI_Comm_disconnect this thread
+ * is inside, innermost last (a delete callback may free another one), and
+ * whether MPI_Finalize runs.  The callbacks run in the thread that frees.
+ */
+#define FREEING_MAX 16
+static _Thread_local MPI_Comm freeing[FREEING_MAX];
+static _Thread_local int nfreeing;
+static atomic_int finalizing;
+
+/* Why a call on comm goes to MPI because comm or MPI is ending; NULL if not. */
+static const char *ending(MPI_Comm comm)
+{
+    if (atomic_load_explicit(&finalizing, memory_order_relaxed))
+        return WHY_FINALIZE;
+    for (int i = 0; i < nfreeing && i < FREEING_MAX; i++)
+        if (freeing[i] == comm)
+            return WHY_FREEING;
+    return NULL;
+}
+
+/*
+ * The line of a call passed to MPI on an ending communicator, printed every
+ * time: say_passed would hang its record on the communicator.
+ */
+static void say_ending(MPI_Comm comm, vine_coll coll, const char *why)
+{
+    int rank = -1, p = 0;
+    if (!verbose() || PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS || rank != 0)
+        return;
+    PMPI_Comm_size(comm, &p);
+    fprintf(stderr, "vine: %s on a communicator (p=%d) passed to MPI (%s)\n", vine_coll_name(coll),
+            p, why);
+}
+
+/*
  * Whether a call of coll on comm goes to MPI's collective for its
  * communicator: MPI_COMM_NULL, a handle MPI rejects (MPI has reported that
  * through its error handler already, and its collective reports it again as
- * its own) and intercommunicators.
+ * its own), an ending communicator and intercommunicators.
  */
 static int pass_comm(MPI_Comm comm, vine_coll coll)
 {
     int inter = 0;
     if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
         return 1;
+    const char *why = ending(comm);
+    if (why) {
+        say_ending(comm, coll, why);
+        return 1;
+    }
     if (inter)
         say_passed(comm, coll, 1, WHY_INTER);
     return inter;
@@ -1683,4 +1731,34 @@ int MPI_Win_free(MPI_Win *win)
     if (rc == MPI_SUCCESS && live)
         vine_shm_sync_progress(-1);
     return rc;
+}
+
+/* ---- Communicators and MPI ending ---- */
+
+/* Runs free (PMPI_Comm_free or PMPI_Comm_disconnect) with *comm marked as ending. */
+static int ending_call(MPI_Comm *comm, int (*free_fn)(MPI_Comm *))
+{
+    int depth = nfreeing;
+    if (depth < FREEING_MAX)
+        freeing[depth] = comm ? *comm : MPI_COMM_NULL;
+    nfreeing = depth + 1;
+    int rc = free_fn(comm);
+    nfreeing = depth;
+    return rc;
+}
+
+int MPI_Comm_free(MPI_Comm *comm)
+{
+    return ending_call(comm, PMPI_Comm_free);
+}
+
+int MPI_Comm_disconnect(MPI_Comm *comm)
+{
+    return ending_call(comm, PMPI_Comm_disconnect);
+}
+
+int MPI_Finalize(void)
+{
+    atomic_store(&finalizing, 1);
+    return PMPI_Finalize();
 }

@@ -227,3 +227,29 @@ if(vine_pmpi_preload)
   vine_pmpi_apps(apps 4)
   vine_pmpi_apps(apps_bine 5 bine)
 endif()
+
+# Collectives called while a communicator or MPI ends (tests/pmpi/ending.c):
+# from attribute delete callbacks run by MPI_Comm_free, one inside another,
+# and by MPI_Finalize; linked, preloaded (in the ranks only, through env),
+# and with VINE_VERBOSE, whose lines for such calls leave no record on the
+# communicator.
+add_executable(pmpi_ending_linked ${CMAKE_CURRENT_LIST_DIR}/ending.c)
+target_link_libraries(pmpi_ending_linked PRIVATE vine-mpi MPI::MPI_C)
+add_executable(pmpi_ending ${CMAKE_CURRENT_LIST_DIR}/ending.c)
+target_link_libraries(pmpi_ending PRIVATE MPI::MPI_C)
+# vine_pmpi_ending(name np [ENV var=value...] RUN command...)
+function(vine_pmpi_ending name np)
+  cmake_parse_arguments(ARG "" "" "ENV;RUN" ${ARGN})
+  set(test pmpi.${name}.np${np})
+  add_test(NAME ${test}
+    COMMAND ${VINE_MPIRUN} ${VINE_MPIRUN_NP} ${np} ${MPIEXEC_PREFLAGS} ${ARG_RUN}
+            ${MPIEXEC_POSTFLAGS})
+  set_tests_properties(${test} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 120
+    ENVIRONMENT "${VINE_MPI_TEST_ENV};${ARG_ENV}")
+endfunction()
+vine_pmpi_ending(ending_linked 3 RUN $<TARGET_FILE:pmpi_ending_linked>)
+vine_pmpi_ending(ending_linked 4 ENV VINE_VERBOSE=1 RUN $<TARGET_FILE:pmpi_ending_linked>)
+if(vine_pmpi_preload)
+  vine_pmpi_ending(ending_preload 3
+    RUN env LD_PRELOAD=${vine_pmpi_preload} $<TARGET_FILE:pmpi_ending>)
+endif()
