@@ -130,7 +130,8 @@ static int type_group(MPI_Datatype dt)
         return T_LOGICAL;
     if (dt == MPI_BYTE)
         return T_BYTE;
-    if (dt == MPI_WCHAR || dt == MPI_PACKED || dt == MPI_CHARACTER)
+    /* SimGrid's MPI_CHARACTER is MPI_CHAR, which MPI decides on. */
+    if (dt == MPI_WCHAR || dt == MPI_PACKED || (dt == MPI_CHARACTER && dt != MPI_CHAR))
         return T_NONE;
     return 0;
 }
