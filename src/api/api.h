@@ -171,7 +171,8 @@ typedef struct vine_comm_state {
     uint64_t shm_tickets;
     _Atomic uint64_t shm_done; /* read by blocking calls beside the progress thread */
     int nreqs;
-    int nactive; /* requests on it started and not yet finished */
+    int nactive;     /* requests on it started and not yet finished */
+    int nactive_mpi; /* of them, served by the MPI library's own (mpi) */
     int orphan;
     struct vine_comm_state *prev, *next;
     vine_vmemo vmemo; /* last: it is large, and the hot fields above keep their places */

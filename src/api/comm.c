@@ -89,16 +89,14 @@ static int state_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     vine_comm_state *st = attr;
     if (st->nreqs > 0) {
         /* Requests point at it.  MPI lets pending operations complete after
-         * MPI_Comm_free: the running ones finish here, where every rank is
-         * (MPI_Comm_free is collective), and so do the collective frees of
-         * the node segment and the private communicator; the memory goes
-         * with the last request, and a persistent one can no longer start. */
+         * MPI_Comm_free, and persistent requests start again: the running
+         * ones finish here, where every rank is (MPI_Comm_free is
+         * collective), and so does the collective free of the node segment.
+         * The private communicators stay for the persistent requests, and go
+         * with the last request (MPI_Comm_free there does not wait for the
+         * other ranks in Open MPI, MPICH or SimGrid). */
         vine__nb_drain_comm(st);
         vine__shm_free(st, mpi_usable());
-        if (st->comm != MPI_COMM_NULL && mpi_usable())
-            MPI_Comm_free(&st->comm);
-        if (st->pcomm != MPI_COMM_NULL && mpi_usable())
-            MPI_Comm_free(&st->pcomm);
         st->orphan = 1;
         if (vine__last_state == st)
             vine__last_state = NULL;

@@ -99,6 +99,9 @@ typedef struct vine_nbreq {
  * the lock. */
 static vine_nbreq *first, *last;
 static atomic_size_t outstanding;
+/* Whether this thread is inside a PMPI_Wait or PMPI_Test of an mpi request
+ * (vine__nb_drain_comm). */
+static _Thread_local int in_mpi_completion;
 
 /* ---- The progress thread ---- */
 
@@ -853,8 +856,10 @@ static void finish(vine_nbreq *r, int rc)
     r->done = 1;
     r->rc = rc;
     list_remove(r);
-    if (r->st)
+    if (r->st) {
         r->st->nactive--;
+        r->st->nactive_mpi -= r->mpi;
+    }
     /* A nonblocking request is complete for MPI too, which then frees it
      * in MPI_Wait or MPI_Test (free_fn). */
     if (!r->persistent)
@@ -908,7 +913,9 @@ static void step(vine_nbreq *r)
 {
     int rc, flag = 0;
     if (r->mpi) {
+        in_mpi_completion++;
         rc = PMPI_Test(&r->mreq, &flag, MPI_STATUS_IGNORE);
+        in_mpi_completion--;
         if (rc != MPI_SUCCESS || flag)
             finish(r, vine__err_class(rc));
         return;
@@ -935,7 +942,10 @@ static void finish_alone(vine_nbreq *r)
 {
     int rc, flag = 0;
     if (r->mpi) {
-        finish(r, vine__err_class(PMPI_Wait(&r->mreq, MPI_STATUS_IGNORE)));
+        in_mpi_completion++;
+        rc = PMPI_Wait(&r->mreq, MPI_STATUS_IGNORE);
+        in_mpi_completion--;
+        finish(r, vine__err_class(rc));
         return;
     }
     if (!r->started && (rc = launch(r)) != MPI_SUCCESS) {
@@ -970,10 +980,17 @@ static void progress_all(void)
 /* Starts r (inactive): packs, takes its turn, posts what it can. */
 static int start(vine_nbreq *r)
 {
-    if (r->st && r->st->orphan)
-        return MPI_ERR_COMM; /* its communicator was freed */
-    if (r->st)
+    /* Its communicator was freed (MPI lets a persistent request start
+     * again): vine's private copy stands in for it, but the node segment
+     * went with it. */
+    if (r->st && r->st->orphan && r->shm)
+        return MPI_ERR_COMM;
+    if (r->st && r->st->orphan && r->mpi)
+        r->a.comm = r->st->comm;
+    if (r->st) {
         r->st->nactive++;
+        r->st->nactive_mpi += r->mpi;
+    }
     r->active = 1;
     r->done = 0;
     r->rc = MPI_SUCCESS;
@@ -1030,14 +1047,30 @@ int vine__nb_end(vine_nbreq *r, int rc, MPI_Request *request)
     return rc;
 }
 
+/*
+ * Runs st's requests to their end, for MPI_Comm_free.  Open MPI runs the
+ * delete callback that calls this inside MPI_Comm_free, and its own
+ * nonblocking collectives (those of mpi) crash on a communicator freed
+ * under them: they finish here too.  MPICH keeps the communicator while
+ * they run, and runs the callback when the last of them completes, inside
+ * the PMPI_Wait or PMPI_Test of vine's that completes it (under vine's
+ * lock), where testing it again fails an assertion: there only the
+ * requests on vine's schedules are run.
+ */
 void vine__nb_drain_comm(vine_comm_state *st)
 {
+    int nested = in_mpi_completion > 0;
     for (unsigned spins = 0;; idle(&spins)) {
-        enter();
-        int more = st->nactive > 0;
-        if (more)
-            progress_all();
-        leave();
+        if (!nested)
+            enter();
+        int more = nested ? st->nactive > st->nactive_mpi : st->nactive > 0;
+        for (vine_nbreq *r = first, *next; more && r; r = next) {
+            next = r->next;
+            if (!nested || (r->st == st && !r->mpi))
+                step(r);
+        }
+        if (!nested)
+            leave();
         if (!more)
             return;
     }
