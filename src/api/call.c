@@ -79,60 +79,75 @@ enum {
 
 static int type_group(MPI_Datatype dt)
 {
-    static const MPI_Datatype cint[] = {MPI_INT,
-                                        MPI_LONG,
-                                        MPI_SHORT,
-                                        MPI_UNSIGNED_SHORT,
-                                        MPI_UNSIGNED,
-                                        MPI_UNSIGNED_LONG,
-                                        MPI_LONG_LONG_INT,
-                                        MPI_LONG_LONG,
-                                        MPI_UNSIGNED_LONG_LONG,
-                                        MPI_SIGNED_CHAR,
-                                        MPI_UNSIGNED_CHAR,
-                                        MPI_INT8_T,
-                                        MPI_INT16_T,
-                                        MPI_INT32_T,
-                                        MPI_INT64_T,
-                                        MPI_UINT8_T,
-                                        MPI_UINT16_T,
-                                        MPI_UINT32_T,
-                                        MPI_UINT64_T};
-    static const MPI_Datatype fint[] = {MPI_INTEGER, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4,
-                                        MPI_INTEGER8};
-    static const MPI_Datatype fl[] = {MPI_FLOAT, MPI_DOUBLE,           MPI_LONG_DOUBLE,
-                                      MPI_REAL,  MPI_DOUBLE_PRECISION, MPI_REAL4,
-                                      MPI_REAL8};
-    static const MPI_Datatype cx[] = {
-        MPI_C_COMPLEX, MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX,
-        MPI_COMPLEX,   MPI_DOUBLE_COMPLEX,  MPI_COMPLEX8,         MPI_COMPLEX16};
-    static const MPI_Datatype pair[] = {MPI_FLOAT_INT, MPI_DOUBLE_INT,        MPI_LONG_INT,
-                                        MPI_2INT,      MPI_SHORT_INT,         MPI_LONG_DOUBLE_INT,
-                                        MPI_2REAL,     MPI_2DOUBLE_PRECISION, MPI_2INTEGER};
-    for (size_t i = 0; i < sizeof cint / sizeof cint[0]; i++)
-        if (dt == cint[i])
-            return T_CINT;
-    for (size_t i = 0; i < sizeof fint / sizeof fint[0]; i++)
-        if (dt == fint[i])
-            return T_FINT;
-    for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
-        if (dt == fl[i])
-            return T_FLOAT;
-    for (size_t i = 0; i < sizeof cx / sizeof cx[0]; i++)
-        if (dt == cx[i])
-            return T_COMPLEX;
-    for (size_t i = 0; i < sizeof pair / sizeof pair[0]; i++)
-        if (dt == pair[i])
-            return T_PAIR;
-    if (dt == MPI_AINT || dt == MPI_OFFSET || dt == MPI_COUNT)
-        return T_CINT | T_FINT;
-    if (dt == MPI_LOGICAL || dt == MPI_C_BOOL)
-        return T_LOGICAL;
-    if (dt == MPI_BYTE)
-        return T_BYTE;
-    /* SimGrid's MPI_CHARACTER is MPI_CHAR, which MPI decides on. */
-    if (dt == MPI_WCHAR || dt == MPI_PACKED || (dt == MPI_CHARACTER && dt != MPI_CHAR))
-        return T_NONE;
+    /* The first entry that matches counts: some MPIs give one type two
+     * names (SimGrid's MPI_CHARACTER is MPI_CHAR, its MPI_INTEGER MPI_INT),
+     * and MPI_CHAR, in no group, is left to MPI. */
+    static const struct {
+        MPI_Datatype dt;
+        int group;
+    } table[] = {
+        {MPI_CHAR, 0},
+        {MPI_INT, T_CINT},
+        {MPI_LONG, T_CINT},
+        {MPI_SHORT, T_CINT},
+        {MPI_UNSIGNED_SHORT, T_CINT},
+        {MPI_UNSIGNED, T_CINT},
+        {MPI_UNSIGNED_LONG, T_CINT},
+        {MPI_LONG_LONG_INT, T_CINT},
+        {MPI_LONG_LONG, T_CINT},
+        {MPI_UNSIGNED_LONG_LONG, T_CINT},
+        {MPI_SIGNED_CHAR, T_CINT},
+        {MPI_UNSIGNED_CHAR, T_CINT},
+        {MPI_INT8_T, T_CINT},
+        {MPI_INT16_T, T_CINT},
+        {MPI_INT32_T, T_CINT},
+        {MPI_INT64_T, T_CINT},
+        {MPI_UINT8_T, T_CINT},
+        {MPI_UINT16_T, T_CINT},
+        {MPI_UINT32_T, T_CINT},
+        {MPI_UINT64_T, T_CINT},
+        {MPI_AINT, T_CINT | T_FINT},
+        {MPI_OFFSET, T_CINT | T_FINT},
+        {MPI_COUNT, T_CINT | T_FINT},
+        {MPI_INTEGER, T_FINT},
+        {MPI_INTEGER1, T_FINT},
+        {MPI_INTEGER2, T_FINT},
+        {MPI_INTEGER4, T_FINT},
+        {MPI_INTEGER8, T_FINT},
+        {MPI_FLOAT, T_FLOAT},
+        {MPI_DOUBLE, T_FLOAT},
+        {MPI_LONG_DOUBLE, T_FLOAT},
+        {MPI_REAL, T_FLOAT},
+        {MPI_DOUBLE_PRECISION, T_FLOAT},
+        {MPI_REAL4, T_FLOAT},
+        {MPI_REAL8, T_FLOAT},
+        {MPI_C_COMPLEX, T_COMPLEX},
+        {MPI_C_FLOAT_COMPLEX, T_COMPLEX},
+        {MPI_C_DOUBLE_COMPLEX, T_COMPLEX},
+        {MPI_C_LONG_DOUBLE_COMPLEX, T_COMPLEX},
+        {MPI_COMPLEX, T_COMPLEX},
+        {MPI_DOUBLE_COMPLEX, T_COMPLEX},
+        {MPI_COMPLEX8, T_COMPLEX},
+        {MPI_COMPLEX16, T_COMPLEX},
+        {MPI_LOGICAL, T_LOGICAL},
+        {MPI_C_BOOL, T_LOGICAL},
+        {MPI_BYTE, T_BYTE},
+        {MPI_FLOAT_INT, T_PAIR},
+        {MPI_DOUBLE_INT, T_PAIR},
+        {MPI_LONG_INT, T_PAIR},
+        {MPI_2INT, T_PAIR},
+        {MPI_SHORT_INT, T_PAIR},
+        {MPI_LONG_DOUBLE_INT, T_PAIR},
+        {MPI_2REAL, T_PAIR},
+        {MPI_2DOUBLE_PRECISION, T_PAIR},
+        {MPI_2INTEGER, T_PAIR},
+        {MPI_WCHAR, T_NONE},
+        {MPI_PACKED, T_NONE},
+        {MPI_CHARACTER, T_NONE},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (dt == table[i].dt)
+            return table[i].group;
     return 0;
 }
 
