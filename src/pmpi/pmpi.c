@@ -29,8 +29,9 @@
  *   end (this library wraps the three to know);
  * - MPI_COMM_NULL, so that MPI reports the error exactly as its own;
  * - a reduction whose predefined op vine refuses with MPI_ERR_OP because
- *   MPI_Reduce_local refuses it on the datatype (Open MPI 4.1 and MPICH 4.0
- *   refuse every predefined op on a derived datatype).  vine checks its
+ *   the standard's table (MPI 4.0, 6.9.2) or MPI_Reduce_local refuses it on
+ *   the datatype (Open MPI 4.1 and MPICH 4.0 refuse every predefined op on a
+ *   derived datatype).  vine checks its
  *   arguments before any message (include/vine.h), and op and datatype are
  *   the same on every rank, so every rank makes the same decision before
  *   anything was sent, and MPI's collective starts from a clean state.
@@ -243,7 +244,7 @@ static int pass_comm(MPI_Comm comm, vine_coll coll)
     return inter;
 }
 
-/* The predefined reduction ops, the ones vine asks MPI_Reduce_local about. */
+/* The predefined reduction ops, the ones whose datatypes vine checks. */
 static int is_predefined_op(MPI_Op op)
 {
     return op == MPI_SUM || op == MPI_PROD || op == MPI_MAX || op == MPI_MIN || op == MPI_LAND ||
@@ -253,8 +254,8 @@ static int is_predefined_op(MPI_Op op)
 
 /*
  * Whether a reduction that vine answered with rc goes to MPI instead: vine
- * refused a predefined op (MPI_ERR_OP), which it does only when
- * MPI_Reduce_local refuses the op on the datatype, before any message.
+ * refused a predefined op (MPI_ERR_OP), which it does only when the op does
+ * not apply to the datatype (call.c), before any message.
  */
 static int pass_op(int rc, MPI_Op op, MPI_Comm comm, vine_coll coll)
 {
