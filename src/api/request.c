@@ -12,7 +12,9 @@
  *
  * Progress: every completion function (and vine_progress) advances every
  * outstanding request, in start order, as far as it goes without waiting,
- * as MPI advances all its operations inside any completion call.  Requests
+ * as MPI advances all its operations inside any completion call; a blocking
+ * collective's waits do the same while requests are outstanding
+ * (vine__exec_others, advance_others).  Requests
  * of one communicator never match each other's messages: each has its own
  * tag (exec.h, VINE_EXEC_NB_TAG), taken in call order, which is the same on
  * every rank.  Schedules of the shm family share the node segment and its
@@ -102,6 +104,9 @@ static atomic_size_t outstanding;
 /* Whether this thread is inside a PMPI_Wait or PMPI_Test of an mpi request
  * (vine__nb_drain_comm). */
 static _Thread_local int in_mpi_completion;
+/* How deep this thread is in the functions here (enter/leave): a blocking
+ * wait inside them must not advance the requests again (advance_others). */
+static _Thread_local int in_requests;
 
 /* ---- The progress thread ---- */
 
@@ -120,12 +125,14 @@ static void enter(void)
 {
     if (vine__mt())
         pthread_mutex_lock(&lock);
+    in_requests++;
 }
 
 /* Signals the sleeping thread after letting go of the lock, so that it does
  * not wake only to wait for the lock. */
 static void leave(void)
 {
+    in_requests--;
     if (!vine__mt())
         return;
     int w = wake_due;
@@ -141,9 +148,15 @@ static int threaded_now(void)
     return vine__mt();
 }
 #else
-static void enter(void) {}
+static void enter(void)
+{
+    in_requests++;
+}
 
-static void leave(void) {}
+static void leave(void)
+{
+    in_requests--;
+}
 
 static int threaded_now(void)
 {
@@ -363,6 +376,7 @@ static int cancel_fn(void *extra, int complete)
 /* ---- The progress thread ---- */
 
 static void progress_all(void);
+static int advance_others(void);
 
 /* VINE_PROGRESS_THREAD set to anything but empty or "0". */
 static int thread_wanted(void)
@@ -523,6 +537,7 @@ int vine__nb_begin(vine_nbreq **out, const vine_nb_args *a, int persistent, MPI_
     vine_nbreq *r = calloc(1, sizeof *r);
     if (!r)
         return MPI_ERR_NO_MEM;
+    vine__exec_others = advance_others;
     r->persistent = persistent;
     r->a = *a;
     r->handle = MPI_REQUEST_NULL;
@@ -975,6 +990,39 @@ static void progress_all(void)
         next = r->next;
         step(r);
     }
+}
+
+/*
+ * vine__exec_others: a blocking collective's wait (or any blocking wait of
+ * the executor outside this file) advances the outstanding requests, since a
+ * peer may be waiting in a completion function for this rank's next round of
+ * one of them (MPI lets the ranks complete collectives of different
+ * communicators in different orders).  Not inside the functions here (their
+ * own blocking waits run with nothing else outstanding) nor while the
+ * progress thread runs, which advances them anyway; under
+ * MPI_THREAD_MULTIPLE a wait whose lock another thread holds polls on.
+ */
+static int advance_others(void)
+{
+    if (in_requests || !atomic_load_explicit(&outstanding, memory_order_relaxed))
+        return 0;
+#ifndef VINE_NO_THREADS
+    if (atomic_load(&threaded))
+        return 0;
+    if (vine__mt()) {
+        if (pthread_mutex_trylock(&lock) != 0)
+            return 1;
+        in_requests++;
+        progress_all();
+        in_requests--;
+        pthread_mutex_unlock(&lock);
+        return 1;
+    }
+#endif
+    in_requests++;
+    progress_all();
+    in_requests--;
+    return 1;
 }
 
 /* Starts r (inactive): packs, takes its turn, posts what it can. */

@@ -6,6 +6,7 @@
 #include "exec.h"
 
 #include <limits.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,7 +197,7 @@ static int post(const vine_exec_call *c, char *const base[], const vine_op *op, 
  * MPI never writes statuses it is told to ignore, and -Werror would stop the
  * build; it is silenced for this call alone.
  */
-static int wait_all(size_t n, MPI_Request *reqs)
+static int wait_all_mpi(size_t n, MPI_Request *reqs)
 {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -223,6 +224,27 @@ static int test_all(size_t n, MPI_Request *reqs, int *flag)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+}
+
+int (*vine__exec_others)(void);
+
+/*
+ * Waits for n requests.  While vine has other work outstanding (requests
+ * started earlier, on any communicator), it polls and advances that work
+ * between polls, yielding the core after a while; otherwise it blocks in
+ * MPI_Waitall.
+ */
+#define WAIT_SPINS_BEFORE_YIELD 256
+static int wait_all(size_t n, MPI_Request *reqs)
+{
+    for (unsigned spins = 0; vine__exec_others && vine__exec_others(); spins++) {
+        int flag = 0, rc = test_all(n, reqs, &flag);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+        if (spins > WAIT_SPINS_BEFORE_YIELD)
+            sched_yield();
+    }
+    return wait_all_mpi(n, reqs);
 }
 
 /*

@@ -257,6 +257,15 @@ int vine__exec_shm_op(const vine_exec_call *c, char *const base[], const vine_op
 char *vine__exec_shm_base(const vine_exec_shm *x, int r, const vine_exec_type *t);
 /* One pass of the MPI library's progress engine (an MPI_Iprobe on comm that receives nothing). */
 void vine__exec_shm_poke(MPI_Comm comm);
+/*
+ * Set by the request layer (src/api/request.c): advances vine's other
+ * outstanding work (nonblocking and persistent requests) once, without
+ * waiting, and returns nonzero when there is any; 0 lets a blocking wait
+ * block inside MPI.  A blocking call waits through it, because a peer may be
+ * waiting for this rank's next round of a request started earlier (MPI's
+ * progress rule).  NULL: none.
+ */
+extern int (*vine__exec_others)(void);
 
 /* The tag of every message of a blocking call on vine's private communicator. */
 #define VINE_EXEC_TAG 7
