@@ -192,6 +192,11 @@ int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank);
  */
 int vine__comm_state(MPI_Comm comm, vine_comm_state **st);
 /*
+ * Marks comm, which has no state, as having requests that vine left to the
+ * MPI library (vine__call_attach): freeing it finishes them first.  Local.
+ */
+int vine__comm_mark_early(MPI_Comm comm);
+/*
  * The state of the communicator used last (NULL when none): the hot path's
  * shortcut.  Never set under MPI_THREAD_MULTIPLE (vine__mt), where another
  * thread's communicator may be freed under it.
@@ -303,6 +308,12 @@ int vine__status_to_mpi(int status);
  * nothing to move).  Does nothing unless VINE_VERBOSE is set.
  */
 void vine__say_served(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo);
+/*
+ * The same for a nonblocking call that the MPI library served because the
+ * communicator had no state yet (vine__call_attach): once per collective and
+ * communicator, apart from the line of the calls after the state.
+ */
+void vine__say_early(MPI_Comm comm, int rank, int p, vine_coll coll);
 /* Forgets what was said about comm (its handle may be reused once freed). */
 void vine__say_forget(MPI_Comm comm);
 /* Whether VINE_VERBOSE is set (read once). */
@@ -369,7 +380,11 @@ int vine__call_check_buf(const void *buf, size_t count, const vine_exec_type *t)
 int vine__call_check_op(vine_call *c, MPI_Op op);
 /* MPI_ERR_ARG when the environment names an unknown algorithm of the collective. */
 int vine__call_check_request(vine_call *c);
-/* vine's state for the communicator, created by the first call that communicates. */
+/*
+ * vine's state for the communicator, created by the first call that
+ * communicates; but a nonblocking call on a communicator without a state
+ * leaves c->st NULL and c->e the MPI library's algorithm (see call.c).
+ */
 int vine__call_attach(vine_call *c);
 /*
  * Finds or builds the call's cached schedule (after vine__call_attach) and
@@ -539,6 +554,8 @@ int vine__nb_launch(vine_call *c);
  * promises one order (docs/api.md).
  */
 int vine__nb_off_segment(const struct vine_nbreq *r);
+/* Whether r is a persistent request. */
+int vine__nb_persistent(const struct vine_nbreq *r);
 /* Leaves c to the MPI library's nonblocking collective, started with the request. */
 int vine__nb_mpi(vine_call *c);
 /*
@@ -587,6 +604,8 @@ int vine__nb_unpack(struct vine_nbreq *r, const vine_side *s, const char *src);
 void vine__nb_drain_shm(vine_comm_state *st);
 /* Advances every outstanding request until none of st's is running. */
 void vine__nb_drain_comm(vine_comm_state *st);
+/* The same for the requests without a state on comm (vine__comm_mark_early). */
+void vine__nb_drain_early(MPI_Comm comm);
 /* Stops and joins the progress thread (VINE_PROGRESS_THREAD), at MPI_Finalize. */
 void vine__nb_finalize(void);
 

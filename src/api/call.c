@@ -301,8 +301,35 @@ int vine__call_check_request(vine_call *c)
     return rc ? rc : vine__choose_requested(c->a.coll, &c->req);
 }
 
+/* The cache entry of the MPI library's algorithm for coll, which runs no schedule. */
+static vine_cache_entry *mpi_entry(vine_coll coll)
+{
+    static vine_cache_entry entries[VINE_COLL_COUNT];
+    vine__lock();
+    vine_cache_entry *e = &entries[coll];
+    if (!e->served)
+        e->served = vine__algo_find(coll, "mpi");
+    vine__unlock();
+    return e->served ? e : NULL;
+}
+
 int vine__call_attach(vine_call *c)
 {
+    /*
+     * A nonblocking call must not wait for the other ranks (MPI makes it a
+     * local call), and making the state does: it splits the communicator,
+     * finds the levels and the node segment collectively.  Two ranks making
+     * the states of two communicators whose first calls they start in
+     * different orders, as MPI allows, would each wait for the other.  So a
+     * nonblocking call on a communicator that has no state yet goes to the
+     * MPI library's nonblocking collective, and the state waits for the
+     * communicator's first blocking call or persistent _init (which MPI lets
+     * wait), at the same point of its sequence of calls on every rank.
+     */
+    if (!c->st && c->nb && !vine__nb_persistent(c->nb)) {
+        c->e = mpi_entry(c->a.coll);
+        return c->e ? vine__comm_mark_early(c->comm) : MPI_ERR_INTERN;
+    }
     int rc = c->st ? MPI_SUCCESS : vine__comm_state(c->comm, &c->st);
     return rc == MPI_SUCCESS ? c->st->levels_rc : rc;
 }
@@ -364,6 +391,8 @@ static int schedule(vine_call *c, vine_cache_entry **out)
 
 int vine__call_plan(vine_call *c)
 {
+    if (!c->st)
+        return MPI_SUCCESS; /* a request without a state: mpi (vine__call_attach) */
     c->a.seg_count = vine__choose_seg_count((size_t)c->t.size);
     c->a.levels = &c->st->levels;
     c->a.levels_full = c->st->levels_full.group ? &c->st->levels_full : NULL;
@@ -386,7 +415,9 @@ int vine__call_plan(vine_call *c)
 static void served(const vine_call *c)
 {
     vine__choose_note(c->a.coll, c->e->served);
-    if (vine__verbose())
+    if (vine__verbose() && !c->st)
+        vine__say_early(c->comm, c->a.rank, c->a.p, c->a.coll);
+    else if (vine__verbose())
         vine__say_served(c->comm, c->a.rank, c->a.p, c->a.coll, c->e->served->name);
 }
 

@@ -227,7 +227,8 @@ int vine__verbose(void)
 static struct {
     MPI_Comm comm;
     unsigned said;
-    int number; /* names a communicator without an MPI name */
+    unsigned early; /* the same for nonblocking calls before the state (vine__say_early) */
+    int number;     /* names a communicator without an MPI name */
 } said[SAID_MAX];
 static int nsaid, comm_numbers;
 
@@ -244,7 +245,7 @@ void vine__say_forget(MPI_Comm comm)
     vine__unlock();
 }
 
-void vine__say_served(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo)
+static void say(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo, int early)
 {
     if (!vine__verbose() || rank != 0)
         return;
@@ -258,25 +259,42 @@ void vine__say_served(MPI_Comm comm, int rank, int p, vine_coll coll, const char
         i = nsaid++;
         said[i].comm = comm;
         said[i].said = 0;
+        said[i].early = 0;
         said[i].number = ++comm_numbers;
     }
-    if (said[i].said & (1u << coll)) {
+    unsigned *bits = early ? &said[i].early : &said[i].said;
+    if (*bits & (1u << coll)) {
         vine__unlock();
         return;
     }
-    said[i].said |= 1u << coll;
+    *bits |= 1u << coll;
     int number = said[i].number;
     vine__unlock();
     char name[MPI_MAX_OBJECT_NAME + 32];
     int len = 0;
     if (MPI_Comm_get_name(comm, name, &len) != MPI_SUCCESS || len == 0)
         snprintf(name, sizeof name, "communicator #%d", number);
-    if (algo)
+    if (early)
+        fprintf(stderr,
+                "vine: %s on %s (p=%d) served by mpi (nonblocking, before the communicator's "
+                "first blocking call set vine up)\n",
+                vine__coll_name(coll), name, p);
+    else if (algo)
         fprintf(stderr, "vine: %s on %s (p=%d) served by %s\n", vine__coll_name(coll), name, p,
                 algo);
     else
         fprintf(stderr, "vine: %s on %s (p=%d) served by none (nothing to move)\n",
                 vine__coll_name(coll), name, p);
+}
+
+void vine__say_served(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo)
+{
+    say(comm, rank, p, coll, algo, 0);
+}
+
+void vine__say_early(MPI_Comm comm, int rank, int p, vine_coll coll)
+{
+    say(comm, rank, p, coll, "mpi", 1);
 }
 
 int vine__status_to_mpi(int status)

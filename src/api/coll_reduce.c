@@ -192,6 +192,8 @@ static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Cou
         return vine__call_none(&c);
     if ((rc = vine__call_attach(&c)) != MPI_SUCCESS)
         return rc;
+    if (!c.st)
+        return vine__nb_mpi(&c);
     vine_comm_state *st = c.st;
     for (int i = 0; i < st->p; i++) {
         st->counts[i] = c.a.count;
@@ -268,6 +270,8 @@ static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, const int *ic
         return vine__call_none(&c);
     if ((rc = vine__call_attach(&c)) != MPI_SUCCESS)
         return rc;
+    if (!c.st)
+        return vine__nb_mpi(&c);
     vine_comm_state *st = c.st;
     st->displs[0] = 0;
     for (int i = 0; i < st->p; i++) {

@@ -18,6 +18,8 @@
 /* Made once, under vine__lock; read by every thread. */
 static atomic_int state_keyval = MPI_KEYVAL_INVALID;
 static int final_keyval = MPI_KEYVAL_INVALID;
+/* Marks a communicator without a state that has had requests (vine__comm_mark_early). */
+static int early_keyval = MPI_KEYVAL_INVALID;
 /* Whether MPI_COMM_SELF carries final_keyval (set under vine__lock). */
 static atomic_int final_hooked;
 /* Every live state, so that finalisation can release them all (under vine__lock). */
@@ -139,8 +141,23 @@ static int final_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     int k = atomic_exchange(&state_keyval, MPI_KEYVAL_INVALID);
     MPI_Comm_free_keyval(&k);
     MPI_Comm_free_keyval(&final_keyval);
+    MPI_Comm_free_keyval(&early_keyval);
     atomic_store(&final_hooked, 0);
     vine__inner_release();
+    return MPI_SUCCESS;
+}
+
+/*
+ * A communicator freed while requests vine left to the MPI library before
+ * its state existed may still run: they finish here, as a state's do
+ * (state_delete), since Open MPI's crash on a communicator freed under them.
+ */
+static int early_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+    (void)keyval;
+    (void)attr;
+    (void)extra;
+    vine__nb_drain_early(comm);
     return MPI_SUCCESS;
 }
 
@@ -153,6 +170,8 @@ static int create_keyvals(void)
         rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, state_delete, &k, NULL);
         if (rc == MPI_SUCCESS)
             rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, final_delete, &final_keyval, NULL);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, early_delete, &early_keyval, NULL);
         if (rc == MPI_SUCCESS)
             atomic_store(&state_keyval, k);
     }
@@ -293,6 +312,21 @@ int vine__comm_state(MPI_Comm comm, vine_comm_state **st)
         *st = NULL;
         return MPI_ERR_OTHER;
     }
+    return MPI_SUCCESS;
+}
+
+int vine__comm_mark_early(MPI_Comm comm)
+{
+    int rc, flag = 0;
+    void *v = NULL;
+    if (atomic_load(&state_keyval) == MPI_KEYVAL_INVALID && (rc = create_keyvals()) != MPI_SUCCESS)
+        return rc;
+    if (!atomic_load(&final_hooked) && (rc = hook_finalize()) != MPI_SUCCESS)
+        return rc;
+    if (MPI_Comm_get_attr(comm, early_keyval, &v, &flag) != MPI_SUCCESS)
+        return MPI_ERR_COMM;
+    if (!flag && MPI_Comm_set_attr(comm, early_keyval, NULL) != MPI_SUCCESS)
+        return MPI_ERR_OTHER;
     return MPI_SUCCESS;
 }
 

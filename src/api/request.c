@@ -53,7 +53,8 @@ typedef struct vine_nbreq {
     int rc;
     int in_table;        /* its handle is in the table */
     int op_held;         /* holds a.op (vine__op_hold) */
-    vine_comm_state *st; /* NULL for a call with nothing to move */
+    vine_comm_state *st; /* NULL for a call with nothing to move, and for mpi without a state */
+    int rank;            /* this rank in the communicator (mpi) */
     vine_nb_args a;
     int *icounts; /* reduce_scatter's counts for the MPI library (p entries) */
     /* The irregular collectives' int tables for the MPI library (vine__nb_mpi_v):
@@ -705,12 +706,22 @@ void vine__nb_significant(const vine_nb_args *a, int rank, int *send, int *recv)
     }
 }
 
+int vine__nb_persistent(const vine_nbreq *r)
+{
+    return r->persistent;
+}
+
 int vine__nb_mpi(vine_call *c)
 {
     vine_nbreq *r = c->nb;
-    attach(r, c->st);
     r->mpi = 1;
-    (void)next_tag(c->st);
+    r->rank = c->a.rank;
+    /* Without a state (a nonblocking call before the first one that may
+     * wait, vine__call_attach) the request is the MPI library's alone. */
+    if (c->st) {
+        attach(r, c->st);
+        (void)next_tag(c->st);
+    }
     if (r->persistent) {
         /* Each start calls the MPI library anew with the datatypes, which the
          * program may have freed by then. */
@@ -817,7 +828,7 @@ static int mpi_start(vine_nbreq *r)
     case VINE_COLL_ALLTOALL:
     case VINE_COLL_GATHER:
     case VINE_COLL_SCATTER:
-        return vine__mpi_move(a, r->st->rank, q, NULL);
+        return vine__mpi_move(a, r->rank, q, NULL);
     case VINE_COLL_REDUCE:
         return PMPI_Ireduce(sb, rb, sc, a->stype, a->op, a->root, a->comm, q);
     case VINE_COLL_ALLREDUCE:
@@ -1119,6 +1130,28 @@ void vine__nb_drain_comm(vine_comm_state *st)
         }
         if (!nested)
             leave();
+        if (!more)
+            return;
+    }
+}
+
+void vine__nb_drain_early(MPI_Comm comm)
+{
+    /* Inside MPICH's completion of one of them (see above) there is nothing
+     * to run: these are all the MPI library's own. */
+    if (in_mpi_completion > 0)
+        return;
+    for (unsigned spins = 0;; idle(&spins)) {
+        enter();
+        int more = 0;
+        for (vine_nbreq *r = first, *next; r; r = next) {
+            next = r->next;
+            if (!r->st && r->mpi && r->a.comm == comm) {
+                step(r);
+                more = 1;
+            }
+        }
+        leave();
         if (!more)
             return;
     }

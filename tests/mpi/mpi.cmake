@@ -145,6 +145,10 @@ vine_mpi_test(nb_err NPS ${vine_nb_nps})
 # many persistent; 3 ranks, since on 2 the requests that shared a tag never
 # took each other's messages.
 vine_mpi_test(nb_many NPS 3)
+# Collectives of different communicators in different orders on different
+# ranks (test_nb_order.c): first calls nonblocking, which must not make the
+# state, and blocking calls that must advance a request a peer waits for.
+vine_mpi_test(nb_order NPS 1 2 3 4)
 # The nonblocking and persistent forms of the irregular collectives and the
 # scans: every algorithm in the four forms against the MPI library, the seven
 # outstanding at once, negative counts (nb_v).  MPICH runs it on 1-4 ranks:
