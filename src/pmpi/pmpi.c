@@ -15,9 +15,12 @@
  * calls (MPI_Wait, MPI_Test, their all/any/some forms, MPI_Start,
  * MPI_Startall, MPI_Request_free, MPI_Cancel, MPI_Request_get_status),
  * which hand every other request to PMPI_, and MPI_Op_free, which leaves
- * an op that vine's requests still use to them (vine_op_free).  It counts
- * the program's RMA windows (MPI_Win_create and its kin, MPI_Win_free) for
- * vine_shm_sync_progress.
+ * an op that vine's requests still use to them (vine_op_free).  Once the
+ * program has started one of vine's requests, its blocking sends, receives
+ * and probes (MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Recv, MPI_Sendrecv,
+ * MPI_Probe, MPI_Mprobe, MPI_Mrecv) wait through vine, which advances those
+ * requests meanwhile.  It counts the program's RMA windows (MPI_Win_create
+ * and its kin, MPI_Win_free) for vine_shm_sync_progress.
  *
  * What vine does not handle goes to PMPI_<Coll> unchanged:
  * - intercommunicators (vine serves intracommunicators only);
@@ -52,6 +55,7 @@
 #include "vine.h"
 
 #include <mpi.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1732,6 +1736,128 @@ int MPI_Win_free(MPI_Win *win)
     if (rc == MPI_SUCCESS && live)
         vine_shm_sync_progress(-1);
     return rc;
+}
+
+/* ---- Blocking point-to-point ---- */
+
+/*
+ * MPI's progress rule holds inside a blocking send, receive or probe too: a
+ * rank waiting there must still advance the collectives it started, since a
+ * peer may wait for its next round before it sends (a bcast's inner node
+ * in MPI_Recv from a leaf that waits for the bcast: that hung).  vine's
+ * requests advance only inside vine's functions, so once the program has
+ * started one of them these calls start the MPI library's nonblocking form
+ * and wait for it with vine_wait, which advances vine's requests as it
+ * waits (and hands the request to PMPI_Wait at once when none is
+ * outstanding).  Before that they go straight to MPI.
+ */
+static int p2p_wait(int rc, MPI_Request *q, MPI_Status *status)
+{
+    return rc == MPI_SUCCESS ? vine_wait(q, status) : rc;
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    if (!atomic_load_explicit(&made, memory_order_relaxed))
+        return PMPI_Send(buf, count, datatype, dest, tag, comm);
+    MPI_Request q;
+    return p2p_wait(PMPI_Isend(buf, count, datatype, dest, tag, comm, &q), &q, MPI_STATUS_IGNORE);
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    if (!atomic_load_explicit(&made, memory_order_relaxed))
+        return PMPI_Ssend(buf, count, datatype, dest, tag, comm);
+    MPI_Request q;
+    return p2p_wait(PMPI_Issend(buf, count, datatype, dest, tag, comm, &q), &q, MPI_STATUS_IGNORE);
+}
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    if (!atomic_load_explicit(&made, memory_order_relaxed))
+        return PMPI_Rsend(buf, count, datatype, dest, tag, comm);
+    MPI_Request q;
+    return p2p_wait(PMPI_Irsend(buf, count, datatype, dest, tag, comm, &q), &q, MPI_STATUS_IGNORE);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    if (!atomic_load_explicit(&made, memory_order_relaxed))
+        return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+    MPI_Request q;
+    return p2p_wait(PMPI_Irecv(buf, count, datatype, source, tag, comm, &q), &q, status);
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status)
+{
+    if (!atomic_load_explicit(&made, memory_order_relaxed))
+        return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                             recvtype, source, recvtag, comm, status);
+    MPI_Request q[2];
+    int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &q[0]);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &q[1])) !=
+        MPI_SUCCESS) {
+        /* The receive is the program's to lose, as MPI's own error would leave it. */
+        PMPI_Cancel(&q[0]);
+        PMPI_Request_free(&q[0]);
+        return rc;
+    }
+    if ((rc = vine_wait(&q[1], MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
+        PMPI_Cancel(&q[0]);
+        PMPI_Request_free(&q[0]);
+        return rc;
+    }
+    return vine_wait(&q[0], status);
+}
+
+/* Polls probe until it finds a message, advancing vine's requests between polls. */
+#define PROBE_SPINS_BEFORE_YIELD 256
+static int probe_polled(int (*probe)(int, int, MPI_Comm, int *, MPI_Message *, MPI_Status *),
+                        int source, int tag, MPI_Comm comm, MPI_Message *message,
+                        MPI_Status *status)
+{
+    for (unsigned spins = 0;; spins++) {
+        int flag = 0, rc = probe(source, tag, comm, &flag, message, status);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+        vine_progress();
+        if (spins > PROBE_SPINS_BEFORE_YIELD)
+            sched_yield();
+    }
+}
+
+static int iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                  MPI_Status *status)
+{
+    (void)message;
+    return PMPI_Iprobe(source, tag, comm, flag, status);
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!atomic_load_explicit(&made, memory_order_relaxed))
+        return PMPI_Probe(source, tag, comm, status);
+    return probe_polled(iprobe, source, tag, comm, NULL, status);
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    if (!atomic_load_explicit(&made, memory_order_relaxed))
+        return PMPI_Mprobe(source, tag, comm, message, status);
+    return probe_polled(PMPI_Improbe, source, tag, comm, message, status);
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+    if (!atomic_load_explicit(&made, memory_order_relaxed))
+        return PMPI_Mrecv(buf, count, datatype, message, status);
+    MPI_Request q;
+    return p2p_wait(PMPI_Imrecv(buf, count, datatype, message, &q), &q, status);
 }
 
 /* ---- Communicators and MPI ending ---- */

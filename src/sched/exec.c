@@ -114,9 +114,8 @@ static int copy_derived(const vine_exec_type *t, const void *src, void *dst, siz
     int me, rc = MPI_Comm_rank(comm, &me);
     for (size_t done = 0; rc == MPI_SUCCESS && done < count;) {
         int k = chunk(count - done);
-        rc = MPI_Sendrecv(elem(src, done, t->extent), k, t->dt, me, tag,
-                          elem(dst, done, t->extent), k, t->dt, me, tag, comm,
-                          MPI_STATUS_IGNORE);
+        rc = PMPI_Sendrecv(elem(src, done, t->extent), k, t->dt, me, tag,
+                           elem(dst, done, t->extent), k, t->dt, me, tag, comm, MPI_STATUS_IGNORE);
         done += (size_t)k;
     }
     return err_class(rc);

@@ -253,3 +253,21 @@ if(vine_pmpi_preload)
   vine_pmpi_ending(ending_preload 3
     RUN env LD_PRELOAD=${vine_pmpi_preload} $<TARGET_FILE:pmpi_ending>)
 endif()
+
+# MPI's rules across communicators and calls (tests/pmpi/order.c): first
+# nonblocking calls on two communicators in different orders, blocking
+# collectives and blocking point-to-point calls while a peer waits for a
+# request this rank started.  Linked, preloaded, and with the bcast and the
+# allreduce forced to algorithms of many rounds.
+add_executable(pmpi_order_linked ${CMAKE_CURRENT_LIST_DIR}/order.c)
+target_link_libraries(pmpi_order_linked PRIVATE vine-mpi MPI::MPI_C)
+add_executable(pmpi_order ${CMAKE_CURRENT_LIST_DIR}/order.c)
+target_link_libraries(pmpi_order PRIVATE MPI::MPI_C)
+vine_pmpi_ending(order_linked 4 RUN $<TARGET_FILE:pmpi_order_linked>)
+vine_pmpi_ending(order_linked 5 RUN $<TARGET_FILE:pmpi_order_linked>)
+vine_pmpi_ending(order_forced 4 ENV VINE_BCAST_ALGORITHM=binomial VINE_ALLREDUCE_ALGORITHM=ring
+  RUN $<TARGET_FILE:pmpi_order_linked>)
+if(vine_pmpi_preload)
+  vine_pmpi_ending(order_preload 4
+    RUN env LD_PRELOAD=${vine_pmpi_preload} $<TARGET_FILE:pmpi_order>)
+endif()
