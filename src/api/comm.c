@@ -150,7 +150,8 @@ static int final_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
 /*
  * A communicator freed while requests vine left to the MPI library before
  * its state existed may still run: they finish here, as a state's do
- * (state_delete), since Open MPI's crash on a communicator freed under them.
+ * (state_delete), since Open MPI's nonblocking collectives crash on a
+ * communicator freed under them.
  */
 static int early_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
 {

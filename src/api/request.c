@@ -538,7 +538,7 @@ int vine__nb_begin(vine_nbreq **out, const vine_nb_args *a, int persistent, MPI_
     vine_nbreq *r = calloc(1, sizeof *r);
     if (!r)
         return MPI_ERR_NO_MEM;
-    vine__exec_others = advance_others;
+    atomic_store_explicit(&vine__exec_others, advance_others, memory_order_relaxed);
     r->persistent = persistent;
     r->a = *a;
     r->handle = MPI_REQUEST_NULL;

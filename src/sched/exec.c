@@ -225,7 +225,13 @@ static int test_all(size_t n, MPI_Request *reqs, int *flag)
 #endif
 }
 
-int (*vine__exec_others)(void);
+_Atomic(vine_exec_others_fn) vine__exec_others;
+
+int vine__exec_advance_others(void)
+{
+    vine_exec_others_fn f = atomic_load_explicit(&vine__exec_others, memory_order_relaxed);
+    return f && f();
+}
 
 /*
  * Waits for n requests.  While vine has other work outstanding (requests
@@ -236,7 +242,7 @@ int (*vine__exec_others)(void);
 #define WAIT_SPINS_BEFORE_YIELD 256
 static int wait_all(size_t n, MPI_Request *reqs)
 {
-    for (unsigned spins = 0; vine__exec_others && vine__exec_others(); spins++) {
+    for (unsigned spins = 0; vine__exec_advance_others(); spins++) {
         int flag = 0, rc = test_all(n, reqs, &flag);
         if (rc != MPI_SUCCESS || flag)
             return rc;

@@ -265,7 +265,10 @@ void vine__exec_shm_poke(MPI_Comm comm);
  * waiting for this rank's next round of a request started earlier (MPI's
  * progress rule).  NULL: none.
  */
-extern int (*vine__exec_others)(void);
+typedef int (*vine_exec_others_fn)(void);
+extern _Atomic(vine_exec_others_fn) vine__exec_others;
+/* Advances the other work once through vine__exec_others: 0 when there is none (or no hook). */
+int vine__exec_advance_others(void);
 
 /* The tag of every message of a blocking call on vine's private communicator. */
 #define VINE_EXEC_TAG 7

@@ -125,8 +125,7 @@ static void wait_flag(const vine_exec_shm *x, MPI_Comm comm, int peer, uint64_t 
         }
         /* vine's other outstanding requests advance too (a peer may wait
          * for them before it writes the flag), and so does the library. */
-        if ((i - x->spins) % POKE_EVERY == POKE_EVERY - 1 &&
-            !(vine__exec_others && vine__exec_others()))
+        if ((i - x->spins) % POKE_EVERY == POKE_EVERY - 1 && !vine__exec_advance_others())
             vine__exec_shm_poke(comm);
         sched_yield();
     }
