@@ -1015,7 +1015,8 @@ static void progress_all(void)
  */
 static int advance_others(void)
 {
-    if (in_requests || !atomic_load_explicit(&outstanding, memory_order_relaxed))
+    /* The count first: it is the common answer, and cheaper than the thread-local. */
+    if (!atomic_load_explicit(&outstanding, memory_order_relaxed) || in_requests)
         return 0;
 #ifndef VINE_NO_THREADS
     if (atomic_load(&threaded))
