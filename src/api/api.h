@@ -314,6 +314,11 @@ void vine__say_served(MPI_Comm comm, int rank, int p, vine_coll coll, const char
  * communicator, apart from the line of the calls after the state.
  */
 void vine__say_early(MPI_Comm comm, int rank, int p, vine_coll coll);
+/*
+ * The name VINE_VERBOSE gives comm: its MPI name, or "communicator #N",
+ * numbered in order of first mention (the same number in every line).
+ */
+void vine__say_comm_name(MPI_Comm comm, char *name, int size);
 /* Forgets what was said about comm (its handle may be reused once freed). */
 void vine__say_forget(MPI_Comm comm);
 /* Whether VINE_VERBOSE is set (read once). */

@@ -245,11 +245,9 @@ void vine__say_forget(MPI_Comm comm)
     vine__unlock();
 }
 
-static void say(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo, int early)
+/* comm's entry in said, made when it has none (under vine__lock). */
+static int said_entry(MPI_Comm comm)
 {
-    if (!vine__verbose() || rank != 0)
-        return;
-    vine__lock();
     int i = 0;
     while (i < nsaid && said[i].comm != comm)
         i++;
@@ -262,6 +260,31 @@ static void say(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo
         said[i].early = 0;
         said[i].number = ++comm_numbers;
     }
+    return i;
+}
+
+/* comm's MPI name, or "communicator #N" numbered in order of first mention. */
+static void say_name(MPI_Comm comm, int number, char *name, int size)
+{
+    int len = 0;
+    if (MPI_Comm_get_name(comm, name, &len) != MPI_SUCCESS || len == 0)
+        snprintf(name, (size_t)size, "communicator #%d", number);
+}
+
+void vine__say_comm_name(MPI_Comm comm, char *name, int size)
+{
+    vine__lock();
+    int number = said[said_entry(comm)].number;
+    vine__unlock();
+    say_name(comm, number, name, size);
+}
+
+static void say(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo, int early)
+{
+    if (!vine__verbose() || rank != 0)
+        return;
+    vine__lock();
+    int i = said_entry(comm);
     unsigned *bits = early ? &said[i].early : &said[i].said;
     if (*bits & (1u << coll)) {
         vine__unlock();
@@ -271,9 +294,7 @@ static void say(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo
     int number = said[i].number;
     vine__unlock();
     char name[MPI_MAX_OBJECT_NAME + 32];
-    int len = 0;
-    if (MPI_Comm_get_name(comm, name, &len) != MPI_SUCCESS || len == 0)
-        snprintf(name, sizeof name, "communicator #%d", number);
+    say_name(comm, number, name, (int)sizeof name);
     if (early)
         fprintf(stderr,
                 "vine: %s on %s (p=%d) served by mpi (nonblocking, before the communicator's "

@@ -239,10 +239,8 @@ static void discover(vine_comm_state *st)
                                               st->levels_msg, sizeof st->levels_msg);
     if (!vine__verbose() || st->rank != 0)
         return;
-    char name[MPI_MAX_OBJECT_NAME];
-    int len = 0;
-    if (MPI_Comm_get_name(st->user, name, &len) != MPI_SUCCESS || len == 0)
-        snprintf(name, sizeof name, "a communicator");
+    char name[MPI_MAX_OBJECT_NAME + 32];
+    vine__say_comm_name(st->user, name, (int)sizeof name);
     fprintf(stderr, "vine: levels of %s (p=%d): %s%s\n", name, st->p,
             st->levels_rc == MPI_SUCCESS ? "" : "error, every collective on it fails: ",
             st->levels_msg);
