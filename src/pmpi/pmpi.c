@@ -19,7 +19,8 @@
  * program has started one of vine's requests, its blocking sends, receives
  * and probes (MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Recv, MPI_Sendrecv,
  * MPI_Probe, MPI_Mprobe, MPI_Mrecv) wait through vine, which advances those
- * requests meanwhile.  It counts the program's RMA windows (MPI_Win_create
+ * requests meanwhile (where the header is MPI 4, their _c forms too).  It
+ * counts the program's RMA windows (MPI_Win_create
  * and its kin, MPI_Win_free) for vine_shm_sync_progress.
  *
  * What vine does not handle goes to PMPI_<Coll> unchanged:
@@ -1756,37 +1757,62 @@ static int p2p_wait(int rc, MPI_Request *q, MPI_Status *status)
     return rc == MPI_SUCCESS ? vine_wait(q, status) : rc;
 }
 
+/*
+ * The body of such a call: direct, the MPI library's blocking call, until
+ * the program has started one of vine's requests; then start, its
+ * nonblocking form into q_, waited for with vine_wait.
+ */
+#define VIA_VINE(direct, start, status)                                                            \
+    do {                                                                                           \
+        if (!atomic_load_explicit(&made, memory_order_relaxed))                                    \
+            return direct;                                                                         \
+        MPI_Request q_;                                                                            \
+        return p2p_wait(start, &q_, status);                                                       \
+    } while (0)
+
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    if (!atomic_load_explicit(&made, memory_order_relaxed))
-        return PMPI_Send(buf, count, datatype, dest, tag, comm);
-    MPI_Request q;
-    return p2p_wait(PMPI_Isend(buf, count, datatype, dest, tag, comm, &q), &q, MPI_STATUS_IGNORE);
+    VIA_VINE(PMPI_Send(buf, count, datatype, dest, tag, comm),
+             PMPI_Isend(buf, count, datatype, dest, tag, comm, &q_), MPI_STATUS_IGNORE);
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    if (!atomic_load_explicit(&made, memory_order_relaxed))
-        return PMPI_Ssend(buf, count, datatype, dest, tag, comm);
-    MPI_Request q;
-    return p2p_wait(PMPI_Issend(buf, count, datatype, dest, tag, comm, &q), &q, MPI_STATUS_IGNORE);
+    VIA_VINE(PMPI_Ssend(buf, count, datatype, dest, tag, comm),
+             PMPI_Issend(buf, count, datatype, dest, tag, comm, &q_), MPI_STATUS_IGNORE);
 }
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    if (!atomic_load_explicit(&made, memory_order_relaxed))
-        return PMPI_Rsend(buf, count, datatype, dest, tag, comm);
-    MPI_Request q;
-    return p2p_wait(PMPI_Irsend(buf, count, datatype, dest, tag, comm, &q), &q, MPI_STATUS_IGNORE);
+    VIA_VINE(PMPI_Rsend(buf, count, datatype, dest, tag, comm),
+             PMPI_Irsend(buf, count, datatype, dest, tag, comm, &q_), MPI_STATUS_IGNORE);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
              MPI_Status *status)
 {
-    if (!atomic_load_explicit(&made, memory_order_relaxed))
-        return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
-    MPI_Request q;
-    return p2p_wait(PMPI_Irecv(buf, count, datatype, source, tag, comm, &q), &q, status);
+    VIA_VINE(PMPI_Recv(buf, count, datatype, source, tag, comm, status),
+             PMPI_Irecv(buf, count, datatype, source, tag, comm, &q_), status);
+}
+
+/*
+ * The end of a send-receive started as a receive (rr, q[0]) and a send (rs,
+ * q[1]): MPI 4's MPI_Isendrecv would do, but MPICH 4.0.2 gives its
+ * requests (and MPI_Isendrecv_replace's) a status with source and tag 0.
+ */
+static int sendrecv_wait(int rr, int rs, MPI_Request q[2], MPI_Status *status)
+{
+    if (rr != MPI_SUCCESS)
+        return rr;
+    if (rs == MPI_SUCCESS)
+        rs = vine_wait(&q[1], MPI_STATUS_IGNORE);
+    if (rs != MPI_SUCCESS) {
+        /* The call failed: its receive goes too, as a failed MPI_Sendrecv leaves none. */
+        PMPI_Cancel(&q[0]);
+        PMPI_Request_free(&q[0]);
+        return rs;
+    }
+    return vine_wait(&q[0], status);
 }
 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
@@ -1797,22 +1823,11 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
         return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                              recvtype, source, recvtag, comm, status);
     MPI_Request q[2];
-    int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &q[0]);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if ((rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &q[1])) !=
-        MPI_SUCCESS) {
-        /* The receive is the program's to lose, as MPI's own error would leave it. */
-        PMPI_Cancel(&q[0]);
-        PMPI_Request_free(&q[0]);
-        return rc;
-    }
-    if ((rc = vine_wait(&q[1], MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
-        PMPI_Cancel(&q[0]);
-        PMPI_Request_free(&q[0]);
-        return rc;
-    }
-    return vine_wait(&q[0], status);
+    int rr = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &q[0]);
+    int rs = rr == MPI_SUCCESS
+                 ? PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &q[1])
+                 : rr;
+    return sendrecv_wait(rr, rs, q, status);
 }
 
 /* Polls probe until it finds a message, advancing vine's requests between polls. */
@@ -1854,11 +1869,62 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
-    if (!atomic_load_explicit(&made, memory_order_relaxed))
-        return PMPI_Mrecv(buf, count, datatype, message, status);
-    MPI_Request q;
-    return p2p_wait(PMPI_Imrecv(buf, count, datatype, message, &q), &q, status);
+    VIA_VINE(PMPI_Mrecv(buf, count, datatype, message, status),
+             PMPI_Imrecv(buf, count, datatype, message, &q_), status);
 }
+
+#if MPI_VERSION >= 4
+/* The large-count forms of MPI 4. */
+int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
+{
+    VIA_VINE(PMPI_Send_c(buf, count, datatype, dest, tag, comm),
+             PMPI_Isend_c(buf, count, datatype, dest, tag, comm, &q_), MPI_STATUS_IGNORE);
+}
+
+int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    VIA_VINE(PMPI_Ssend_c(buf, count, datatype, dest, tag, comm),
+             PMPI_Issend_c(buf, count, datatype, dest, tag, comm, &q_), MPI_STATUS_IGNORE);
+}
+
+int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+    VIA_VINE(PMPI_Rsend_c(buf, count, datatype, dest, tag, comm),
+             PMPI_Irsend_c(buf, count, datatype, dest, tag, comm, &q_), MPI_STATUS_IGNORE);
+}
+
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+               MPI_Comm comm, MPI_Status *status)
+{
+    VIA_VINE(PMPI_Recv_c(buf, count, datatype, source, tag, comm, status),
+             PMPI_Irecv_c(buf, count, datatype, source, tag, comm, &q_), status);
+}
+
+int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!atomic_load_explicit(&made, memory_order_relaxed))
+        return PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                               recvtype, source, recvtag, comm, status);
+    MPI_Request q[2];
+    int rr = PMPI_Irecv_c(recvbuf, recvcount, recvtype, source, recvtag, comm, &q[0]);
+    int rs = rr == MPI_SUCCESS
+                 ? PMPI_Isend_c(sendbuf, sendcount, sendtype, dest, sendtag, comm, &q[1])
+                 : rr;
+    return sendrecv_wait(rr, rs, q, status);
+}
+
+int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                MPI_Status *status)
+{
+    VIA_VINE(PMPI_Mrecv_c(buf, count, datatype, message, status),
+             PMPI_Imrecv_c(buf, count, datatype, message, &q_), status);
+}
+#endif /* MPI_VERSION >= 4 */
 
 /* ---- Communicators and MPI ending ---- */
 
