@@ -395,6 +395,15 @@ int vine_request_get_status(MPI_Request request, int *flag, MPI_Status *status);
 /* Whether request is one of vine's collective requests (not MPI_REQUEST_NULL). */
 int vine_is_request(MPI_Request request);
 /*
+ * How many of vine's requests this process has started that have not
+ * finished yet here (0: no peer can be waiting for this rank's next round
+ * of one).  A program that waits inside MPI itself (a blocking send,
+ * receive or probe) while it is above 0 must keep them moving, as
+ * libvine-mpi does for those calls (docs/pmpi.md).  Under
+ * MPI_THREAD_MULTIPLE, a snapshot.
+ */
+int vine_requests_outstanding(void);
+/*
  * Advances every outstanding vine request as far as it can go without
  * waiting, and returns: a program that computes between start and wait
  * calls it now and then to keep its collectives moving.  While the progress

@@ -32,6 +32,7 @@
 #include "api.h"
 #include "vine.h"
 
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1209,6 +1210,12 @@ static int complete(vine_nbreq *r, MPI_Request *h, MPI_Status *status)
 static int finished(const vine_nbreq *r)
 {
     return !r->active || r->done;
+}
+
+int vine_requests_outstanding(void)
+{
+    size_t n = atomic_load_explicit(&outstanding, memory_order_relaxed);
+    return n > INT_MAX ? INT_MAX : (int)n;
 }
 
 int vine_progress(void)

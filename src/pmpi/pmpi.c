@@ -15,9 +15,9 @@
  * calls (MPI_Wait, MPI_Test, their all/any/some forms, MPI_Start,
  * MPI_Startall, MPI_Request_free, MPI_Cancel, MPI_Request_get_status),
  * which hand every other request to PMPI_, and MPI_Op_free, which leaves
- * an op that vine's requests still use to them (vine_op_free).  Once the
- * program has started one of vine's requests, its blocking sends, receives
- * and probes (MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Recv, MPI_Sendrecv,
+ * an op that vine's requests still use to them (vine_op_free).  While one
+ * of vine's requests runs on the rank, its blocking sends, receives and
+ * probes (MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Recv, MPI_Sendrecv,
  * MPI_Probe, MPI_Mprobe, MPI_Mrecv) wait through vine, which advances those
  * requests meanwhile (where the header is MPI 4, their _c forms too).  It
  * counts the program's RMA windows (MPI_Win_create
@@ -1746,25 +1746,31 @@ int MPI_Win_free(MPI_Win *win)
  * rank waiting there must still advance the collectives it started, since a
  * peer may wait for its next round before it sends (a bcast's inner node
  * in MPI_Recv from a leaf that waits for the bcast: that hung).  vine's
- * requests advance only inside vine's functions, so once the program has
- * started one of them these calls start the MPI library's nonblocking form
- * and wait for it with vine_wait, which advances vine's requests as it
- * waits (and hands the request to PMPI_Wait at once when none is
- * outstanding).  Before that they go straight to MPI.
+ * requests advance only inside vine's functions, so while one of them runs
+ * on this rank (vine_requests_outstanding) these calls start the MPI
+ * library's nonblocking form and wait for it with vine_wait, which advances
+ * vine's requests as it waits.  Otherwise no peer can need this rank's
+ * progress, and they go straight to MPI.
  */
+/* Whether one of vine's requests runs here now: only then may a peer need this rank. */
+static int vine_busy(void)
+{
+    return atomic_load_explicit(&made, memory_order_relaxed) && vine_requests_outstanding() > 0;
+}
+
 static int p2p_wait(int rc, MPI_Request *q, MPI_Status *status)
 {
     return rc == MPI_SUCCESS ? vine_wait(q, status) : rc;
 }
 
 /*
- * The body of such a call: direct, the MPI library's blocking call, until
- * the program has started one of vine's requests; then start, its
- * nonblocking form into q_, waited for with vine_wait.
+ * The body of such a call: direct, the MPI library's blocking call, unless
+ * one of vine's requests runs here; then start, its nonblocking form into
+ * q_, waited for with vine_wait.
  */
 #define VIA_VINE(direct, start, status)                                                            \
     do {                                                                                           \
-        if (!atomic_load_explicit(&made, memory_order_relaxed))                                    \
+        if (!vine_busy())                                                                          \
             return direct;                                                                         \
         MPI_Request q_;                                                                            \
         return p2p_wait(start, &q_, status);                                                       \
@@ -1819,7 +1825,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                  MPI_Comm comm, MPI_Status *status)
 {
-    if (!atomic_load_explicit(&made, memory_order_relaxed))
+    if (!vine_busy())
         return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                              recvtype, source, recvtag, comm, status);
     MPI_Request q[2];
@@ -1830,41 +1836,47 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return sendrecv_wait(rr, rs, q, status);
 }
 
-/* Polls probe until it finds a message, advancing vine's requests between polls. */
+/* A probe, nonblocking (flag) or blocking (flag NULL); message NULL for the unmatched kind. */
+static int probe_any(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                     MPI_Status *status)
+{
+    if (message)
+        return flag ? PMPI_Improbe(source, tag, comm, flag, message, status)
+                    : PMPI_Mprobe(source, tag, comm, message, status);
+    return flag ? PMPI_Iprobe(source, tag, comm, flag, status)
+                : PMPI_Probe(source, tag, comm, status);
+}
+
+/*
+ * Polls for a message, advancing vine's requests between polls, until one
+ * comes or none of vine's requests runs here any more (then MPI's blocking
+ * probe waits for it).
+ */
 #define PROBE_SPINS_BEFORE_YIELD 256
-static int probe_polled(int (*probe)(int, int, MPI_Comm, int *, MPI_Message *, MPI_Status *),
-                        int source, int tag, MPI_Comm comm, MPI_Message *message,
+static int probe_polled(int source, int tag, MPI_Comm comm, MPI_Message *message,
                         MPI_Status *status)
 {
-    for (unsigned spins = 0;; spins++) {
-        int flag = 0, rc = probe(source, tag, comm, &flag, message, status);
+    for (unsigned spins = 0; vine_busy(); spins++) {
+        int flag = 0, rc = probe_any(source, tag, comm, &flag, message, status);
         if (rc != MPI_SUCCESS || flag)
             return rc;
         vine_progress();
         if (spins > PROBE_SPINS_BEFORE_YIELD)
             sched_yield();
     }
-}
-
-static int iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                  MPI_Status *status)
-{
-    (void)message;
-    return PMPI_Iprobe(source, tag, comm, flag, status);
+    return probe_any(source, tag, comm, NULL, message, status);
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    if (!atomic_load_explicit(&made, memory_order_relaxed))
-        return PMPI_Probe(source, tag, comm, status);
-    return probe_polled(iprobe, source, tag, comm, NULL, status);
+    return probe_polled(source, tag, comm, NULL, status);
 }
 
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
-    if (!atomic_load_explicit(&made, memory_order_relaxed))
+    if (!message) /* MPI's error to report */
         return PMPI_Mprobe(source, tag, comm, message, status);
-    return probe_polled(PMPI_Improbe, source, tag, comm, message, status);
+    return probe_polled(source, tag, comm, message, status);
 }
 
 int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
@@ -1907,7 +1919,7 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    if (!atomic_load_explicit(&made, memory_order_relaxed))
+    if (!vine_busy())
         return PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                                recvtype, source, recvtag, comm, status);
     MPI_Request q[2];
