@@ -20,7 +20,9 @@
  *   for its own messages only, and the run hung); every algorithm but mpi
  *   of the ten collectives, at 1000 elements.
  *
- * Results are compared with the MPI library's blocking collectives, and
+ * vine_requests_outstanding() must count at most the requests started and
+ * be 0 once they have completed.  Results are compared with the MPI
+ * library's blocking collectives, and
  * every wait is polled with a deadline, so that a hang fails with a message.
  */
 #include "mpitest.h"
@@ -184,6 +186,9 @@ static void first_calls(vine_coll coll)
             mt_fail("a first nonblocking call was served by %s, not mpi",
                     vine_last_algorithm(coll));
     }
+    if (vine_requests_outstanding() > 2)
+        mt_fail("vine_requests_outstanding() is %d with two requests started",
+                vine_requests_outstanding());
     waitall_polled(2, q, "first calls in different orders");
     size_t len = result_len(coll, N_FIRST);
     mt_check_equal(mt_type_int(), ra, want, len, "first call on A");
@@ -250,6 +255,10 @@ static void blocking_among(vine_coll coll, const char *algo, const char *nb_algo
         len = mt_call_int(coll, 1, a, N_BLOCK, in, got, &rc);
         mt_check_rc(rc, "the blocking call");
     }
+    /* Every request has finished here, so none can need this rank any more. */
+    if (vine_requests_outstanding() != 0)
+        mt_fail("vine_requests_outstanding() is %d after every request completed",
+                vine_requests_outstanding());
     mt_check_equal(mt_type_int(), got, want, (size_t)len, "the blocking call on A");
     mt_check_equal(mt_type_int(), y, ywant, N_BLOCK, "the allreduce on B");
     mt_select(coll, "auto");
