@@ -373,6 +373,13 @@ typedef struct vine_call {
     /* The v collectives: their tables, one after the other, for the cache key (coll_v.c). */
     const size_t *vkey;
     size_t nvkey;
+    /*
+     * Set before vine__call_attach by the collectives whose "mpi" takes int
+     * counts (the reductions' count is c->a.count): some count or
+     * displacement of this rank's exceeds what the MPI library's classic
+     * interface takes.
+     */
+    int big;
 } vine_call;
 
 /* Starts c for coll on comm: MPI_ERR_COMM for MPI_COMM_NULL or an intercommunicator. */

@@ -5,6 +5,8 @@
  */
 #include "api.h"
 
+#include <limits.h>
+
 #include <stdint.h>
 
 int vine__call_start(vine_call *c, vine_coll coll, MPI_Comm comm)
@@ -20,6 +22,7 @@ int vine__call_start(vine_call *c, vine_coll coll, MPI_Comm comm)
     c->nb = NULL;
     c->vkey = NULL;
     c->nvkey = 0;
+    c->big = 0;
     return vine__comm_lookup(comm, &c->st, &c->a.p, &c->a.rank);
 }
 
@@ -325,10 +328,25 @@ int vine__call_attach(vine_call *c)
      * MPI library's nonblocking collective, and the state waits for the
      * communicator's first blocking call or persistent _init (which MPI lets
      * wait), at the same point of its sequence of calls on every rank.
+     * Counts above what the MPI library's int interface takes are the
+     * exception: where every rank passes the same counts (the reductions,
+     * scans, reduce_scatter, allgatherv) the state is made as before; where
+     * they differ (alltoallv, alltoallw, gatherv, scatterv) making it on
+     * some ranks only would hang, and the call fails instead.
      */
     if (!c->st && c->nb && !vine__nb_persistent(c->nb)) {
-        c->e = mpi_entry(c->a.coll);
-        return c->e ? vine__comm_mark_early(c->comm) : MPI_ERR_INTERN;
+        vine_cache_entry *e = mpi_entry(c->a.coll);
+        if (!e)
+            return MPI_ERR_INTERN;
+        if ((e->served->flags & VINE_ALGO_ANY_COUNT) ||
+            (!c->big && c->a.count <= (size_t)INT_MAX)) {
+            c->e = e;
+            return vine__comm_mark_early(c->comm);
+        }
+        vine_coll k = c->a.coll;
+        if (k == VINE_COLL_ALLTOALLV || k == VINE_COLL_ALLTOALLW || k == VINE_COLL_GATHERV ||
+            k == VINE_COLL_SCATTERV)
+            return MPI_ERR_COUNT;
     }
     int rc = c->st ? MPI_SUCCESS : vine__comm_state(c->comm, &c->st);
     return rc == MPI_SUCCESS ? c->st->levels_rc : rc;

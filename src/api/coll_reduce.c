@@ -7,6 +7,8 @@
 #include "api.h"
 #include "vine.h"
 
+#include <limits.h>
+
 /* The checks of an op-taking call: communicator, count, datatype, op. */
 static int start_reduction(vine_call *c, vine_coll coll, MPI_Comm comm, MPI_Count count,
                            MPI_Datatype dt, MPI_Op op, struct vine_nbreq *nb)
@@ -259,6 +261,7 @@ static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, const int *ic
         MPI_Count n = count_at(ic, cc, i);
         if (n < 0)
             return MPI_ERR_COUNT;
+        c.big |= n > INT_MAX;
         if ((size_t)n > SIZE_MAX - total)
             return MPI_ERR_COUNT;
         total += (size_t)n;

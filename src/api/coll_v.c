@@ -686,6 +686,7 @@ VINE_NOINLINE static int allgatherv_checked(const void *sendbuf, MPI_Count sendc
         rc = vine__call_none(&c);
         goto out;
     }
+    c.big = r.big || sendcount > INT_MAX;
     if ((rc = vside_layout(&r, 1, 0)) || (rc = vine__call_attach(&c)))
         goto out;
     c.a.inplace = inplace;
@@ -865,6 +866,7 @@ VINE_NOINLINE static int alltoallv_checked(vine_coll coll, const void *sendbuf, 
         (!inplace && (rc = vine__call_check_buf(sendbuf, stotal, s->t))) ||
         (rc = vine__call_check_request(&c)))
         goto out;
+    c.big = r->big || s->big;
     if ((rc = vside_layout(r, 1, 0)) || (rc = vine__call_attach(&c)))
         goto out;
     if (inplace) {
@@ -1037,6 +1039,7 @@ VINE_NOINLINE static int rooted_checked(int gather, const void *ownbuf, MPI_Coun
         b.bc[me] = own;
         b.big = owncount > INT_MAX;
     }
+    c.big = b.big || owncount > INT_MAX;
     if ((rc = vine__call_check_request(&c)) || (rc = vine__call_attach(&c)))
         goto out;
     /* A request must not wait for the root's table (vine.h): the tree gives way to linear. */

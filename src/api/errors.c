@@ -14,7 +14,10 @@ static const struct {
     {MPI_ERR_COMM, "Invalid communicator: MPI_COMM_NULL or an intercommunicator was passed "
                    "(vine collectives need a valid intracommunicator), or a persistent request "
                    "that runs on the node segment was started after its communicator was freed."},
-    {MPI_ERR_COUNT, "Invalid count: a count or a recvcounts entry is negative."},
+    {MPI_ERR_COUNT, "Invalid count: a count or a recvcounts entry is negative, or counts or "
+                    "displacements too large to address (in alltoallv, alltoallw, gatherv or "
+                    "scatterv as a nonblocking call before any blocking one on the "
+                    "communicator: above INT_MAX)."},
     {MPI_ERR_TYPE, "Invalid datatype: MPI_DATATYPE_NULL (or an unusable datatype) was passed."},
     {MPI_ERR_OP, "Invalid reduction operation: MPI_OP_NULL was passed, or the op does not apply "
                  "to the datatype."},

@@ -20,6 +20,8 @@
  *   for its own messages only, and the run hung); every algorithm but mpi
  *   of the ten collectives, at 1000 elements.
  *
+ * - Counts beyond INT_MAX in a first nonblocking call (big_tables).
+ *
  * vine_requests_outstanding() must count at most the requests started and
  * be 0 once they have completed.  Results are compared with the MPI
  * library's blocking collectives, and
@@ -27,6 +29,7 @@
  */
 #include "mpitest.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +274,42 @@ static void blocking_among(vine_coll coll, const char *algo, const char *nb_algo
     free(ywant);
 }
 
+/*
+ * Counts the MPI library's int interface cannot take: a nonblocking
+ * alltoallv_c on a fresh communicator with a displacement past INT_MAX (and
+ * nothing to move) cannot go to the MPI library, and setting the
+ * communicator up on the ranks with such tables only would hang: it fails
+ * with MPI_ERR_COUNT.  After a blocking call the same call runs.  (A
+ * reduction of more than INT_MAX elements sets the communicator up instead,
+ * every rank alike; at 2 GiB a buffer that is not tested here.)
+ */
+static void big_tables(void)
+{
+    mt_case c = {"alltoallv_c", "auto", "char", "-", 0, -1, 0};
+    mt_begin(&c);
+    MPI_Count *n = mt_xmalloc((size_t)mt_size * sizeof *n);
+    MPI_Aint *d = mt_xmalloc((size_t)mt_size * sizeof *d);
+    for (int i = 0; i < mt_size; i++) {
+        n[i] = 0;
+        d[i] = (MPI_Aint)INT_MAX + 10;
+    }
+    char x = 0;
+    MPI_Comm a;
+    MPI_Comm_dup(MPI_COMM_WORLD, &a);
+    MPI_Request q = MPI_REQUEST_NULL;
+    int rc = vine_ialltoallv_c(&x, n, d, MPI_CHAR, &x, n, d, MPI_CHAR, a, &q);
+    if (rc != MPI_ERR_COUNT || q != MPI_REQUEST_NULL)
+        mt_fail("a first nonblocking alltoallv_c with a displacement past INT_MAX returned %d", rc);
+    int one = 1, sum = 0;
+    mt_check_rc(vine_allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, a), "vine_allreduce");
+    mt_check_rc(vine_ialltoallv_c(&x, n, d, MPI_CHAR, &x, n, d, MPI_CHAR, a, &q),
+                "vine_ialltoallv_c after the state");
+    wait_polled(&q, "vine_ialltoallv_c after the state");
+    MPI_Comm_free(&a);
+    free(n);
+    free(d);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "nb_order");
@@ -280,6 +319,7 @@ int main(int argc, char **argv)
     types = mt_xmalloc((size_t)mt_size * sizeof *types);
     for (int coll = 0; coll < VINE_COLL_COUNT; coll++)
         first_calls((vine_coll)coll);
+    big_tables();
 
     MPI_Comm a, b;
     MPI_Comm_dup(MPI_COMM_WORLD, &a);
