@@ -1022,19 +1022,17 @@ static int advance_others(void)
 #ifndef VINE_NO_THREADS
     if (atomic_load(&threaded))
         return 0;
-    if (vine__mt()) {
-        if (pthread_mutex_trylock(&lock) != 0)
-            return 1;
-        in_requests++;
-        progress_all();
-        in_requests--;
-        pthread_mutex_unlock(&lock);
+    int locked = vine__mt();
+    if (locked && pthread_mutex_trylock(&lock) != 0)
         return 1;
-    }
 #endif
     in_requests++;
     progress_all();
     in_requests--;
+#ifndef VINE_NO_THREADS
+    if (locked)
+        pthread_mutex_unlock(&lock);
+#endif
     return 1;
 }
 

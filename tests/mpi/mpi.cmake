@@ -149,6 +149,10 @@ vine_mpi_test(nb_many NPS 3)
 # ranks (test_nb_order.c): first calls nonblocking, which must not make the
 # state, and blocking calls that must advance a request a peer waits for.
 vine_mpi_test(nb_order NPS 1 2 3 4)
+# The same under MPI_THREAD_MULTIPLE, where a blocking wait only tries the
+# requests' lock, and with the progress thread, which advances them itself.
+vine_mpi_test(nb_order_mt PROGRAM nb_order NPS 3 ENV VINE_TEST_THREAD_MULTIPLE=1)
+vine_mpi_test(nb_order_thread PROGRAM nb_order NPS 3 ENV VINE_PROGRESS_THREAD=1)
 # The nonblocking and persistent forms of the irregular collectives and the
 # scans: every algorithm in the four forms against the MPI library, the seven
 # outstanding at once, negative counts (nb_v).  MPICH runs it on 1-4 ranks:
