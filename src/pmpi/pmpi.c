@@ -31,6 +31,8 @@
  *   MPI_COMM_SELF): vine's state of the communicator may be gone already,
  *   and a new one could not be hung on a communicator in the middle of its
  *   end (this library wraps the three to know);
+ * - nonblocking and persistent calls from Fortran bindings that complete
+ *   requests through PMPI_ names (MPICH's mpi_f08: from_f08 below);
  * - MPI_COMM_NULL, so that MPI reports the error exactly as its own;
  * - a reduction whose predefined op vine refuses with MPI_ERR_OP because
  *   the standard's table (MPI 4.0, 6.9.2) or MPI_Reduce_local refuses it on
@@ -46,16 +48,21 @@
  * Under VINE_VERBOSE vine prints which algorithm served each collective;
  * this library prints, once per collective and communicator, the line of a
  * call passed to MPI.  Cost per call: one PMPI_Comm_test_inter on top of
- * vine's own; nothing else unless VINE_VERBOSE is set.  A completion call
+ * vine's own, and for a nonblocking or persistent start a look-up of its
+ * return address in a short table; nothing else unless VINE_VERBOSE is set.  A completion call
  * in a program that never started one of vine's requests costs vine's test
  * of a count on top of MPI's own function.
  *
  * Only MPI functions are called here, through their PMPI names, so that a
  * second profiling tool layered on top sees the application's calls only.
  */
+#define _GNU_SOURCE /* dladdr1 */
 #include "vine.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -68,6 +75,7 @@
 #define WHY_OP "this predefined op does not apply to this datatype"
 #define WHY_FREEING "called while MPI_Comm_free of it runs"
 #define WHY_FINALIZE "called while MPI_Finalize runs"
+#define WHY_F08 "called from Fortran bindings that complete requests through PMPI_"
 
 /* ---- VINE_VERBOSE ---- */
 
@@ -247,6 +255,83 @@ static int pass_comm(MPI_Comm comm, vine_coll coll)
     if (inter)
         say_passed(comm, coll, 1, WHY_INTER);
     return inter;
+}
+
+/*
+ * Calls from Fortran bindings whose completion calls bypass this library.
+ * MPICH's mpi_f08 bindings (libmpichfort, MPICH 4.0) hand a choice buffer to
+ * the C function of MPI's name, so that MPI_Iallreduce reaches vine, but
+ * wait, test, start and free requests through PMPI_Wait, PMPI_Start ...:
+ * a request of vine's made from there would never complete (PMPI_Wait
+ * waits for ever, PMPI_Start refuses it).  The nonblocking and persistent
+ * calls made from such code go to MPI.  The code is known by the call's
+ * return address: it lies in the shared object that defines mpi_wait_f08_
+ * (the mpi_f08 MPI_Wait), and not inside one of that object's exported
+ * functions whose names lack "f08": those are the wrappers of "use mpi" and
+ * mpif.h (mpi_iallreduce_ ...), whose completion calls do reach this
+ * library (mpi_wait_ calls MPI_Wait).  Open MPI 4.1's Fortran bindings call
+ * PMPI_ names only, so none of their calls arrives here.  Each return
+ * address's verdict is kept: a program has few call sites.
+ */
+#define CALLER __builtin_return_address(0)
+#define SITES_MAX 256
+static const void *site_at[SITES_MAX];
+static unsigned char site_f08[SITES_MAX];
+static atomic_int nsites; /* entries below it are written (release) */
+static pthread_mutex_t sites_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether the code at address at is such a binding's. */
+static int f08_code(const void *at)
+{
+    Dl_info in, def;
+    const ElfW(Sym) *sym = NULL;
+    if (!at || !dladdr1(at, &in, (void **)&sym, RTLD_DL_SYMENT) || !in.dli_fname ||
+        !in.dli_fname[0])
+        return 0;
+    void *h = dlopen(in.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return 0;
+    void *wait = dlsym(h, "mpi_wait_f08_");
+    int same = wait && dladdr(wait, &def) && def.dli_fbase == in.dli_fbase;
+    dlclose(h);
+    if (!same)
+        return 0;
+    int inside = in.dli_sname && sym && (const char *)at >= (const char *)in.dli_saddr &&
+                 (const char *)at < (const char *)in.dli_saddr + sym->st_size;
+    return !inside || strstr(in.dli_sname, "f08") != NULL;
+}
+
+static int from_f08(const void *at)
+{
+    int n = atomic_load_explicit(&nsites, memory_order_acquire);
+    for (int i = 0; i < n; i++)
+        if (site_at[i] == at)
+            return site_f08[i];
+    int f08 = f08_code(at);
+    pthread_mutex_lock(&sites_lock);
+    n = atomic_load_explicit(&nsites, memory_order_relaxed);
+    if (n < SITES_MAX) {
+        site_at[n] = at;
+        site_f08[n] = (unsigned char)f08;
+        atomic_store_explicit(&nsites, n + 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&sites_lock);
+    return f08;
+}
+
+/*
+ * Whether the start of a nonblocking or persistent call of coll on comm,
+ * made from caller, goes to MPI: pass_comm's cases, and calls from Fortran
+ * bindings that complete requests without this library.
+ */
+static int pass_start(MPI_Comm comm, const void *caller, vine_coll coll)
+{
+    if (pass_comm(comm, coll))
+        return 1;
+    if (!from_f08(caller))
+        return 0;
+    say_passed(comm, coll, 0, WHY_F08);
+    return 1;
 }
 
 /* The predefined reduction ops, the ones whose datatypes vine checks. */
@@ -645,7 +730,7 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_BCAST))
+    if (pass_start(comm, CALLER, VINE_COLL_BCAST))
         return PMPI_Ibcast(buffer, count, datatype, root, comm, request);
     return made_request(comm, vine_ibcast(buffer, count, datatype, root, comm, request));
 }
@@ -653,7 +738,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE))
         return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     int rc = vine_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     if (pass_op(rc, op, comm, VINE_COLL_REDUCE))
@@ -664,7 +749,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLREDUCE))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLREDUCE))
         return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
     int rc = vine_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (pass_op(rc, op, comm, VINE_COLL_ALLREDUCE))
@@ -675,7 +760,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE_SCATTER))
         return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     int rc = vine_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER))
@@ -686,7 +771,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE_SCATTER_BLOCK))
         return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
     int rc = vine_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
     if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
@@ -697,7 +782,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLGATHER))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLGATHER))
         return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                request);
     return made_request(comm, vine_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -707,7 +792,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALL))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALL))
         return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                               request);
     return made_request(comm, vine_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -717,7 +802,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_GATHER))
+    if (pass_start(comm, CALLER, VINE_COLL_GATHER))
         return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                             request);
     return made_request(comm, vine_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -728,7 +813,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCATTER))
+    if (pass_start(comm, CALLER, VINE_COLL_SCATTER))
         return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                              request);
     return made_request(comm, vine_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -737,7 +822,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_BARRIER))
+    if (pass_start(comm, CALLER, VINE_COLL_BARRIER))
         return PMPI_Ibarrier(comm, request);
     return made_request(comm, vine_ibarrier(comm, request));
 }
@@ -746,7 +831,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLGATHERV))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLGATHERV))
         return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                 comm, request);
     return made_request(comm, vine_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
@@ -757,7 +842,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALLV))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALLV))
         return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                                recvtype, comm, request);
     return made_request(comm, vine_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
@@ -769,7 +854,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                    MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALLW))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALLW))
         return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                rdispls, recvtypes, comm, request);
     return made_request(comm, vine_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
@@ -780,7 +865,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_GATHERV))
+    if (pass_start(comm, CALLER, VINE_COLL_GATHERV))
         return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                              root, comm, request);
     return made_request(comm, vine_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
@@ -791,7 +876,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCATTERV))
+    if (pass_start(comm, CALLER, VINE_COLL_SCATTERV))
         return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                               root, comm, request);
     return made_request(comm, vine_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
@@ -801,7 +886,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCAN))
+    if (pass_start(comm, CALLER, VINE_COLL_SCAN))
         return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
     int rc = vine_iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (pass_op(rc, op, comm, VINE_COLL_SCAN))
@@ -812,7 +897,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_EXSCAN))
+    if (pass_start(comm, CALLER, VINE_COLL_EXSCAN))
         return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
     int rc = vine_iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (pass_op(rc, op, comm, VINE_COLL_EXSCAN))
@@ -834,7 +919,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_BCAST))
+    if (pass_start(comm, CALLER, VINE_COLL_BCAST))
         return PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
     return made_request(comm, vine_ibcast_c(buffer, count, datatype, root, comm, request));
 }
@@ -842,7 +927,7 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
 int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE))
         return PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     int rc = vine_ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     if (pass_op(rc, op, comm, VINE_COLL_REDUCE))
@@ -853,7 +938,7 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLREDUCE))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLREDUCE))
         return PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     int rc = vine_iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (pass_op(rc, op, comm, VINE_COLL_ALLREDUCE))
@@ -864,7 +949,7 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE_SCATTER))
         return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     int rc = vine_ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     if (pass_op(rc, op, comm, VINE_COLL_REDUCE_SCATTER))
@@ -876,7 +961,7 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                 MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE_SCATTER_BLOCK))
         return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm,
                                             request);
     int rc = vine_ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
@@ -890,7 +975,7 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                      MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLGATHER))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLGATHER))
         return PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                  request);
     return made_request(comm, vine_iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -900,7 +985,7 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALL))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALL))
         return PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                 request);
     return made_request(comm, vine_ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -911,7 +996,7 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_GATHER))
+    if (pass_start(comm, CALLER, VINE_COLL_GATHER))
         return PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                               comm, request);
     return made_request(comm, vine_igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -922,7 +1007,7 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                    MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCATTER))
+    if (pass_start(comm, CALLER, VINE_COLL_SCATTER))
         return PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                comm, request);
     return made_request(comm, vine_iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -933,7 +1018,7 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLGATHERV))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLGATHERV))
         return PMPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, comm, request);
     return made_request(comm, vine_iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
@@ -945,7 +1030,7 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                      MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALLV))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALLV))
         return PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                  rdispls, recvtype, comm, request);
     return made_request(comm, vine_ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
@@ -957,7 +1042,7 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                      MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALLW))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALLW))
         return PMPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                  rdispls, recvtypes, comm, request);
     return made_request(comm, vine_ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
@@ -968,7 +1053,7 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_GATHERV))
+    if (pass_start(comm, CALLER, VINE_COLL_GATHERV))
         return PMPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                                root, comm, request);
     return made_request(comm, vine_igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
@@ -979,7 +1064,7 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCATTERV))
+    if (pass_start(comm, CALLER, VINE_COLL_SCATTERV))
         return PMPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                                 root, comm, request);
     return made_request(comm, vine_iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf,
@@ -989,7 +1074,7 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCAN))
+    if (pass_start(comm, CALLER, VINE_COLL_SCAN))
         return PMPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     int rc = vine_iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (pass_op(rc, op, comm, VINE_COLL_SCAN))
@@ -1000,7 +1085,7 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
 int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_EXSCAN))
+    if (pass_start(comm, CALLER, VINE_COLL_EXSCAN))
         return PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     int rc = vine_iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (pass_op(rc, op, comm, VINE_COLL_EXSCAN))
@@ -1011,7 +1096,7 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                    MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_BCAST))
+    if (pass_start(comm, CALLER, VINE_COLL_BCAST))
         return PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
     return made_request(comm, vine_bcast_init(buffer, count, datatype, root, comm, info, request));
 }
@@ -1019,7 +1104,7 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE))
         return PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     int rc = vine_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     if (pass_op(rc, op, comm, VINE_COLL_REDUCE))
@@ -1030,7 +1115,7 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLREDUCE))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLREDUCE))
         return PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     int rc = vine_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (pass_op(rc, op, comm, VINE_COLL_ALLREDUCE))
@@ -1042,7 +1127,7 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                             MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE_SCATTER))
         return PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
                                         request);
     int rc =
@@ -1057,7 +1142,7 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE_SCATTER_BLOCK))
         return PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info,
                                               request);
     int rc = vine_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info,
@@ -1072,7 +1157,7 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLGATHER))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLGATHER))
         return PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                    info, request);
     return made_request(comm, vine_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -1083,7 +1168,7 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                       MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALL))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALL))
         return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                   info, request);
     return made_request(comm, vine_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -1094,7 +1179,7 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                     MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_GATHER))
+    if (pass_start(comm, CALLER, VINE_COLL_GATHER))
         return PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                 comm, info, request);
     return made_request(comm, vine_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -1105,7 +1190,7 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCATTER))
+    if (pass_start(comm, CALLER, VINE_COLL_SCATTER))
         return PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                  comm, info, request);
     return made_request(comm, vine_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -1114,7 +1199,7 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_BARRIER))
+    if (pass_start(comm, CALLER, VINE_COLL_BARRIER))
         return PMPI_Barrier_init(comm, info, request);
     return made_request(comm, vine_barrier_init(comm, info, request));
 }
@@ -1123,7 +1208,7 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLGATHERV))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLGATHERV))
         return PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                     recvtype, comm, info, request);
     return made_request(comm,
@@ -1136,7 +1221,7 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALLV))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALLV))
         return PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                    rdispls, recvtype, comm, info, request);
     return made_request(comm,
@@ -1149,7 +1234,7 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                        MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALLW))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALLW))
         return PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                    rdispls, recvtypes, comm, info, request);
     return made_request(comm,
@@ -1161,7 +1246,7 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_GATHERV))
+    if (pass_start(comm, CALLER, VINE_COLL_GATHERV))
         return PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                  recvtype, root, comm, info, request);
     return made_request(comm, vine_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
@@ -1172,7 +1257,7 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCATTERV))
+    if (pass_start(comm, CALLER, VINE_COLL_SCATTERV))
         return PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                   recvtype, root, comm, info, request);
     return made_request(comm, vine_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf,
@@ -1182,7 +1267,7 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
 int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCAN))
+    if (pass_start(comm, CALLER, VINE_COLL_SCAN))
         return PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     int rc = vine_scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (pass_op(rc, op, comm, VINE_COLL_SCAN))
@@ -1193,7 +1278,7 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_EXSCAN))
+    if (pass_start(comm, CALLER, VINE_COLL_EXSCAN))
         return PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     int rc = vine_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (pass_op(rc, op, comm, VINE_COLL_EXSCAN))
@@ -1204,7 +1289,7 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_BCAST))
+    if (pass_start(comm, CALLER, VINE_COLL_BCAST))
         return PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
     return made_request(comm,
                         vine_bcast_init_c(buffer, count, datatype, root, comm, info, request));
@@ -1213,7 +1298,7 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
 int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE))
         return PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     int rc = vine_reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     if (pass_op(rc, op, comm, VINE_COLL_REDUCE))
@@ -1224,7 +1309,7 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLREDUCE))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLREDUCE))
         return PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     int rc = vine_allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (pass_op(rc, op, comm, VINE_COLL_ALLREDUCE))
@@ -1236,7 +1321,7 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                               MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE_SCATTER))
         return PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
                                           request);
     int rc =
@@ -1251,7 +1336,7 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                     MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_REDUCE_SCATTER_BLOCK))
+    if (pass_start(comm, CALLER, VINE_COLL_REDUCE_SCATTER_BLOCK))
         return PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm,
                                                 info, request);
     int rc = vine_reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info,
@@ -1266,7 +1351,7 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                          MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLGATHER))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLGATHER))
         return PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                      comm, info, request);
     return made_request(comm, vine_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf,
@@ -1277,7 +1362,7 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALL))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALL))
         return PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                     comm, info, request);
     return made_request(comm, vine_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -1288,7 +1373,7 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_GATHER))
+    if (pass_start(comm, CALLER, VINE_COLL_GATHER))
         return PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                   comm, info, request);
     return made_request(comm, vine_gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -1299,7 +1384,7 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCATTER))
+    if (pass_start(comm, CALLER, VINE_COLL_SCATTER))
         return PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                    comm, info, request);
     return made_request(comm, vine_scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -1310,7 +1395,7 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLGATHERV))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLGATHERV))
         return PMPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                       recvtype, comm, info, request);
     return made_request(comm,
@@ -1323,7 +1408,7 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALLV))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALLV))
         return PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                      rdispls, recvtype, comm, info, request);
     return made_request(comm,
@@ -1337,7 +1422,7 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                          const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                          MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_ALLTOALLW))
+    if (pass_start(comm, CALLER, VINE_COLL_ALLTOALLW))
         return PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                                      rdispls, recvtypes, comm, info, request);
     return made_request(comm,
@@ -1350,7 +1435,7 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_GATHERV))
+    if (pass_start(comm, CALLER, VINE_COLL_GATHERV))
         return PMPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                    recvtype, root, comm, info, request);
     return made_request(comm, vine_gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
@@ -1362,7 +1447,7 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                         MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCATTERV))
+    if (pass_start(comm, CALLER, VINE_COLL_SCATTERV))
         return PMPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                     recvtype, root, comm, info, request);
     return made_request(comm, vine_scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf,
@@ -1372,7 +1457,7 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
 int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_SCAN))
+    if (pass_start(comm, CALLER, VINE_COLL_SCAN))
         return PMPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     int rc = vine_scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (pass_op(rc, op, comm, VINE_COLL_SCAN))
@@ -1383,7 +1468,7 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    if (pass_comm(comm, VINE_COLL_EXSCAN))
+    if (pass_start(comm, CALLER, VINE_COLL_EXSCAN))
         return PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     int rc = vine_exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (pass_op(rc, op, comm, VINE_COLL_EXSCAN))

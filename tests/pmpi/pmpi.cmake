@@ -156,6 +156,55 @@ foreach(np 3 4)
 endforeach()
 vine_pmpi_test(nb_inter 4 ${vine_pmpi_nb} EXPECT inter ${vine_pmpi_nb_lines} ARGS inter)
 
+# tests/pmpi/fortran.F90, a Fortran program, preloaded (run_fortran.sh):
+#   pmpi.fortran.npN
+# built with MPI's Fortran wrapper beside its C one (mpicc -> mpif90,
+# mpicc.mpich -> mpif90.mpich), outside CMake's languages, so that the
+# build needs no Fortran compiler: without the wrapper (or where it cannot
+# build the program) the test is not made, and configure says so.  Debian's
+# libopenmpi-dev and libmpich-dev bring gfortran.
+get_filename_component(vine_mpi_dir "${MPI_C_COMPILER}" DIRECTORY)
+get_filename_component(vine_mpi_cc "${MPI_C_COMPILER}" NAME)
+string(REPLACE "mpicc" "mpif90" vine_mpi_fc "${vine_mpi_cc}")
+set(vine_mpi_fc "${vine_mpi_dir}/${vine_mpi_fc}")
+set(vine_fortran_flags -cpp -O2 -Wall -Werror)
+if(MPI_C_VERSION_MAJOR GREATER_EQUAL 4)
+  list(APPEND vine_fortran_flags -DVINE_MPI4)
+endif()
+set(vine_fortran_ok FALSE)
+if(vine_pmpi_preload AND NOT vine_mpi_cc STREQUAL vine_mpi_fc AND EXISTS "${vine_mpi_fc}")
+  set(vine_fortran_probe ${CMAKE_BINARY_DIR}/CMakeFiles/vine-fortran-probe)
+  file(MAKE_DIRECTORY ${vine_fortran_probe})
+  execute_process(COMMAND ${vine_mpi_fc} ${vine_fortran_flags}
+                          ${CMAKE_CURRENT_LIST_DIR}/fortran.F90 -o fortran
+    WORKING_DIRECTORY ${vine_fortran_probe} RESULT_VARIABLE vine_fortran_rc
+    OUTPUT_QUIET ERROR_VARIABLE vine_fortran_err)
+  if(vine_fortran_rc EQUAL 0)
+    set(vine_fortran_ok TRUE)
+  endif()
+endif()
+if(vine_fortran_ok)
+  set(vine_fortran_bin ${CMAKE_CURRENT_BINARY_DIR}/pmpi_fortran)
+  add_custom_command(OUTPUT ${vine_fortran_bin}
+    COMMAND ${vine_mpi_fc} ${vine_fortran_flags} ${CMAKE_CURRENT_LIST_DIR}/fortran.F90
+            -o ${vine_fortran_bin}
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
+    DEPENDS ${CMAKE_CURRENT_LIST_DIR}/fortran.F90
+    COMMENT "Building the Fortran program pmpi_fortran with ${vine_mpi_fc}")
+  add_custom_target(pmpi_fortran ALL DEPENDS ${vine_fortran_bin})
+  foreach(np 1 3 4)
+    add_test(NAME pmpi.fortran.np${np}
+      COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_fortran.sh
+              --launcher ${VINE_MPIRUN} --np-flag ${VINE_MPIRUN_NP} --flavor ${vine_mpi_flavor}
+              --np ${np} --preload ${vine_pmpi_preload} -- ${vine_fortran_bin})
+    set_tests_properties(pmpi.fortran.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 120
+      ENVIRONMENT "${VINE_MPI_TEST_ENV}")
+  endforeach()
+else()
+  message(STATUS "vine: no Fortran MPI wrapper (${vine_mpi_fc}) that builds tests/pmpi/fortran.F90: "
+    "the pmpi.fortran tests are off")
+endif()
+
 # The installed library, preloaded and linked (label install, as
 # tests/install; not in the sanitizer build, whose libraries need the
 # sanitizer runtime in programs built outside CMake).

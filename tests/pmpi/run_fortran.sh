@@ -1,0 +1,89 @@
+#!/bin/sh
+# Runs tests/pmpi/fortran.F90 (a Fortran MPI program) with libvine-mpi
+# preloaded and VINE_VERBOSE=1, and checks, besides its exit status and its
+# "fortran: ok", who served its calls:
+# - mpich: MPICH's "use mpi" bindings call MPI_Iallreduce and MPI_Wait, so
+#   vine serves fortran_legacy (the allreduce forced to ring, so that the
+#   requests are vine's own); its mpi_f08 bindings complete requests through
+#   PMPI_Wait, so the nonblocking and persistent starts on fortran_f08 must
+#   have been passed to MPI, one line each for allreduce and bcast, while the
+#   blocking bcast there was vine's.
+# - openmpi: Open MPI 4.1's Fortran bindings call PMPI_ names only: no call
+#   on fortran_legacy or fortran_f08 may reach vine.  (If a later Open MPI
+#   changes that, this test says so, and the f08 rule in src/pmpi/pmpi.c
+#   must be checked against it.)
+#
+# usage: run_fortran.sh --launcher CMD [--np-flag -np] --flavor openmpi|mpich
+#                       --np N --preload LIB[:LIB...] -- APP
+set -u
+
+launcher='' np_flag=-np flavor='' np='' preload=''
+while [ $# -gt 0 ]; do
+    case $1 in
+    --launcher) launcher=$2; shift 2 ;;
+    --np-flag) np_flag=$2; shift 2 ;;
+    --flavor) flavor=$2; shift 2 ;;
+    --np) np=$2; shift 2 ;;
+    --preload) preload=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "run_fortran.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+if [ -z "$launcher" ] || [ -z "$np" ] || [ -z "$preload" ] || [ $# -eq 0 ]; then
+    echo "usage: run_fortran.sh --launcher CMD --flavor F --np N --preload L -- APP" >&2
+    exit 2
+fi
+
+for v in $(env | sed -n 's/^\(VINE_[A-Z_]*\)=.*/\1/p'); do
+    unset "$v"
+done
+preload="$preload${LD_PRELOAD:+:$LD_PRELOAD}"
+case $flavor in
+openmpi)
+    env_args="-x VINE_VERBOSE=1 -x VINE_ALLREDUCE_ALGORITHM=ring -x LD_PRELOAD=$preload" ;;
+mpich)
+    env_args="-genv VINE_VERBOSE 1 -genv VINE_ALLREDUCE_ALGORITHM ring -genv LD_PRELOAD $preload" ;;
+*)
+    echo "run_fortran.sh: --flavor must be openmpi or mpich" >&2; exit 2 ;;
+esac
+
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+# shellcheck disable=SC2086
+$launcher "$np_flag" "$np" $env_args "$@" >"$out" 2>"$err"
+rc=$?
+cat "$out"
+cat "$err" >&2
+
+fail=0
+problem() {
+    echo "run_fortran.sh: $*" >&2
+    fail=1
+}
+count() {
+    grep -cE "$1" "$err"
+}
+[ "$rc" -eq 0 ] || problem "the program exited with status $rc"
+grep -qx 'fortran: ok' "$out" || problem "no 'fortran: ok' from rank 0"
+f08="passed to MPI \\(called from Fortran bindings that complete requests through PMPI_\\)\$"
+if [ "$flavor" = mpich ]; then
+    n=$(count "^vine: allreduce on fortran_legacy \\(p=$np\\) served by ring\$")
+    [ "$n" -eq 1 ] || problem "$n lines of allreduce on fortran_legacy served by ring, want 1"
+    n=$(count "^vine: bcast on fortran_legacy \\(p=$np\\) served by ")
+    [ "$n" -eq 1 ] || problem "$n lines of bcast on fortran_legacy served by vine, want 1"
+    n=$(count "^vine: .* on fortran_legacy .*passed to MPI")
+    [ "$n" -eq 0 ] || problem "$n calls on fortran_legacy were passed to MPI"
+    for coll in allreduce bcast; do
+        n=$(count "^vine: $coll on fortran_f08 \\(p=$np\\) $f08")
+        [ "$n" -eq 1 ] || problem "$n lines of $coll on fortran_f08 passed to MPI as Fortran's, want 1"
+    done
+    n=$(count "^vine: bcast on fortran_f08 \\(p=$np\\) served by ")
+    [ "$n" -eq 1 ] || problem "$n lines of the blocking bcast on fortran_f08 served by vine, want 1"
+    n=$(count "^vine: allreduce on fortran_f08 .* served by ")
+    [ "$n" -eq 0 ] || problem "an allreduce on fortran_f08 was served by vine"
+else
+    n=$(count "^vine: .* on fortran_")
+    [ "$n" -eq 0 ] || problem "$n Fortran calls reached vine under Open MPI"
+fi
+exit $fail
