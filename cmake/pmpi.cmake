@@ -1,6 +1,7 @@
-# libvine-mpi.so (target vine-mpi): MPI's ten collectives served by vine
+# libvine-mpi.so (target vine-mpi): MPI's collectives served by vine
 # through the MPI profiling interface (src/pmpi/pmpi.c, docs/pmpi.md), for
-# unmodified MPI programs, by LD_PRELOAD or by linking with -lvine-mpi.
+# unmodified MPI programs, by LD_PRELOAD or by linking with -lvine-mpi;
+# src/pmpi/fortran.c adds Open MPI's Fortran entry points (empty elsewhere).
 #
 # It links libvine.so rather than holding a copy of vine: a program that
 # calls vine_*() as well as MPI_*() then has one vine, one schedule cache
@@ -15,7 +16,8 @@ if(VINE_SMPI)
   return()
 endif()
 
-add_library(vine-mpi SHARED ${PROJECT_SOURCE_DIR}/src/pmpi/pmpi.c)
+add_library(vine-mpi SHARED ${PROJECT_SOURCE_DIR}/src/pmpi/pmpi.c
+  ${PROJECT_SOURCE_DIR}/src/pmpi/fortran.c)
 # vine.h only: vine's internal headers stay out of the profiling layer.
 target_include_directories(vine-mpi PRIVATE ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(vine-mpi PRIVATE vine vine_mpi_dep)

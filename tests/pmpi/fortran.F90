@@ -134,6 +134,201 @@ subroutine f08_part(rank, p)
   call MPI_Comm_free(comm)
 end subroutine
 
+! The seventeen blocking collectives on fortran_all, with MPI_IN_PLACE
+! wherever it applies and one MPI_BOTTOM buffer, through mpi_f08 (whose
+! explicit interfaces take MPI_IN_PLACE for an array; under Open MPI its
+! calls and "use mpi"'s meet in the same functions of libvine-mpi).
+subroutine blocking_part(rank, p)
+  use mpi_f08
+  use fortran_checks, only: abort_job
+  implicit none
+  integer, intent(in) :: rank, p
+  integer, parameter :: m = 3
+  type(MPI_Comm) :: comm
+  type(MPI_Datatype) :: t, typ(0:p - 1)
+  integer :: i, j, blen(1), root, tot
+  integer(kind=MPI_ADDRESS_KIND) :: addr(1)
+  integer :: v(8), x(m * p), y(m * p), one(m)
+  integer :: cnt(0:p - 1), dsp(0:p - 1), rcnt(0:p - 1), rdsp(0:p - 1)
+  integer, allocatable :: s(:), r(:)
+
+  call MPI_Comm_dup(MPI_COMM_WORLD, comm)
+  call MPI_Comm_set_name(comm, 'fortran_all')
+
+  ! bcast from MPI_BOTTOM with a type of absolute addresses
+  v = rank
+  call MPI_Get_address(v, addr(1))
+  blen(1) = 8
+  call MPI_Type_create_hindexed(1, blen, addr, MPI_INTEGER, t)
+  call MPI_Type_commit(t)
+  call MPI_Bcast(MPI_BOTTOM, 1, t, p - 1, comm)
+  call MPI_Type_free(t)
+  call expect(all(v == p - 1), 'bcast from MPI_BOTTOM')
+
+  ! reduce, in place at the root
+  root = p / 2
+  x(1:m) = (/ (rank + i, i = 1, m) /)
+  if (rank == root) then
+    call MPI_Reduce(MPI_IN_PLACE, x, m, MPI_INTEGER, MPI_SUM, root, comm)
+    call expect(all(x(1:m) == (/ (p * i + p * (p - 1) / 2, i = 1, m) /)), 'reduce in place')
+  else
+    call MPI_Reduce(x, y, m, MPI_INTEGER, MPI_SUM, root, comm)
+  end if
+
+  ! allreduce in place
+  x(1:m) = (/ (rank * 100 + i, i = 1, m) /)
+  call MPI_Allreduce(MPI_IN_PLACE, x, m, MPI_INTEGER, MPI_MAX, comm)
+  call expect(all(x(1:m) == (/ ((p - 1) * 100 + i, i = 1, m) /)), 'allreduce in place')
+
+  ! reduce_scatter: rank j gets j + 1 elements
+  cnt = (/ (j + 1, j = 0, p - 1) /)
+  tot = sum(cnt)
+  allocate(s(tot), r(tot))
+  s = (/ (rank + i, i = 1, tot) /)
+  r = -1
+  call MPI_Reduce_scatter(s, r, cnt, MPI_INTEGER, MPI_SUM, comm)
+  j = rank * (rank + 1) / 2
+  call expect(all(r(1:rank + 1) == (/ (p * (j + i) + p * (p - 1) / 2, i = 1, rank + 1) /)), &
+              'reduce_scatter')
+  deallocate(s, r)
+
+  ! reduce_scatter_block in place
+  x = (/ (rank + i, i = 1, m * p) /)
+  call MPI_Reduce_scatter_block(MPI_IN_PLACE, x, m, MPI_INTEGER, MPI_SUM, comm)
+  call expect(all(x(1:m) == (/ (p * (rank * m + i) + p * (p - 1) / 2, i = 1, m) /)), &
+              'reduce_scatter_block in place')
+
+  ! allgather in place
+  x = -1
+  x(rank * m + 1:rank * m + m) = (/ (rank * 10 + i, i = 1, m) /)
+  call MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x, m, MPI_INTEGER, comm)
+  call expect(all(x == (/ ((j * 10 + i, i = 1, m), j = 0, p - 1) /)), 'allgather in place')
+
+  ! alltoall
+  x = (/ ((rank * 100 + j * 10 + i, i = 1, m), j = 0, p - 1) /)
+  call MPI_Alltoall(x, m, MPI_INTEGER, y, m, MPI_INTEGER, comm)
+  call expect(all(y == (/ ((j * 100 + rank * 10 + i, i = 1, m), j = 0, p - 1) /)), 'alltoall')
+
+  ! gather in place at the root
+  root = p - 1
+  one = (/ (rank * 10 + i, i = 1, m) /)
+  if (rank == root) then
+    x = -1
+    x(root * m + 1:root * m + m) = one
+    call MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, x, m, MPI_INTEGER, root, comm)
+    call expect(all(x == (/ ((j * 10 + i, i = 1, m), j = 0, p - 1) /)), 'gather in place')
+  else
+    call MPI_Gather(one, m, MPI_INTEGER, x, m, MPI_INTEGER, root, comm)
+  end if
+
+  ! scatter in place at the root
+  root = 0
+  if (rank == root) then
+    x = (/ ((j * 10 + i, i = 1, m), j = 0, p - 1) /)
+    call MPI_Scatter(x, m, MPI_INTEGER, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, root, comm)
+  else
+    one = -1
+    call MPI_Scatter(x, m, MPI_INTEGER, one, m, MPI_INTEGER, root, comm)
+    call expect(all(one == (/ (rank * 10 + i, i = 1, m) /)), 'scatter')
+  end if
+
+  call MPI_Barrier(comm)
+
+  ! allgatherv: rank j's j + 1 elements, two empty elements after each block
+  cnt = (/ (j + 1, j = 0, p - 1) /)
+  dsp = (/ (j * (j + 1) / 2 + 2 * j, j = 0, p - 1) /)
+  tot = dsp(p - 1) + cnt(p - 1) + 2
+  allocate(r(tot))
+  r = -1
+  call MPI_Allgatherv((/ (rank * 10 + i, i = 1, rank + 1) /), rank + 1, MPI_INTEGER, r, cnt, &
+                      dsp, MPI_INTEGER, comm)
+  do j = 0, p - 1
+    call expect(all(r(dsp(j) + 1:dsp(j) + cnt(j)) == (/ (j * 10 + i, i = 1, j + 1) /)), &
+                'allgatherv')
+    call expect(all(r(dsp(j) + cnt(j) + 1:dsp(j) + cnt(j) + 2) == -1), 'allgatherv gaps')
+  end do
+
+  ! gatherv to rank 1 (mod p), the same blocks
+  root = mod(1, p)
+  r = -1
+  call MPI_Gatherv((/ (rank * 10 + i, i = 1, rank + 1) /), rank + 1, MPI_INTEGER, r, cnt, dsp, &
+                   MPI_INTEGER, root, comm)
+  if (rank == root) then
+    do j = 0, p - 1
+      call expect(all(r(dsp(j) + 1:dsp(j) + cnt(j)) == (/ (j * 10 + i, i = 1, j + 1) /)), &
+                  'gatherv')
+    end do
+  end if
+
+  ! scatterv from rank 0, the same blocks back
+  deallocate(r)
+  if (rank == 0) then
+    allocate(r(tot))
+    r = -1
+    do j = 0, p - 1
+      r(dsp(j) + 1:dsp(j) + cnt(j)) = (/ (j * 10 + i, i = 1, j + 1) /)
+    end do
+    one = -1
+    call MPI_Scatterv(r, cnt, dsp, MPI_INTEGER, one, 1, MPI_INTEGER, 0, comm)
+    call expect(one(1) == 1 .and. all(one(2:m) == -1), 'scatterv at the root')
+  else
+    allocate(r(rank + 1))
+    r = -1
+    call MPI_Scatterv(x, cnt, dsp, MPI_INTEGER, r, rank + 1, MPI_INTEGER, 0, comm)
+    call expect(all(r == (/ (rank * 10 + i, i = 1, rank + 1) /)), 'scatterv')
+  end if
+  deallocate(r)
+
+  ! alltoallv: rank r sends r + j + 1 elements to rank j, gaps of 2 between received blocks
+  cnt = (/ (rank + j + 1, j = 0, p - 1) /)
+  rcnt = cnt
+  dsp(0) = 0
+  rdsp(0) = 2
+  do j = 1, p - 1
+    dsp(j) = dsp(j - 1) + cnt(j - 1)
+    rdsp(j) = rdsp(j - 1) + rcnt(j - 1) + 2
+  end do
+  allocate(s(sum(cnt)), r(rdsp(p - 1) + rcnt(p - 1) + 2))
+  do j = 0, p - 1
+    s(dsp(j) + 1:dsp(j) + cnt(j)) = (/ (rank * 10000 + j * 100 + i, i = 1, cnt(j)) /)
+  end do
+  r = -1
+  call MPI_Alltoallv(s, cnt, dsp, MPI_INTEGER, r, rcnt, rdsp, MPI_INTEGER, comm)
+  do j = 0, p - 1
+    call expect(all(r(rdsp(j) + 1:rdsp(j) + rcnt(j)) == &
+                    (/ (j * 10000 + rank * 100 + i, i = 1, rcnt(j)) /)), 'alltoallv')
+  end do
+  call expect(r(1) == -1 .and. r(2) == -1, 'alltoallv gaps')
+  deallocate(s, r)
+
+  ! alltoallw: m integers to and from every rank, displacements in bytes
+  cnt = m
+  dsp = (/ (j * m * 4, j = 0, p - 1) /)
+  typ = MPI_INTEGER
+  x = (/ ((rank * 100 + j * 10 + i, i = 1, m), j = 0, p - 1) /)
+  y = -1
+  call MPI_Alltoallw(x, cnt, dsp, typ, y, cnt, dsp, typ, comm)
+  call expect(all(y == (/ ((j * 100 + rank * 10 + i, i = 1, m), j = 0, p - 1) /)), 'alltoallw')
+
+  ! scan and exscan
+  one = (/ (rank + i, i = 1, m) /)
+  call MPI_Scan(one, x, m, MPI_INTEGER, MPI_SUM, comm)
+  call expect(all(x(1:m) == (/ ((rank + 1) * i + rank * (rank + 1) / 2, i = 1, m) /)), 'scan')
+  call MPI_Exscan(one, x, m, MPI_INTEGER, MPI_SUM, comm)
+  if (rank > 0) call expect(all(x(1:m) == (/ (rank * i + rank * (rank - 1) / 2, i = 1, m) /)), &
+                            'exscan')
+  call MPI_Comm_free(comm)
+contains
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    if (.not. ok) then
+      print *, 'fortran: wrong ', what, ' on rank', rank
+      call abort_job()
+    end if
+  end subroutine
+end subroutine
+
 program fortran
   use mpi
   implicit none
@@ -143,6 +338,7 @@ program fortran
   call MPI_Comm_size(MPI_COMM_WORLD, p, ierr)
   call legacy_part(rank, p)
   call f08_part(rank, p)
+  call blocking_part(rank, p)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a)', 'fortran: ok'
   call MPI_Finalize(ierr)
