@@ -270,9 +270,9 @@ static int pass_comm(MPI_Comm comm, vine_coll coll)
  * functions whose names lack "f08": those are the wrappers of "use mpi" and
  * mpif.h (mpi_iallreduce_ ...), whose completion calls do reach this
  * library (mpi_wait_ calls MPI_Wait).  Open MPI 4.1's Fortran bindings call
- * PMPI_ names only; fortran.c brings their blocking collectives here, and
- * their nonblocking ones never arrive.  Each return address's verdict is
- * kept: a program has few call sites.
+ * PMPI_ names only; fortran.c defines their entry points, completion calls
+ * included, and calls these functions from its own code.  Each return
+ * address's verdict is kept: a program has few call sites.
  */
 #define CALLER __builtin_return_address(0)
 #define SITES_MAX 256

@@ -329,6 +329,195 @@ contains
   end subroutine
 end subroutine
 
+! Requests and point-to-point calls through "use mpi" on fortran_req:
+! nonblocking collectives in arrays with the program's own MPI_Isend and
+! MPI_Irecv, completed by MPI_Testany, MPI_Waitsome, MPI_Testsome,
+! MPI_Testall, MPI_Waitany, MPI_Test and MPI_Request_get_status, the
+! statuses of the receives checked; MPI_Request_free of a send; the blocking
+! MPI_Sendrecv, MPI_Probe, MPI_Mprobe with MPI_Mrecv, MPI_Ssend, MPI_Rsend;
+! and a rank that waits in MPI_Recv for a peer that waits for a bcast the
+! first rank started (MPI's progress rule: run_fortran.sh forces the bcast
+! to binomial).  Every buffer is double precision, as legacy_part's: MPICH's
+! "use mpi" has no explicit interfaces for buffers, and gfortran checks that
+! the calls of one file agree.
+subroutine requests_part(rank, p)
+  use mpi
+  use fortran_checks, only: abort_job
+  implicit none
+  integer, intent(in) :: rank, p
+  integer, parameter :: m = 4
+  integer :: comm, ierr, i, j, k, idx, cnt, outcount, left, right, msg
+  integer :: reqs(4), indices(4), st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 4)
+  logical :: flag, seen(4)
+  double precision :: a(m), b(m), c(m), d(m), e(m * p), f(m * p), g(m * p), h(m)
+
+  call MPI_Comm_dup(MPI_COMM_WORLD, comm, ierr)
+  call MPI_Comm_set_name(comm, 'fortran_req', ierr)
+  left = mod(rank + p - 1, p)
+  right = mod(rank + 1, p)
+  a = rank
+  call MPI_Bcast(a, m, MPI_DOUBLE_PRECISION, 0, comm, ierr)
+  call expect(all(a == 0), 'bcast')
+
+  ! MPI_Testany over an allreduce, a bcast and a ring exchange
+  a = (/ (rank + i, i = 1, m) /)
+  c = rank
+  d = -1
+  call MPI_Iallreduce(a, b, m, MPI_DOUBLE_PRECISION, MPI_SUM, comm, reqs(1), ierr)
+  call MPI_Irecv(d, m, MPI_DOUBLE_PRECISION, left, 7, comm, reqs(2), ierr)
+  call MPI_Isend(a, m, MPI_DOUBLE_PRECISION, right, 7, comm, reqs(3), ierr)
+  call MPI_Ibcast(c, m, MPI_DOUBLE_PRECISION, p - 1, comm, reqs(4), ierr)
+  seen = .false.
+  ! Until all four are seen: on an array of null requests MPICH 4.0.2's
+  ! Fortran MPI_Testany returns MPI_UNDEFINED + 1.
+  do while (.not. all(seen))
+    call MPI_Testany(4, reqs, idx, flag, st, ierr)
+    call expect(ierr == MPI_SUCCESS, 'testany')
+    if (flag) then
+      call expect(idx >= 1 .and. idx <= 4, 'testany index')
+      call expect(.not. seen(idx), 'testany index twice')
+      call expect(reqs(idx) == MPI_REQUEST_NULL, 'testany request not null')
+      seen(idx) = .true.
+      if (idx == 2) call expect(st(MPI_SOURCE) == left .and. st(MPI_TAG) == 7, 'testany status')
+    end if
+  end do
+  call expect(all(seen), 'testany completed all')
+  call expect(all(b == (/ (p * i + p * (p - 1) / 2, i = 1, m) /)), 'iallreduce')
+  call expect(all(c == p - 1), 'ibcast')
+  call expect(all(d == (/ (left + i, i = 1, m) /)), 'ring receive')
+
+  ! MPI_Waitsome over an allgather, an alltoall and a ring exchange
+  e = (/ (rank * 100 + i, i = 1, m * p) /)
+  g = -1
+  call MPI_Iallgather(a, m, MPI_DOUBLE_PRECISION, f, m, MPI_DOUBLE_PRECISION, comm, reqs(1), ierr)
+  call MPI_Ialltoall(e, m, MPI_DOUBLE_PRECISION, g, m, MPI_DOUBLE_PRECISION, comm, reqs(2), ierr)
+  call MPI_Irecv(d, m, MPI_DOUBLE_PRECISION, right, 8, comm, reqs(3), ierr)
+  call MPI_Isend(a, m, MPI_DOUBLE_PRECISION, left, 8, comm, reqs(4), ierr)
+  cnt = 0
+  do while (cnt < 4)
+    call MPI_Waitsome(4, reqs, outcount, indices, sts, ierr)
+    call expect(ierr == MPI_SUCCESS .and. outcount >= 1, 'waitsome')
+    do k = 1, outcount
+      call expect(reqs(indices(k)) == MPI_REQUEST_NULL, 'waitsome request not null')
+      if (indices(k) == 3) call expect(sts(MPI_SOURCE, k) == right .and. sts(MPI_TAG, k) == 8, &
+                                       'waitsome status')
+    end do
+    cnt = cnt + outcount
+  end do
+  call MPI_Waitsome(4, reqs, outcount, indices, sts, ierr)
+  call expect(outcount == MPI_UNDEFINED, 'waitsome on null requests')
+  call expect(all(f == (/ ((j + i, i = 1, m), j = 0, p - 1) /)), 'iallgather')
+  call expect(all(g == (/ ((j * 100 + rank * m + i, i = 1, m), j = 0, p - 1) /)), 'ialltoall')
+  call expect(all(d == (/ (right + i, i = 1, m) /)), 'ring receive 2')
+
+  ! MPI_Testsome, then MPI_Testall, then MPI_Waitany
+  call MPI_Iscan(a, b, m, MPI_DOUBLE_PRECISION, MPI_SUM, comm, reqs(1), ierr)
+  call MPI_Ireduce(a, c, m, MPI_DOUBLE_PRECISION, MPI_MAX, 0, comm, reqs(2), ierr)
+  call MPI_Irecv(d, m, MPI_DOUBLE_PRECISION, left, 9, comm, reqs(3), ierr)
+  call MPI_Isend(a, m, MPI_DOUBLE_PRECISION, right, 9, comm, reqs(4), ierr)
+  cnt = 0
+  do while (cnt < 2)
+    call MPI_Testsome(2, reqs, outcount, indices, MPI_STATUSES_IGNORE, ierr)
+    call expect(ierr == MPI_SUCCESS, 'testsome')
+    cnt = cnt + outcount
+  end do
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Testall(2, reqs(3:4), flag, sts, ierr)
+  end do
+  call expect(sts(MPI_SOURCE, 1) == left .and. sts(MPI_TAG, 1) == 9, 'testall status')
+  call expect(all(reqs == MPI_REQUEST_NULL), 'testall requests not null')
+  call expect(all(b == (/ ((rank + 1) * i + rank * (rank + 1) / 2, i = 1, m) /)), 'iscan')
+  if (rank == 0) call expect(all(c == (/ (p - 1 + i, i = 1, m) /)), 'ireduce')
+  call MPI_Iexscan(a, b, m, MPI_DOUBLE_PRECISION, MPI_SUM, comm, reqs(1), ierr)
+  call MPI_Ibarrier(comm, reqs(2), ierr)
+  do k = 1, 2
+    call MPI_Waitany(2, reqs, idx, st, ierr)
+    call expect(ierr == MPI_SUCCESS .and. (idx == 1 .or. idx == 2), 'waitany')
+  end do
+  if (rank > 0) call expect(all(b == (/ (rank * i + rank * (rank - 1) / 2, i = 1, m) /)), &
+                            'iexscan')
+
+  ! MPI_Test and MPI_Request_get_status, irregular collectives
+  cnt = m
+  call MPI_Igatherv(a, m, MPI_DOUBLE_PRECISION, f, (/ (m, j = 1, p) /), (/ (j * m, j = 0, p - 1) /), &
+                    MPI_DOUBLE_PRECISION, p - 1, comm, reqs(1), ierr)
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Request_get_status(reqs(1), flag, st, ierr)
+  end do
+  call expect(reqs(1) /= MPI_REQUEST_NULL, 'request_get_status freed the request')
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Test(reqs(1), flag, MPI_STATUS_IGNORE, ierr)
+  end do
+  call expect(reqs(1) == MPI_REQUEST_NULL, 'test request not null')
+  if (rank == p - 1) call expect(all(f == (/ ((j + i, i = 1, m), j = 0, p - 1) /)), 'igatherv')
+
+  ! MPI_Request_free of a send whose receive completes
+  call MPI_Isend(a, m, MPI_DOUBLE_PRECISION, right, 10, comm, reqs(1), ierr)
+  call MPI_Request_free(reqs(1), ierr)
+  call expect(reqs(1) == MPI_REQUEST_NULL, 'request_free')
+  call MPI_Recv(d, m, MPI_DOUBLE_PRECISION, left, 10, comm, st, ierr)
+  call expect(st(MPI_SOURCE) == left .and. st(MPI_TAG) == 10 .and. &
+              all(d == (/ (left + i, i = 1, m) /)), 'recv after request_free')
+
+  ! blocking point-to-point
+  d = -1
+  call MPI_Sendrecv(a, m, MPI_DOUBLE_PRECISION, right, 11, d, m, MPI_DOUBLE_PRECISION, left, 11, comm, st, ierr)
+  call expect(st(MPI_SOURCE) == left .and. st(MPI_TAG) == 11 .and. &
+              all(d == (/ (left + i, i = 1, m) /)), 'sendrecv')
+  call MPI_Isend(a, rank + 1, MPI_DOUBLE_PRECISION, right, 12, comm, reqs(1), ierr)
+  call MPI_Probe(left, 12, comm, st, ierr)
+  call MPI_Get_count(st, MPI_DOUBLE_PRECISION, cnt, ierr)
+  call expect(cnt == left + 1 .and. st(MPI_SOURCE) == left, 'probe')
+  call MPI_Recv(d, cnt, MPI_DOUBLE_PRECISION, left, 12, comm, MPI_STATUS_IGNORE, ierr)
+  call MPI_Wait(reqs(1), MPI_STATUS_IGNORE, ierr)
+  call MPI_Isend(a, m, MPI_DOUBLE_PRECISION, right, 13, comm, reqs(1), ierr)
+  call MPI_Mprobe(left, 13, comm, msg, st, ierr)
+  call expect(st(MPI_SOURCE) == left .and. st(MPI_TAG) == 13, 'mprobe')
+  d = -1
+  call MPI_Mrecv(d, m, MPI_DOUBLE_PRECISION, msg, st, ierr)
+  call expect(msg == MPI_MESSAGE_NULL .and. all(d == (/ (left + i, i = 1, m) /)), 'mrecv')
+  call MPI_Wait(reqs(1), MPI_STATUS_IGNORE, ierr)
+  call MPI_Irecv(d, m, MPI_DOUBLE_PRECISION, left, 14, comm, reqs(1), ierr)
+  call MPI_Barrier(comm, ierr)
+  call MPI_Rsend(a, m, MPI_DOUBLE_PRECISION, right, 14, comm, ierr)
+  call MPI_Wait(reqs(1), st, ierr)
+  call expect(st(MPI_SOURCE) == left .and. all(d == (/ (left + i, i = 1, m) /)), 'rsend')
+  call MPI_Irecv(d, m, MPI_DOUBLE_PRECISION, left, 15, comm, reqs(1), ierr)
+  call MPI_Ssend(a, m, MPI_DOUBLE_PRECISION, right, 15, comm, ierr)
+  call MPI_Wait(reqs(1), st, ierr)
+  call expect(st(MPI_TAG) == 15 .and. all(d == (/ (left + i, i = 1, m) /)), 'ssend')
+
+  ! progress: rank 0 waits in MPI_Recv for rank 1, which first waits for the
+  ! bcast rank 0 started
+  if (p > 1) then
+    h = -1
+    if (rank == 0) h = (/ (i * 3, i = 1, m) /)
+    call MPI_Ibcast(h, m, MPI_DOUBLE_PRECISION, 0, comm, reqs(1), ierr)
+    if (rank == 0) then
+      call MPI_Recv(d, m, MPI_DOUBLE_PRECISION, 1, 16, comm, st, ierr)
+      call expect(all(d == (/ (i * 3 + 1, i = 1, m) /)), 'progress receive')
+      call MPI_Wait(reqs(1), MPI_STATUS_IGNORE, ierr)
+    else
+      call MPI_Wait(reqs(1), MPI_STATUS_IGNORE, ierr)
+      if (rank == 1) call MPI_Send(h + 1, m, MPI_DOUBLE_PRECISION, 0, 16, comm, ierr)
+    end if
+    call expect(all(h == (/ (i * 3, i = 1, m) /)), 'progress bcast')
+  end if
+  call MPI_Comm_free(comm, ierr)
+contains
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    if (.not. ok) then
+      print *, 'fortran: wrong ', what, ' on rank', rank
+      call abort_job()
+    end if
+  end subroutine
+end subroutine
+
 program fortran
   use mpi
   implicit none
@@ -339,6 +528,7 @@ program fortran
   call legacy_part(rank, p)
   call f08_part(rank, p)
   call blocking_part(rank, p)
+  call requests_part(rank, p)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a)', 'fortran: ok'
   call MPI_Finalize(ierr)

@@ -1,21 +1,21 @@
 #!/bin/sh
 # Runs tests/pmpi/fortran.F90 (a Fortran MPI program) with libvine-mpi
-# preloaded and VINE_VERBOSE=1, and checks, besides its exit status and its
-# "fortran: ok", who served its calls:
+# preloaded, VINE_VERBOSE=1, allreduce forced to ring and bcast to binomial
+# (so that the requests are vine's own schedules), and checks, besides its
+# exit status and its "fortran: ok", who served its calls:
 # - both MPIs: the seventeen blocking collectives on fortran_all (mpi_f08)
 #   were vine's, one 'served by' line each, but MPI_Barrier under MPICH,
-#   whose mpi_f08 calls PMPI_Barrier; the blocking bcast on fortran_legacy
-#   ("use mpi") and fortran_f08 was vine's.
-# - mpich: MPICH's "use mpi" bindings call MPI_Iallreduce and MPI_Wait, so
-#   vine serves fortran_legacy's nonblocking and persistent calls (the
-#   allreduce forced to ring, so that the requests are vine's own); its
-#   mpi_f08 bindings complete requests through PMPI_Wait, so the
+#   whose mpi_f08 calls PMPI_Barrier; so were the nine collectives of
+#   fortran_req ("use mpi": nonblocking ones, completed by every completion
+#   call, beside point-to-point requests), the blocking bcast on
+#   fortran_legacy ("use mpi") and fortran_f08, and the nonblocking and
+#   persistent allreduce on fortran_legacy (ring).
+# - mpich: its mpi_f08 bindings complete requests through PMPI_Wait, so the
 #   nonblocking and persistent starts on fortran_f08 must have been passed
 #   to MPI, one line each for allreduce and bcast.
-# - openmpi: libvine-mpi defines Open MPI's Fortran entry points of the
-#   blocking collectives only (src/pmpi/fortran.c); the nonblocking calls
-#   stay the MPI library's and never reach vine: no allreduce line on
-#   fortran_legacy or fortran_f08.
+# - openmpi: libvine-mpi defines Open MPI's Fortran entry points
+#   (src/pmpi/fortran.c), mpi_f08's included: the allreduce on fortran_f08
+#   was vine's ring too, and nothing was passed to MPI.
 #
 # usage: run_fortran.sh --launcher CMD [--np-flag -np] --flavor openmpi|mpich
 #                       --np N --preload LIB[:LIB...] -- APP
@@ -44,9 +44,11 @@ done
 preload="$preload${LD_PRELOAD:+:$LD_PRELOAD}"
 case $flavor in
 openmpi)
-    env_args="-x VINE_VERBOSE=1 -x VINE_ALLREDUCE_ALGORITHM=ring -x LD_PRELOAD=$preload" ;;
+    env_args="-x VINE_VERBOSE=1 -x VINE_ALLREDUCE_ALGORITHM=ring -x VINE_BCAST_ALGORITHM=binomial"
+    env_args="$env_args -x LD_PRELOAD=$preload" ;;
 mpich)
-    env_args="-genv VINE_VERBOSE 1 -genv VINE_ALLREDUCE_ALGORITHM ring -genv LD_PRELOAD $preload" ;;
+    env_args="-genv VINE_VERBOSE 1 -genv VINE_ALLREDUCE_ALGORITHM ring"
+    env_args="$env_args -genv VINE_BCAST_ALGORITHM binomial -genv LD_PRELOAD $preload" ;;
 *)
     echo "run_fortran.sh: --flavor must be openmpi or mpich" >&2; exit 2 ;;
 esac
@@ -80,15 +82,21 @@ for coll in $blocking; do
 done
 n=$(count "^vine: .* on fortran_all .*passed to MPI")
 [ "$n" -eq 0 ] || problem "$n calls on fortran_all were passed to MPI"
+for coll in allreduce bcast allgather alltoall scan reduce exscan barrier gatherv; do
+    n=$(count "^vine: $coll on fortran_req \\(p=$np\\) served by ")
+    [ "$n" -eq 1 ] || problem "$n lines of $coll on fortran_req served by vine, want 1"
+done
+n=$(count "^vine: .* on fortran_req .*passed to MPI")
+[ "$n" -eq 0 ] || problem "$n calls on fortran_req were passed to MPI"
 for comm in fortran_legacy fortran_f08; do
     n=$(count "^vine: bcast on $comm \\(p=$np\\) served by ")
     [ "$n" -eq 1 ] || problem "$n lines of the blocking bcast on $comm served by vine, want 1"
 done
+n=$(count "^vine: allreduce on fortran_legacy \\(p=$np\\) served by ring\$")
+[ "$n" -eq 1 ] || problem "$n lines of allreduce on fortran_legacy served by ring, want 1"
+n=$(count "^vine: .* on fortran_legacy .*passed to MPI")
+[ "$n" -eq 0 ] || problem "$n calls on fortran_legacy were passed to MPI"
 if [ "$flavor" = mpich ]; then
-    n=$(count "^vine: allreduce on fortran_legacy \\(p=$np\\) served by ring\$")
-    [ "$n" -eq 1 ] || problem "$n lines of allreduce on fortran_legacy served by ring, want 1"
-    n=$(count "^vine: .* on fortran_legacy .*passed to MPI")
-    [ "$n" -eq 0 ] || problem "$n calls on fortran_legacy were passed to MPI"
     for coll in allreduce bcast; do
         n=$(count "^vine: $coll on fortran_f08 \\(p=$np\\) $f08")
         [ "$n" -eq 1 ] || problem "$n lines of $coll on fortran_f08 passed to MPI as Fortran's, want 1"
@@ -96,8 +104,8 @@ if [ "$flavor" = mpich ]; then
     n=$(count "^vine: allreduce on fortran_f08 .* served by ")
     [ "$n" -eq 0 ] || problem "an allreduce on fortran_f08 was served by vine"
 else
-    n=$(count "^vine: allreduce on fortran_(legacy|f08) ")
-    [ "$n" -eq 0 ] || problem "$n nonblocking Fortran calls reached vine under Open MPI"
+    n=$(count "^vine: allreduce on fortran_f08 \\(p=$np\\) served by ring\$")
+    [ "$n" -eq 1 ] || problem "$n lines of allreduce on fortran_f08 served by ring, want 1"
     n=$(count "^vine: .* passed to MPI")
     [ "$n" -eq 0 ] || problem "$n calls were passed to MPI"
 fi
