@@ -455,8 +455,10 @@ static void some_out(int rc, const MPI_Request *c, MPI_Fint *requests, int out, 
     }
 }
 
-static void f_waitsome(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices,
-                       MPI_Fint *statuses, MPI_Fint *ierr)
+/* MPI_Waitsome or MPI_Testsome, which have one signature, from Fortran. */
+typedef int some_fn(int, MPI_Request *, int *, int *, MPI_Status *);
+static void some(some_fn *fn, MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                 MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierr)
 {
     int n = *incount, out = MPI_UNDEFINED;
     MPI_Status *st;
@@ -465,33 +467,25 @@ static void f_waitsome(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount
         no_memory(ierr);
         return;
     }
-    int rc =
-        MPI_Waitsome(n, c, &out, indices, n > 0 ? statuses_in(statuses, st) : MPI_STATUSES_IGNORE);
+    int rc = fn(n, c, &out, indices, n > 0 ? statuses_in(statuses, st) : MPI_STATUSES_IGNORE);
     set(ierr, rc);
     if (array_done(rc))
         *outcount = out;
     some_out(rc, c, requests, out, indices, st, statuses);
     free(c);
 }
+
+static void f_waitsome(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices,
+                       MPI_Fint *statuses, MPI_Fint *ierr)
+{
+    some(MPI_Waitsome, incount, requests, outcount, indices, statuses, ierr);
+}
 NAMES(waitsome, WAITSOME)
 
 static void f_testsome(MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices,
                        MPI_Fint *statuses, MPI_Fint *ierr)
 {
-    int n = *incount, out = MPI_UNDEFINED;
-    MPI_Status *st;
-    MPI_Request *c = requests_in(n, requests, &st);
-    if (n > 0 && !c) {
-        no_memory(ierr);
-        return;
-    }
-    int rc =
-        MPI_Testsome(n, c, &out, indices, n > 0 ? statuses_in(statuses, st) : MPI_STATUSES_IGNORE);
-    set(ierr, rc);
-    if (array_done(rc))
-        *outcount = out;
-    some_out(rc, c, requests, out, indices, st, statuses);
-    free(c);
+    some(MPI_Testsome, incount, requests, outcount, indices, statuses, ierr);
 }
 NAMES(testsome, TESTSOME)
 

@@ -11,7 +11,18 @@
 module fortran_checks
   implicit none
   integer, parameter :: n = 5000, rounds = 3
+  integer :: me = -1 ! this rank, for the messages
 contains
+  ! Stops the job when ok is false.
+  subroutine expect(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    if (.not. ok) then
+      print *, 'fortran: wrong ', what, ' on rank', me
+      call abort_job()
+    end if
+  end subroutine
+
   ! Stops the job when got(i) differs from the sum over ranks of rank + i + k.
   subroutine check_sum(what, got, p, k)
     character(len=*), intent(in) :: what
@@ -140,7 +151,7 @@ end subroutine
 ! calls and "use mpi"'s meet in the same functions of libvine-mpi).
 subroutine blocking_part(rank, p)
   use mpi_f08
-  use fortran_checks, only: abort_job
+  use fortran_checks, only: expect
   implicit none
   integer, intent(in) :: rank, p
   integer, parameter :: m = 3
@@ -318,15 +329,6 @@ subroutine blocking_part(rank, p)
   if (rank > 0) call expect(all(x(1:m) == (/ (rank * i + rank * (rank - 1) / 2, i = 1, m) /)), &
                             'exscan')
   call MPI_Comm_free(comm)
-contains
-  subroutine expect(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      print *, 'fortran: wrong ', what, ' on rank', rank
-      call abort_job()
-    end if
-  end subroutine
 end subroutine
 
 ! Requests and point-to-point calls through "use mpi" on fortran_req:
@@ -342,7 +344,7 @@ end subroutine
 ! the calls of one file agree.
 subroutine requests_part(rank, p)
   use mpi
-  use fortran_checks, only: abort_job
+  use fortran_checks, only: expect
   implicit none
   integer, intent(in) :: rank, p
   integer, parameter :: m = 4
@@ -507,23 +509,16 @@ subroutine requests_part(rank, p)
     call expect(all(h == (/ (i * 3, i = 1, m) /)), 'progress bcast')
   end if
   call MPI_Comm_free(comm, ierr)
-contains
-  subroutine expect(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      print *, 'fortran: wrong ', what, ' on rank', rank
-      call abort_job()
-    end if
-  end subroutine
 end subroutine
 
 program fortran
   use mpi
+  use fortran_checks, only: me
   implicit none
   integer :: rank, p, ierr
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  me = rank
   call MPI_Comm_size(MPI_COMM_WORLD, p, ierr)
   call legacy_part(rank, p)
   call f08_part(rank, p)
