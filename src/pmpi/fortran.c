@@ -13,7 +13,9 @@
  *   which must see vine's requests (pmpi.c); Open MPI 4.1 has no
  *   persistent collectives in Fortran, so MPI_Start stays MPI's;
  * - the blocking sends, receives and probes that pmpi.c makes advance
- *   vine's requests while some run.
+ *   vine's requests while some run;
+ * - MPI_Comm_free, MPI_Comm_disconnect and MPI_Finalize, during which
+ *   pmpi.c passes collectives (made from delete callbacks) to MPI.
  * Each turns the Fortran handles into C ones, the Fortran MPI_IN_PLACE,
  * MPI_BOTTOM, MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE (addresses of
  * common blocks) into C's, calls pmpi.c's MPI_<name>, where vine decides as
@@ -69,7 +71,7 @@ static void set(MPI_Fint *ierr, int rc)
 #define O(x) PMPI_Op_f2c(*(x))
 
 /*
- * The Fortran names of one collective, all aliases of f_<name>: Open MPI
+ * The Fortran names of one MPI function, all aliases of f_<name>: Open MPI
  * defines the four spellings of the Fortran compilers and ompi_<name>_f,
  * which its mpi_f08 bindings call.
  */
@@ -783,6 +785,34 @@ static void f_mrecv(void *b, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *mess
     }
 }
 NAMES(mrecv, MRECV)
+
+/* ---- The ends that pmpi.c watches for calls made from delete callbacks ---- */
+
+static void f_comm_free(MPI_Fint *comm, MPI_Fint *ierr)
+{
+    MPI_Comm c = C(comm);
+    int rc = MPI_Comm_free(&c);
+    set(ierr, rc);
+    if (rc == MPI_SUCCESS)
+        *comm = PMPI_Comm_c2f(c);
+}
+NAMES(comm_free, COMM_FREE)
+
+static void f_comm_disconnect(MPI_Fint *comm, MPI_Fint *ierr)
+{
+    MPI_Comm c = C(comm);
+    int rc = MPI_Comm_disconnect(&c);
+    set(ierr, rc);
+    if (rc == MPI_SUCCESS)
+        *comm = PMPI_Comm_c2f(c);
+}
+NAMES(comm_disconnect, COMM_DISCONNECT)
+
+static void f_finalize(MPI_Fint *ierr)
+{
+    set(ierr, MPI_Finalize());
+}
+NAMES(finalize, FINALIZE)
 
 #else
 /* MPICH's Fortran bindings call MPI_ names: nothing to define. */
