@@ -49,12 +49,14 @@
  * this library prints, once per collective and communicator, the line of a
  * call passed to MPI.  Cost per call: one PMPI_Comm_test_inter on top of
  * vine's own, and for a nonblocking or persistent start a look-up of its
- * return address in a short table; nothing else unless VINE_VERBOSE is set.  A completion call
- * in a program that never started one of vine's requests costs vine's test
- * of a count on top of MPI's own function.
+ * return address in a short table; nothing else unless VINE_VERBOSE is
+ * set.  A completion call in a program that never started one of vine's
+ * requests costs vine's test of a count on top of MPI's own function.
  *
- * Only MPI functions are called here, through their PMPI names, so that a
- * second profiling tool layered on top sees the application's calls only.
+ * Only MPI functions are called here, through their PMPI names (and the
+ * dynamic linker's, for from_f08), so that a second profiling tool layered
+ * on top sees the application's calls only.  fortran.c, beside this file,
+ * defines Open MPI's Fortran entry points.
  */
 #define _GNU_SOURCE /* dladdr1 */
 #include "vine.h"
