@@ -5,9 +5,10 @@
  * PMPI_Allreduce, and its mpi_f08 bindings call the same C function under
  * the name ompi_allreduce_f: no Fortran call reaches a library that
  * defines MPI_Allreduce.  This file defines those names for
- * - the seventeen blocking collectives and sixteen nonblocking ones (all
- *   but MPI_Ialltoallw, whose C datatype arrays, made here, would have to
- *   outlive the call: it stays the MPI library's);
+ * - the seventeen blocking collectives and their nonblocking forms (of
+ *   MPI_Ialltoallw, only the calls vine serves, which copy the C datatype
+ *   arrays made here at the start: the others go to Open MPI's own
+ *   function, which keeps its arrays until the request completes);
  * - the calls that complete requests (MPI_Wait, MPI_Test, their all, any
  *   and some forms, MPI_Request_free, MPI_Cancel, MPI_Request_get_status),
  *   which must see vine's requests (pmpi.c); Open MPI 4.1 has no
@@ -26,11 +27,18 @@
  * Under MPICH, whose Fortran bindings call MPI_ names themselves
  * (pmpi.c, from_f08), this file is empty.
  */
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include <mpi.h>
 
 #ifdef OPEN_MPI
 
+#include "vine.h"
+
+#include <dlfcn.h>
 #include <stdlib.h>
+
+/* pmpi.c: whether a call of coll on comm goes to MPI (intercommunicator ...). */
+__attribute__((visibility("hidden"))) int vine_pmpi__passes(MPI_Comm comm, vine_coll coll);
 
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER is not a C int");
 
@@ -277,7 +285,7 @@ static void status_out(const MPI_Status *c, MPI_Fint *f)
         PMPI_Status_c2f(c, f);
 }
 
-/* Statuses for n requests (NULL when ignored), or MPI_STATUSES_IGNORE. */
+/* Where a C array call writes its statuses: c, or MPI_STATUSES_IGNORE. */
 static MPI_Status *statuses_in(MPI_Fint *f, MPI_Status *c)
 {
     return is_statuses_ignore(f) ? MPI_STATUSES_IGNORE : c;
@@ -656,6 +664,53 @@ static void f_ialltoallv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
          &c, request, ierr);
 }
 NAMES(ialltoallv, IALLTOALLV)
+
+/* Open MPI's own Fortran MPI_Ialltoallw (ompi_ialltoallw_f). */
+typedef void ialltoallw_fn(void *, MPI_Fint *, MPI_Fint *, MPI_Fint *, void *, MPI_Fint *,
+                           MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *, MPI_Fint *);
+
+/*
+ * The datatype arrays made here must live as long as a request that reads
+ * them.  vine's requests copy them at the start (their plan, or the tables
+ * they hand the MPI library), so they are freed on return; a call that
+ * goes to MPI (pass_comm's cases) goes to Open MPI's own function instead,
+ * which releases its arrays when the request completes.
+ */
+static void f_ialltoallw(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls,
+                         MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts,
+                         MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request,
+                         MPI_Fint *ierr)
+{
+    MPI_Comm c = C(comm);
+    if (vine_pmpi__passes(c, VINE_COLL_ALLTOALLW)) {
+        ialltoallw_fn *own;
+        *(void **)&own = dlsym(RTLD_NEXT, "ompi_ialltoallw_f");
+        if (own) {
+            own(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                comm, request, ierr);
+            return;
+        }
+        set(ierr, MPI_ERR_INTERN);
+        PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_INTERN);
+        return;
+    }
+    int n = 0, rc = MPI_SUCCESS;
+    if (PMPI_Comm_size(c, &n) != MPI_SUCCESS)
+        n = 0;
+    void *s = buf(sendbuf, 1);
+    MPI_Datatype *st = s == MPI_IN_PLACE ? NULL : types(sendtypes, n, &rc);
+    MPI_Datatype *rt = types(recvtypes, n, &rc);
+    MPI_Request r = MPI_REQUEST_NULL;
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Ialltoallw(s, sendcounts, sdispls, st, buf(recvbuf, 0), recvcounts, rdispls, rt, c,
+                            &r);
+    else
+        PMPI_Comm_call_errhandler(c, rc);
+    free(st);
+    free(rt);
+    made(rc, &r, request, ierr);
+}
+NAMES(ialltoallw, IALLTOALLW)
 
 static void f_igatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                        MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root,

@@ -260,6 +260,16 @@ static int pass_comm(MPI_Comm comm, vine_coll coll)
 }
 
 /*
+ * For fortran.c (not exported): whether a call of coll on comm goes to MPI
+ * by pass_comm's rules, said as pass_comm says it.
+ */
+__attribute__((visibility("hidden"))) int vine_pmpi__passes(MPI_Comm comm, vine_coll coll);
+int vine_pmpi__passes(MPI_Comm comm, vine_coll coll)
+{
+    return pass_comm(comm, coll);
+}
+
+/*
  * Calls from Fortran bindings whose completion calls bypass this library.
  * MPICH's mpi_f08 bindings (libmpichfort, MPICH 4.0) hand a choice buffer to
  * the C function of MPI's name, so that MPI_Iallreduce reaches vine, but

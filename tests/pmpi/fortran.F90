@@ -348,7 +348,8 @@ subroutine requests_part(rank, p)
   implicit none
   integer, intent(in) :: rank, p
   integer, parameter :: m = 4
-  integer :: comm, ierr, i, j, k, idx, cnt, outcount, left, right, msg
+  integer :: comm, ierr, i, j, k, idx, cnt, outcount, left, right, msg, half, inter, q, l
+  integer :: wcnt(0:p - 1), wdsp(0:p - 1), wtyp(0:p - 1)
   integer :: reqs(4), indices(4), st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 4)
   logical :: flag, seen(4)
   double precision :: a(m), b(m), c(m), d(m), e(m * p), f(m * p), g(m * p), h(m)
@@ -439,6 +440,35 @@ subroutine requests_part(rank, p)
   end do
   if (rank > 0) call expect(all(b == (/ (rank * i + rank * (rank - 1) / 2, i = 1, m) /)), &
                             'iexscan')
+
+  ! MPI_Ialltoallw: m elements to and from every rank, byte displacements
+  wcnt = m
+  wdsp = (/ (j * m * 8, j = 0, p - 1) /)
+  wtyp = MPI_DOUBLE_PRECISION
+  g = -1
+  call MPI_Ialltoallw(e, wcnt, wdsp, wtyp, g, wcnt, wdsp, wtyp, comm, reqs(1), ierr)
+  call MPI_Wait(reqs(1), st, ierr)
+  call expect(all(g == (/ ((j * 100 + rank * m + i, i = 1, m), j = 0, p - 1) /)), 'ialltoallw')
+
+  ! The same on an intercommunicator of the even and the odd ranks, which
+  ! goes to the MPI library (under Open MPI through its own Fortran function)
+  if (p > 1) then
+    call MPI_Comm_split(comm, mod(rank, 2), rank, half, ierr)
+    call MPI_Intercomm_create(half, 0, comm, 1 - mod(rank, 2), 20, inter, ierr)
+    call MPI_Comm_set_name(inter, 'fortran_inter', ierr)
+    call MPI_Comm_remote_size(inter, q, ierr)
+    call MPI_Comm_rank(half, l, ierr)
+    e(1:q) = (/ (rank * 10 + j, j = 0, q - 1) /)
+    g = -1
+    wcnt = 1
+    wdsp = (/ (j * 8, j = 0, p - 1) /)
+    call MPI_Ialltoallw(e, wcnt, wdsp, wtyp, g, wcnt, wdsp, wtyp, inter, reqs(1), ierr)
+    call MPI_Wait(reqs(1), MPI_STATUS_IGNORE, ierr)
+    call expect(all(g(1:q) == (/ ((2 * j + 1 - mod(rank, 2)) * 10 + l, j = 0, q - 1) /)), &
+                'ialltoallw on an intercommunicator')
+    call MPI_Comm_free(inter, ierr)
+    call MPI_Comm_free(half, ierr)
+  end if
 
   ! MPI_Test and MPI_Request_get_status, irregular collectives
   cnt = m

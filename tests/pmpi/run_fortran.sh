@@ -5,17 +5,18 @@
 # exit status and its "fortran: ok", who served its calls:
 # - both MPIs: the seventeen blocking collectives on fortran_all (mpi_f08)
 #   were vine's, one 'served by' line each, but MPI_Barrier under MPICH,
-#   whose mpi_f08 calls PMPI_Barrier; so were the nine collectives of
+#   whose mpi_f08 calls PMPI_Barrier; so were the ten collectives of
 #   fortran_req ("use mpi": nonblocking ones, completed by every completion
 #   call, beside point-to-point requests), the blocking bcast on
 #   fortran_legacy ("use mpi") and fortran_f08, and the nonblocking and
-#   persistent allreduce on fortran_legacy (ring).
+#   persistent allreduce on fortran_legacy (ring); MPI_Ialltoallw on the
+#   intercommunicator fortran_inter was passed to MPI (one line).
 # - mpich: its mpi_f08 bindings complete requests through PMPI_Wait, so the
 #   nonblocking and persistent starts on fortran_f08 must have been passed
 #   to MPI, one line each for allreduce and bcast.
 # - openmpi: libvine-mpi defines Open MPI's Fortran entry points
 #   (src/pmpi/fortran.c), mpi_f08's included: the allreduce on fortran_f08
-#   was vine's ring too, and nothing was passed to MPI.
+#   was vine's ring too, and nothing else was passed to MPI.
 #
 # usage: run_fortran.sh --launcher CMD [--np-flag -np] --flavor openmpi|mpich
 #                       --np N --preload LIB[:LIB...] -- APP
@@ -82,12 +83,16 @@ for coll in $blocking; do
 done
 n=$(count "^vine: .* on fortran_all .*passed to MPI")
 [ "$n" -eq 0 ] || problem "$n calls on fortran_all were passed to MPI"
-for coll in allreduce bcast allgather alltoall scan reduce exscan barrier gatherv; do
+for coll in allreduce bcast allgather alltoall alltoallw scan reduce exscan barrier gatherv; do
     n=$(count "^vine: $coll on fortran_req \\(p=$np\\) served by ")
     [ "$n" -eq 1 ] || problem "$n lines of $coll on fortran_req served by vine, want 1"
 done
 n=$(count "^vine: .* on fortran_req .*passed to MPI")
 [ "$n" -eq 0 ] || problem "$n calls on fortran_req were passed to MPI"
+inter=0
+[ "$np" -gt 1 ] && inter=1
+n=$(count "^vine: alltoallw on fortran_inter \\(p=$np\\) passed to MPI \\(intercommunicator\\)\$")
+[ "$n" -eq "$inter" ] || problem "$n lines of alltoallw on fortran_inter passed to MPI, want $inter"
 for comm in fortran_legacy fortran_f08; do
     n=$(count "^vine: bcast on $comm \\(p=$np\\) served by ")
     [ "$n" -eq 1 ] || problem "$n lines of the blocking bcast on $comm served by vine, want 1"
@@ -107,6 +112,6 @@ else
     n=$(count "^vine: allreduce on fortran_f08 \\(p=$np\\) served by ring\$")
     [ "$n" -eq 1 ] || problem "$n lines of allreduce on fortran_f08 served by ring, want 1"
     n=$(count "^vine: .* passed to MPI")
-    [ "$n" -eq 0 ] || problem "$n calls were passed to MPI"
+    [ "$n" -eq "$inter" ] || problem "$n calls were passed to MPI, want $inter"
 fi
 exit $fail
