@@ -160,9 +160,10 @@ vine_pmpi_test(nb_inter 4 ${vine_pmpi_nb} EXPECT inter ${vine_pmpi_nb_lines} ARG
 #   pmpi.fortran.npN
 # built with MPI's Fortran wrapper beside its C one (mpicc -> mpif90,
 # mpicc.mpich -> mpif90.mpich), outside CMake's languages, so that the
-# build needs no Fortran compiler: without the wrapper (or where it cannot
-# build the program) the test is not made, and configure says so.  Debian's
-# libopenmpi-dev and libmpich-dev bring gfortran.
+# build needs no Fortran compiler: without the wrapper, or where it cannot
+# build a program that uses both modules, mpi and mpi_f08, the test is not
+# made, and configure says so (a broken fortran.F90 fails the build).
+# Debian's libopenmpi-dev and libmpich-dev bring gfortran.
 get_filename_component(vine_mpi_dir "${MPI_C_COMPILER}" DIRECTORY)
 get_filename_component(vine_mpi_cc "${MPI_C_COMPILER}" NAME)
 string(REPLACE "mpicc" "mpif90" vine_mpi_fc "${vine_mpi_cc}")
@@ -174,11 +175,12 @@ endif()
 set(vine_fortran_ok FALSE)
 if(vine_pmpi_preload AND NOT vine_mpi_cc STREQUAL vine_mpi_fc AND EXISTS "${vine_mpi_fc}")
   set(vine_fortran_probe ${CMAKE_BINARY_DIR}/CMakeFiles/vine-fortran-probe)
-  file(MAKE_DIRECTORY ${vine_fortran_probe})
-  execute_process(COMMAND ${vine_mpi_fc} ${vine_fortran_flags}
-                          ${CMAKE_CURRENT_LIST_DIR}/fortran.F90 -o fortran
+  file(WRITE ${vine_fortran_probe}/probe.f90
+    "subroutine a\n  use mpi\nend subroutine\nsubroutine b\n  use mpi_f08\nend subroutine\n"
+    "program probe\nend program\n")
+  execute_process(COMMAND ${vine_mpi_fc} probe.f90 -o probe
     WORKING_DIRECTORY ${vine_fortran_probe} RESULT_VARIABLE vine_fortran_rc
-    OUTPUT_QUIET ERROR_VARIABLE vine_fortran_err)
+    OUTPUT_QUIET ERROR_QUIET)
   if(vine_fortran_rc EQUAL 0)
     set(vine_fortran_ok TRUE)
   endif()
@@ -201,8 +203,8 @@ if(vine_fortran_ok)
       ENVIRONMENT "${VINE_MPI_TEST_ENV}")
   endforeach()
 else()
-  message(STATUS "vine: no Fortran MPI wrapper (${vine_mpi_fc}) that builds tests/pmpi/fortran.F90: "
-    "the pmpi.fortran tests are off")
+  message(STATUS "vine: no Fortran MPI wrapper (${vine_mpi_fc}) with the mpi and mpi_f08 "
+    "modules: the pmpi.fortran tests are off")
 endif()
 
 # The installed library, preloaded and linked (label install, as
