@@ -7,6 +7,8 @@
 ! MPI_Wait, and vine serves them.  Every result is checked against its
 ! closed form; any error aborts.  Rank 0 prints "fortran: ok" at the end.
 ! VINE_MPI4 (set where MPI's C header is MPI 4) adds MPI_Allreduce_init.
+! Then the seventeen blocking collectives (blocking_part) and requests with
+! point-to-point calls (requests_part), described where they begin.
 
 module fortran_checks
   implicit none
