@@ -692,7 +692,7 @@ VINE_NOINLINE static int allgatherv_checked(const void *sendbuf, MPI_Count sendc
     c.a.inplace = inplace;
     c.a.rcounts = r.bc;
     c.a.rdispls = r.bd;
-    if ((rc = plan(&c, r.big || sendcount > INT_MAX, &r, 1)))
+    if ((rc = plan(&c, c.big, &r, 1)))
         goto out;
     if (vine__call_to_mpi(&c)) {
         const int *cnt, *dsp;
@@ -883,7 +883,7 @@ VINE_NOINLINE static int alltoallv_checked(vine_coll coll, const void *sendbuf, 
     c.a.sdispls = s->bd;
     c.a.rcounts = r->bc;
     c.a.rdispls = r->bd;
-    if ((rc = plan(&c, r->big || s->big, v, 2)))
+    if ((rc = plan(&c, c.big, v, 2)))
         goto out;
     if (vine__call_to_mpi(&c)) {
         const int *sc = NULL, *sd = NULL, *rc_ = NULL, *rd = NULL;
@@ -1065,7 +1065,7 @@ VINE_NOINLINE static int rooted_checked(int gather, const void *ownbuf, MPI_Coun
         c.a.scounts = b.bc;
         c.a.sdispls = b.bd;
     }
-    if ((rc = plan(&c, b.big || owncount > INT_MAX, &b, 1)))
+    if ((rc = plan(&c, c.big, &b, 1)))
         goto out;
     if (vine__call_to_mpi(&c)) {
         const int *cnt = NULL, *dsp = NULL;
