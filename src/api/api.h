@@ -316,11 +316,12 @@ void vine__say_served(MPI_Comm comm, int rank, int p, vine_coll coll, const char
 void vine__say_early(MPI_Comm comm, int rank, int p, vine_coll coll);
 /*
  * The name VINE_VERBOSE gives comm: its MPI name, or "communicator #N",
- * numbered in order of first mention (the same number in every line).
+ * numbered in order of first mention (the same number in every line, those
+ * of libvine-mpi too).
  */
 void vine__say_comm_name(MPI_Comm comm, char *name, int size);
-/* Forgets what was said about comm (its handle may be reused once freed). */
-void vine__say_forget(MPI_Comm comm);
+/* Frees the keyval of what was said, at MPI_Finalize as comm.c frees its own. */
+void vine__say_release(void);
 /* Whether VINE_VERBOSE is set (read once). */
 int vine__verbose(void);
 

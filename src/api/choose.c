@@ -222,79 +222,101 @@ int vine__verbose(void)
     return env_flag("VINE_VERBOSE", &value);
 }
 
-/* What VINE_VERBOSE has said about each communicator: one bit per collective (vine__lock). */
-#define SAID_MAX 256
-static struct {
-    MPI_Comm comm;
+/*
+ * What VINE_VERBOSE has said about a communicator lives in an attribute on
+ * it, so that it goes when the communicator is freed (a later one may reuse
+ * the handle) and is not copied by MPI_Comm_dup: one bit per collective, and
+ * the N of "communicator #N" for a communicator without an MPI name, counted
+ * once for libvine and libvine-mpi (src/pmpi/pmpi.c names its lines through
+ * vine__say_comm_name).  The keyval is made once; the attributes are read
+ * and set under vine__lock.
+ */
+typedef struct said_info {
     unsigned said;
-    unsigned early; /* the same for nonblocking calls before the state (vine__say_early) */
-    int number;     /* names a communicator without an MPI name */
-} said[SAID_MAX];
-static int nsaid, comm_numbers;
+    unsigned early;       /* the same for nonblocking calls before the state (vine__say_early) */
+    unsigned long number; /* 0 until the communicator needs one */
+} said_info;
+static int said_keyval = MPI_KEYVAL_INVALID;
+static unsigned long comm_numbers;
 
-void vine__say_forget(MPI_Comm comm)
+static int said_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
 {
-    if (!vine__verbose())
-        return; /* nothing was said */
-    vine__lock();
-    for (int i = 0; i < nsaid; i++)
-        if (said[i].comm == comm) {
-            said[i] = said[--nsaid];
-            break;
-        }
-    vine__unlock();
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    free(attr);
+    return MPI_SUCCESS;
 }
 
-/* comm's entry in said, made when it has none (under vine__lock). */
-static int said_entry(MPI_Comm comm)
+/* comm's record, made when it has none; NULL when MPI or memory refuses one (under vine__lock). */
+static said_info *said_entry(MPI_Comm comm)
 {
-    int i = 0;
-    while (i < nsaid && said[i].comm != comm)
-        i++;
-    if (i == nsaid) {
-        if (nsaid == SAID_MAX) /* forget the oldest rather than stay silent */
-            said[0] = said[--nsaid];
-        i = nsaid++;
-        said[i].comm = comm;
-        said[i].said = 0;
-        said[i].early = 0;
-        said[i].number = ++comm_numbers;
+    if (said_keyval == MPI_KEYVAL_INVALID &&
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, said_delete, &said_keyval, NULL) !=
+            MPI_SUCCESS) {
+        said_keyval = MPI_KEYVAL_INVALID;
+        return NULL;
     }
-    return i;
+    void *v = NULL;
+    int flag = 0;
+    if (MPI_Comm_get_attr(comm, said_keyval, &v, &flag) != MPI_SUCCESS)
+        return NULL;
+    if (flag)
+        return v;
+    said_info *s = calloc(1, sizeof *s);
+    if (s && MPI_Comm_set_attr(comm, said_keyval, s) != MPI_SUCCESS) {
+        free(s);
+        s = NULL;
+    }
+    return s;
 }
 
-/* comm's MPI name, or "communicator #N" numbered in order of first mention. */
-static void say_name(MPI_Comm comm, int number, char *name, int size)
+/* comm's MPI name, or "communicator #N" numbered in order of first mention (under vine__lock). */
+static void say_name(MPI_Comm comm, said_info *s, char *name, int size)
 {
     int len = 0;
-    if (MPI_Comm_get_name(comm, name, &len) != MPI_SUCCESS || len == 0)
-        snprintf(name, (size_t)size, "communicator #%d", number);
+    if (MPI_Comm_get_name(comm, name, &len) == MPI_SUCCESS && len > 0)
+        return;
+    if (s && !s->number)
+        s->number = ++comm_numbers;
+    if (s)
+        snprintf(name, (size_t)size, "communicator #%lu", s->number);
+    else
+        snprintf(name, (size_t)size, "a communicator");
+}
+
+void vine__say_release(void)
+{
+    vine__lock();
+    if (said_keyval != MPI_KEYVAL_INVALID)
+        MPI_Comm_free_keyval(&said_keyval);
+    said_keyval = MPI_KEYVAL_INVALID;
+    vine__unlock();
 }
 
 void vine__say_comm_name(MPI_Comm comm, char *name, int size)
 {
     vine__lock();
-    int number = said[said_entry(comm)].number;
+    say_name(comm, said_entry(comm), name, size);
     vine__unlock();
-    say_name(comm, number, name, size);
 }
 
 static void say(MPI_Comm comm, int rank, int p, vine_coll coll, const char *algo, int early)
 {
     if (!vine__verbose() || rank != 0)
         return;
+    char name[MPI_MAX_OBJECT_NAME + 32];
     vine__lock();
-    int i = said_entry(comm);
-    unsigned *bits = early ? &said[i].early : &said[i].said;
-    if (*bits & (1u << coll)) {
+    said_info *s = said_entry(comm);
+    unsigned *bits = !s ? NULL : early ? &s->early : &s->said;
+    if (bits && (*bits & (1u << coll))) {
         vine__unlock();
         return;
     }
-    *bits |= 1u << coll;
-    int number = said[i].number;
+    if (bits)
+        *bits |= 1u << coll;
+    say_name(comm, s, name, (int)sizeof name);
     vine__unlock();
-    char name[MPI_MAX_OBJECT_NAME + 32];
-    say_name(comm, number, name, (int)sizeof name);
     if (early)
         fprintf(stderr,
                 "vine: %s on %s (p=%d) served by mpi (nonblocking, before the communicator's "

@@ -70,7 +70,6 @@ static void state_free(vine_comm_state *st)
     vine__exec_scratch_free(&st->scr);
     for (int i = 0; i < VINE_PACK_COUNT; i++)
         free(st->pack[i]);
-    vine__say_forget(st->user);
     vine__levels_free(&st->levels);
     vine__levels_free(&st->levels_full);
     vine__shm_free(st, mpi_usable());
@@ -142,6 +141,7 @@ static int final_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     MPI_Comm_free_keyval(&k);
     MPI_Comm_free_keyval(&final_keyval);
     MPI_Comm_free_keyval(&early_keyval);
+    vine__say_release();
     atomic_store(&final_hooked, 0);
     vine__inner_release();
     return MPI_SUCCESS;

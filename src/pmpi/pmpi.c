@@ -98,16 +98,15 @@ static int verbose(void)
  * What has been said about a communicator lives in an attribute on it, so
  * that it goes when the communicator is freed (a later communicator may
  * reuse the handle) and is not copied by MPI_Comm_dup.  The attribute value
- * is an integer, not a pointer to memory: the low SAID_BITS bits are the
- * collectives already reported, the rest the N of "communicator #N" for a
- * communicator without a name (0 until it needs one).  The keyval is made
- * once (a thread that loses the race frees its own), the labels counted
- * atomically: calls on different communicators may come from several
- * threads (MPI_THREAD_MULTIPLE).
+ * is an integer, not a pointer to memory: the bits of the collectives
+ * already reported.  A communicator without a name is named by libvine
+ * (vine__say_comm_name), so that its "communicator #N" is the same in the
+ * lines of both libraries.  The keyval is made once (a thread that loses
+ * the race frees its own): calls on different communicators may come from
+ * several threads (MPI_THREAD_MULTIPLE).
  */
-#define SAID_BITS 24
+void vine__say_comm_name(MPI_Comm comm, char *name, int size);
 static atomic_int said_keyval = MPI_KEYVAL_INVALID;
-static _Atomic uintptr_t last_label;
 
 /* The keyval, made on first use; MPI_KEYVAL_INVALID when MPI refuses one. */
 static int said_key(void)
@@ -189,12 +188,7 @@ static void say_passed(MPI_Comm comm, vine_coll coll, int inter, const char *why
         p += remote;
     if (rank == 0 && (!inter || inter_speaker(comm))) {
         char name[MPI_MAX_OBJECT_NAME + 32];
-        int len = 0;
-        if (PMPI_Comm_get_name(comm, name, &len) != MPI_SUCCESS || len <= 0) {
-            if ((said >> SAID_BITS) == 0)
-                said |= (atomic_fetch_add(&last_label, 1) + 1) << SAID_BITS;
-            snprintf(name, sizeof name, "communicator #%lu", (unsigned long)(said >> SAID_BITS));
-        }
+        vine__say_comm_name(comm, name, (int)sizeof name);
         fprintf(stderr, "vine: %s on %s (p=%d) passed to MPI (%s)\n", vine_coll_name(coll), name, p,
                 why);
     }

@@ -272,6 +272,10 @@ static void check_inter(void)
     MPI_Comm_split(MPI_COMM_WORLD, color, world_rank, &half);
     /* The other group's leader is its lowest world rank: 1 or 0. */
     MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - color, 77, &inter);
+    /* vine serves half, MPI the intercommunicator: VINE_VERBOSE must give
+     * the two unnamed communicators different numbers (run_app.sh). */
+    rc = MPI_Barrier(half);
+    CHECK_RC(rc, "MPI_Barrier on half of MPI_COMM_WORLD");
 
     /* Each group receives the sum over the other group. */
     int send[3], recv[3];

@@ -113,6 +113,15 @@ if [ "$expect" = inter ]; then
         n=$(count "^vine: $coll on communicator #[0-9]+ \\(p=$np\\) passed to MPI \\(intercommunicator\\)$")
         [ "$n" -eq 1 ] || problem "$n 'passed to MPI' lines for the intercommunicator's $coll, want 1"
     done
+    # One number for the intercommunicator, another for the half that vine
+    # serves (libvine and libvine-mpi count unnamed communicators together).
+    inter_n=$(sed -nE 's/^vine: [a-z_]+ on communicator #([0-9]+) .*passed to MPI \(intercommunicator\)$/\1/p' "$err" | sort -u)
+    half_n=$(sed -nE 's/^vine: barrier on communicator #([0-9]+) \(p=[0-9]+\) served by .*/\1/p' "$err" | sort -u)
+    [ "$(echo "$inter_n" | wc -w)" -eq 1 ] || problem "the intercommunicator's lines name '$inter_n', want one number"
+    [ -n "$half_n" ] || problem "no 'served by' line for the barrier on half of MPI_COMM_WORLD"
+    for n in $half_n; do
+        [ "$n" != "$inter_n" ] || problem "the intercommunicator and a communicator vine serves are both #$n"
+    done
 fi
 n=$(count "^vine: .* passed to MPI")
 [ "$n" -eq "$passed" ] || problem "$n 'passed to MPI' lines in all, want $passed"
