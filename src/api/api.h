@@ -155,6 +155,9 @@ typedef struct vine_comm_state {
     int levels_rc;
     char levels_msg[VINE_LEVELS_MSG_MAX];
     vine_shm_state shm;
+    /* The MPI library refused the private communicator (or the levels' node
+     * communicator): every collective on the communicator is its (comm.c). */
+    int mpi_only;
     /*
      * Requests (request.c): nb_seq numbers the requests made on the
      * communicator, which take their tags from it; shm requests take
@@ -188,7 +191,9 @@ int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank);
  * vine's state for comm, created on first use (collective: duplicates comm
  * and discovers its levels).  A state whose discovery failed is kept, with
  * the error in levels_rc, so that every later call fails alike without
- * communicating.
+ * communicating.  When the MPI library refuses the communicators the state
+ * needs (MPICH runs out of context IDs), the state is mpi_only: every call
+ * goes to the MPI library (vine__call_attach).
  */
 int vine__comm_state(MPI_Comm comm, vine_comm_state **st);
 /*

@@ -349,7 +349,12 @@ int vine__call_attach(vine_call *c)
             return MPI_ERR_COUNT;
     }
     int rc = c->st ? MPI_SUCCESS : vine__comm_state(c->comm, &c->st);
-    return rc == MPI_SUCCESS ? c->st->levels_rc : rc;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* Without a private communicator only the MPI library's collective can serve. */
+    if (c->st->mpi_only && !(c->req = vine__algo_find(c->a.coll, "mpi")))
+        return MPI_ERR_INTERN;
+    return c->st->levels_rc;
 }
 
 int vine__call_none(const vine_call *c)
@@ -426,7 +431,12 @@ int vine__call_plan(vine_call *c)
     /* Single copy reads peers' user buffers as bytes: the data-movement
      * collectives, which run on bytes, use it. */
     c->a.shm_single = c->a.shm_count && c->st->shm.x.single && c->t.dense && c->t.size == 1;
-    return schedule(c, &c->e);
+    int rc = schedule(c, &c->e);
+    /* A schedule would need the private communicator: only counts above
+     * INT_MAX keep the MPI library's collective from serving such a call. */
+    if (rc == MPI_SUCCESS && c->st->mpi_only && !(c->e->served->flags & VINE_ALGO_MPI))
+        return MPI_ERR_COUNT;
+    return rc;
 }
 
 /* Records and (VINE_VERBOSE) says which algorithm served c. */

@@ -229,21 +229,61 @@ int vine__comm_lookup(MPI_Comm comm, vine_comm_state **st, int *p, int *rank)
 }
 
 /*
- * Finds the levels of st's communicator, on the private copy so that no
- * message can match the user's.  Every rank gets the same outcome, success
- * or error, and VINE_VERBOSE has rank 0 say which.
+ * The MPI library refused what (failed is the error) on every rank: st keeps no
+ * private communicator and no levels, and the MPI library serves every
+ * collective on the communicator (vine__call_attach).  MPICH runs out of
+ * context IDs after about 2,000 communicators, and vine's private copy
+ * takes one more per communicator it serves.
  */
-static void discover(vine_comm_state *st)
+static void mpi_only(vine_comm_state *st, const char *what, int failed)
 {
-    st->levels_rc = vine__levels_discover_all(st->comm, &st->levels, &st->levels_full,
-                                              st->levels_msg, sizeof st->levels_msg);
-    if (!vine__verbose() || st->rank != 0)
-        return;
+    if (st->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&st->comm);
+    st->comm = MPI_COMM_NULL;
+    vine__levels_free(&st->levels);
+    vine__levels_free(&st->levels_full);
+    st->levels_rc = MPI_SUCCESS;
+    st->mpi_only = 1;
+    /* MPICH's string is an error stack: its last line names the cause. */
+    char err[MPI_MAX_ERROR_STRING + 1];
+    int len = 0;
+    if (MPI_Error_string(failed, err, &len) != MPI_SUCCESS || len < 0)
+        len = 0;
+    err[len] = '\0';
+    while (len > 0 && (err[len - 1] == '\n' || err[len - 1] == ' '))
+        err[--len] = '\0';
+    const char *cause = strrchr(err, '\n');
+    snprintf(st->levels_msg, sizeof st->levels_msg,
+             "none: %s (%s), so the MPI library serves every collective on it", what,
+             cause ? cause + 1 : err);
+    snprintf(st->shm.msg, sizeof st->shm.msg, "none (the MPI library serves every collective)");
+}
+
+/* VINE_VERBOSE's line on the levels of st's communicator (rank 0). */
+static void say_levels(vine_comm_state *st)
+{
     char name[MPI_MAX_OBJECT_NAME + 32];
     vine__say_comm_name(st->user, name, (int)sizeof name);
     fprintf(stderr, "vine: levels of %s (p=%d): %s%s\n", name, st->p,
             st->levels_rc == MPI_SUCCESS ? "" : "error, every collective on it fails: ",
             st->levels_msg);
+}
+
+/*
+ * Finds the levels of st's communicator, on the private copy so that no
+ * message can match the user's.  Every rank gets the same outcome, success
+ * or error, and VINE_VERBOSE has rank 0 say which.  An MPI call that failed
+ * there (not the settings) makes the state mpi_only.
+ */
+static void discover(vine_comm_state *st)
+{
+    st->levels_rc = vine__levels_discover_all(st->comm, &st->levels, &st->levels_full,
+                                              st->levels_msg, sizeof st->levels_msg);
+    if (st->levels_rc != MPI_SUCCESS && strcmp(st->levels_msg, VINE_LEVELS_MPI_FAILED) == 0)
+        mpi_only(st, VINE_LEVELS_MPI_FAILED, st->levels_rc);
+    if (!vine__verbose() || st->rank != 0)
+        return;
+    say_levels(st);
     /* Only a map with nodes in it says how many ranks share one. */
     if (st->levels_rc == MPI_SUCCESS && vine__levels_ready(&st->levels, st->p) &&
         !vine__levels_flat(&st->levels))
@@ -255,7 +295,37 @@ static void discover(vine_comm_state *st)
  * The private communicator comes from MPI_Comm_split with one colour and the
  * old ranks as keys: the same group in the same order as MPI_Comm_dup, but
  * without copying the user's attributes (whose copy callbacks would run).
+ * The split runs with MPI_ERRORS_RETURN on comm, so that a refusal comes
+ * back here rather than to the program's handler (which aborts by default),
+ * and the ranks agree on its outcome: on a refusal the state is mpi_only.
  */
+static int private_split(vine_comm_state *st)
+{
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    int rc = MPI_Comm_get_errhandler(st->user, &eh);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_set_errhandler(st->user, MPI_ERRORS_RETURN);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int split = MPI_Comm_split(st->user, 0, st->rank, &st->comm);
+    if (split != MPI_SUCCESS)
+        st->comm = MPI_COMM_NULL; /* undefined after an error */
+    else
+        split = MPI_Comm_set_errhandler(st->comm, MPI_ERRORS_RETURN);
+    int ok = split == MPI_SUCCESS, all = 0;
+    rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, st->user);
+    MPI_Comm_set_errhandler(st->user, eh);
+    MPI_Errhandler_free(&eh);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!all)
+        mpi_only(st,
+                 split == MPI_SUCCESS ? "MPI_Comm_split failed on another rank"
+                                      : "MPI_Comm_split failed",
+                 split != MPI_SUCCESS ? split : MPI_ERR_OTHER);
+    return MPI_SUCCESS;
+}
+
 static int state_new(MPI_Comm comm, vine_comm_state **out)
 {
     vine_comm_state *st = calloc(1, sizeof *st);
@@ -282,13 +352,16 @@ static int state_new(MPI_Comm comm, vine_comm_state **out)
         state_free(st);
         return MPI_ERR_NO_MEM;
     }
-    if (MPI_Comm_split(comm, 0, st->rank, &st->comm) != MPI_SUCCESS ||
-        MPI_Comm_set_errhandler(st->comm, MPI_ERRORS_RETURN) != MPI_SUCCESS) {
+    if (private_split(st) != MPI_SUCCESS) {
         state_free(st);
         return MPI_ERR_OTHER;
     }
-    discover(st);
-    vine__shm_setup(st);
+    if (!st->mpi_only)
+        discover(st);
+    else if (vine__verbose() && st->rank == 0)
+        say_levels(st);
+    if (!st->mpi_only)
+        vine__shm_setup(st);
     if (vine__verbose() && st->rank == 0)
         fprintf(stderr, "vine: shared memory (p=%d): %s\n", st->p, st->shm.msg);
     *out = st;

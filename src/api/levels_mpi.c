@@ -664,7 +664,7 @@ int vine__levels_discover_all(MPI_Comm comm, vine_levels *out, vine_levels *full
     if (rc != MPI_SUCCESS) {
         vine__levels_free(full);
         vine__levels_free(out);
-        say(msg, msglen, "an MPI call failed while discovering the levels");
+        say(msg, msglen, VINE_LEVELS_MPI_FAILED);
         return rc;
     }
     /* Agree on a failure while finishing the map (memory). */

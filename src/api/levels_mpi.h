@@ -62,5 +62,7 @@ int vine__levels_discover(MPI_Comm comm, vine_levels *out, char *msg, size_t msg
  */
 int vine__levels_discover_all(MPI_Comm comm, vine_levels *out, vine_levels *full, char *msg,
                               size_t msglen);
+/* What msg says when an MPI call failed during discovery (not the settings' fault). */
+#define VINE_LEVELS_MPI_FAILED "an MPI call failed while discovering the levels"
 
 #endif

@@ -1044,8 +1044,11 @@ static int start(vine_nbreq *r)
      * went with it. */
     if (r->st && r->st->orphan && r->shm)
         return MPI_ERR_COMM;
-    if (r->st && r->st->orphan && r->mpi)
+    if (r->st && r->st->orphan && r->mpi) {
+        if (r->st->comm == MPI_COMM_NULL)
+            return MPI_ERR_COMM; /* mpi_only (comm.c): no private copy either */
         r->a.comm = r->st->comm;
+    }
     if (r->st) {
         r->st->nactive++;
         r->st->nactive_mpi += r->mpi;
