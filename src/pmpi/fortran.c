@@ -802,6 +802,19 @@ static void f_sendrecv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, M
 }
 NAMES(sendrecv, SENDRECV)
 
+static void f_sendrecv_replace(void *b, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest,
+                               MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag,
+                               MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr)
+{
+    MPI_Status s;
+    int rc = MPI_Sendrecv_replace(buf(b, 0), *count, T(datatype), *dest, *sendtag, *source,
+                                  *recvtag, C(comm), status_in(status, &s));
+    set(ierr, rc);
+    if (rc == MPI_SUCCESS)
+        status_out(&s, status);
+}
+NAMES(sendrecv_replace, SENDRECV_REPLACE)
+
 static void f_probe(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status,
                     MPI_Fint *ierr)
 {

@@ -18,7 +18,8 @@
  * an op that vine's requests still use to them (vine_op_free).  While one
  * of vine's requests runs on the rank, its blocking sends, receives and
  * probes (MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Recv, MPI_Sendrecv,
- * MPI_Probe, MPI_Mprobe, MPI_Mrecv) wait through vine, which advances those
+ * MPI_Sendrecv_replace, MPI_Probe, MPI_Mprobe, MPI_Mrecv) wait through
+ * vine, which advances those
  * requests meanwhile (where the header is MPI 4, their _c forms too).  It
  * counts the program's RMA windows (MPI_Win_create
  * and its kin, MPI_Win_free) for vine_shm_sync_progress.
@@ -1928,6 +1929,62 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return sendrecv_wait(rr, rs, q, status);
 }
 
+/*
+ * MPI_Sendrecv_replace while one of vine's requests runs: the outgoing
+ * data packed into memory of its own, then a send-receive as above that
+ * sends it as MPI_PACKED (a receive of any datatype with the same type
+ * signature matches it, MPI 4.1 section 5.2) and receives into buf.
+ * Where the header is MPI 4 the _c functions serve both forms.  A buffer
+ * at MPI_BOTTOM (a type of absolute addresses) goes to MPI's own call, as
+ * when no request runs: MPICH 4.0.2's MPI_Pack refuses a null buffer.
+ */
+static int replace_via_vine(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    int rc;
+    void *packed = NULL;
+#if MPI_VERSION >= 4
+    MPI_Count size = 0, at = 0;
+    if ((rc = PMPI_Pack_size_c(count, datatype, comm, &size)) == MPI_SUCCESS &&
+        (packed = malloc(size ? (size_t)size : 1)) != NULL)
+        rc = PMPI_Pack_c(buf, count, datatype, packed, size, &at, comm);
+#else
+    int size = 0, at = 0;
+    if ((rc = PMPI_Pack_size((int)count, datatype, comm, &size)) == MPI_SUCCESS &&
+        (packed = malloc(size ? (size_t)size : 1)) != NULL)
+        rc = PMPI_Pack(buf, (int)count, datatype, packed, size, &at, comm);
+#endif
+    if (rc == MPI_SUCCESS && !packed)
+        rc = MPI_ERR_NO_MEM;
+    MPI_Request q[2];
+    int rr = rc;
+    if (rr == MPI_SUCCESS)
+#if MPI_VERSION >= 4
+        rr = PMPI_Irecv_c(buf, count, datatype, source, recvtag, comm, &q[0]);
+#else
+        rr = PMPI_Irecv(buf, (int)count, datatype, source, recvtag, comm, &q[0]);
+#endif
+    int rs = rr;
+    if (rs == MPI_SUCCESS)
+#if MPI_VERSION >= 4
+        rs = PMPI_Isend_c(packed, at, MPI_PACKED, dest, sendtag, comm, &q[1]);
+#else
+        rs = PMPI_Isend(packed, at, MPI_PACKED, dest, sendtag, comm, &q[1]);
+#endif
+    rc = sendrecv_wait(rr, rs, q, status);
+    free(packed);
+    return rc == MPI_ERR_NO_MEM ? report(comm, rc) : rc;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!vine_busy() || buf == MPI_BOTTOM)
+        return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                     status);
+    return replace_via_vine(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+}
+
 /* A probe, nonblocking (flag) or blocking (flag NULL); message NULL for the unmatched kind. */
 static int probe_any(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                      MPI_Status *status)
@@ -2020,6 +2077,15 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                  ? PMPI_Isend_c(sendbuf, sendcount, sendtype, dest, sendtag, comm, &q[1])
                  : rr;
     return sendrecv_wait(rr, rs, q, status);
+}
+
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!vine_busy() || buf == MPI_BOTTOM)
+        return PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                                       status);
+    return replace_via_vine(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
 }
 
 int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,

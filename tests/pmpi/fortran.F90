@@ -339,8 +339,8 @@ end subroutine
 ! MPI_Testall, MPI_Waitany, MPI_Test and MPI_Request_get_status, the
 ! statuses of the receives checked; MPI_Request_free of a send; the blocking
 ! MPI_Sendrecv, MPI_Probe, MPI_Mprobe with MPI_Mrecv, MPI_Ssend, MPI_Rsend;
-! and a rank that waits in MPI_Recv for a peer that waits for a bcast the
-! first rank started (MPI's progress rule: run_fortran.sh forces the bcast
+! and a rank that waits in MPI_Recv (then MPI_Sendrecv_replace) for a peer
+! that waits for a bcast the first rank started (MPI's progress rule: run_fortran.sh forces the bcast
 ! to binomial).  Every buffer is double precision, as legacy_part's: MPICH's
 ! "use mpi" has no explicit interfaces for buffers, and gfortran checks that
 ! the calls of one file agree.
@@ -539,6 +539,25 @@ subroutine requests_part(rank, p)
       if (rank == 1) call MPI_Send(h + 1, m, MPI_DOUBLE_PRECISION, 0, 16, comm, ierr)
     end if
     call expect(all(h == (/ (i * 3, i = 1, m) /)), 'progress bcast')
+    ! the same through MPI_Sendrecv_replace
+    h = -1
+    if (rank == 0) h = (/ (i * 5, i = 1, m) /)
+    call MPI_Ibcast(h, m, MPI_DOUBLE_PRECISION, 0, comm, reqs(1), ierr)
+    if (rank == 0) then
+      d = -2
+      call MPI_Sendrecv_replace(d, m, MPI_DOUBLE_PRECISION, 1, 17, 1, 17, comm, st, ierr)
+      call expect(st(MPI_SOURCE) == 1 .and. all(d == (/ (i * 5 + 1, i = 1, m) /)), &
+                  'progress sendrecv_replace')
+      call MPI_Wait(reqs(1), MPI_STATUS_IGNORE, ierr)
+    else
+      call MPI_Wait(reqs(1), MPI_STATUS_IGNORE, ierr)
+      if (rank == 1) then
+        d = h + 1
+        call MPI_Sendrecv_replace(d, m, MPI_DOUBLE_PRECISION, 0, 17, 0, 17, comm, st, ierr)
+        call expect(all(d == -2), 'sendrecv_replace from rank 0')
+      end if
+    end if
+    call expect(all(h == (/ (i * 5, i = 1, m) /)), 'progress bcast 2')
   end if
   call MPI_Comm_free(comm, ierr)
 end subroutine

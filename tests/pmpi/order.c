@@ -12,9 +12,10 @@
  *    0 started before; the blocking call must advance it.
  * 3. Blocking point-to-point while a peer waits: every rank starts a bcast
  *    from rank 0, then ranks wait for each other in a chain through
- *    MPI_Recv, MPI_Probe, MPI_Mprobe with MPI_Mrecv, MPI_Ssend or
- *    MPI_Sendrecv (where the header is MPI 4 also MPI_Recv_c and
- *    MPI_Sendrecv_c) before their MPI_Wait, so that an inner node of the bcast
+ *    MPI_Sendrecv_replace (on a derived type), MPI_Recv, MPI_Probe,
+ *    MPI_Mprobe with MPI_Mrecv, MPI_Ssend or MPI_Sendrecv (where the header
+ *    is MPI 4 also MPI_Recv_c, MPI_Sendrecv_c and MPI_Sendrecv_replace_c)
+ *    before their MPI_Wait, so that an inner node of the bcast
  *    sits in one of these while a leaf waits for its data.
  *
  * Every result is checked; an alarm ends a hung run with a message.
@@ -125,10 +126,17 @@ static void blocking_among(MPI_Comm a, MPI_Comm b, int which)
 /* 3. A chain of point-to-point waits between a bcast's start and its wait. */
 static void chain(int how)
 {
-    static const char *const names[] = {"MPI_Recv",     "MPI_Probe",  "MPI_Mprobe",    "MPI_Ssend",
-                                        "MPI_Sendrecv", "MPI_Recv_c", "MPI_Sendrecv_c"};
+    static const char *const names[] = {
+        "MPI_Sendrecv_replace", "MPI_Recv",       "MPI_Probe",
+        "MPI_Mprobe",           "MPI_Ssend",      "MPI_Sendrecv",
+        "MPI_Recv_c",           "MPI_Sendrecv_c", "MPI_Sendrecv_replace_c"};
     part = names[how];
     int *b = malloc(N * sizeof *b), tok = me, got = -1;
+    /* Sendrecv_replace on a derived type: elements 0 and 2 of four ints. */
+    MPI_Datatype vec;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    int rb[4] = {me, -7, me + 100, -7};
     for (int i = 0; i < N; i++)
         b[i] = me == 0 ? i * 3 + how : -1;
     MPI_Request q;
@@ -140,55 +148,75 @@ static void chain(int how)
     if (up) {
         switch (how) {
         case 0:
-            MPI_Recv(&got, 1, MPI_INT, me + 1, 5, MPI_COMM_WORLD, &st);
+            MPI_Sendrecv_replace(rb, 1, vec, me + 1, 5, me + 1, 5, MPI_COMM_WORLD, &st);
+            got = rb[0];
+            check(rb[1] == -7 && rb[2] == me + 101 && rb[3] == -7, "replaced buffer");
             break;
         case 1:
+            MPI_Recv(&got, 1, MPI_INT, me + 1, 5, MPI_COMM_WORLD, &st);
+            break;
+        case 2:
             MPI_Probe(me + 1, 5, MPI_COMM_WORLD, &st);
             check(st.MPI_SOURCE == me + 1, "probe status");
             MPI_Recv(&got, 1, MPI_INT, me + 1, 5, MPI_COMM_WORLD, &st);
             break;
-        case 2:
+        case 3:
             MPI_Mprobe(me + 1, 5, MPI_COMM_WORLD, &m, &st);
             MPI_Mrecv(&got, 1, MPI_INT, &m, &st);
             break;
-        case 3:
+        case 4:
             MPI_Ssend(&tok, 1, MPI_INT, me + 1, 5, MPI_COMM_WORLD);
             break;
-        case 4:
+        case 5:
             MPI_Sendrecv(&tok, 1, MPI_INT, me + 1, 5, &got, 1, MPI_INT, me + 1, 5, MPI_COMM_WORLD,
                          &st);
             break;
 #if MPI_VERSION >= 4
-        case 5:
+        case 6:
             MPI_Recv_c(&got, 1, MPI_INT, me + 1, 5, MPI_COMM_WORLD, &st);
             break;
-        case 6:
+        case 7:
             MPI_Sendrecv_c(&tok, 1, MPI_INT, me + 1, 5, &got, 1, MPI_INT, me + 1, 5, MPI_COMM_WORLD,
                            &st);
+            break;
+        case 8:
+            MPI_Sendrecv_replace_c(rb, 1, vec, me + 1, 5, me + 1, 5, MPI_COMM_WORLD, &st);
+            got = rb[0];
+            check(rb[1] == -7 && rb[2] == me + 101 && rb[3] == -7, "replaced buffer");
             break;
 #endif
         default:
             break;
         }
-        if (how != 3)
+        if (how != 4)
             check(got == me + 1 && st.MPI_SOURCE == me + 1 && st.MPI_TAG == 5, "message");
     }
     MPI_Wait(&q, MPI_STATUS_IGNORE);
+    int replace = how == 0 || how == 8;
     if (down) {
-        if (how == 3)
+        if (how == 4)
             MPI_Recv(&got, 1, MPI_INT, me - 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        else if (how == 4 || how == 6)
+        else if (how == 5 || how == 7)
             MPI_Sendrecv(&tok, 1, MPI_INT, me - 1, 5, &got, 1, MPI_INT, me - 1, 5, MPI_COMM_WORLD,
                          MPI_STATUS_IGNORE);
+        else if (replace) {
+            /* The same call, through to MPI now: the other side sent its data packed. */
+            int low[4] = {me, -7, me + 100, -7};
+            MPI_Sendrecv_replace(low, 1, vec, me - 1, 5, me - 1, 5, MPI_COMM_WORLD,
+                                 MPI_STATUS_IGNORE);
+            got = low[0];
+            check(low[1] == -7 && low[2] == me + 99 && low[3] == -7, "replaced buffer from below");
+        }
 #if MPI_VERSION >= 4
-        else if (how == 5)
+        else if (how == 6)
             MPI_Send_c(&tok, 1, MPI_INT, me - 1, 5, MPI_COMM_WORLD);
 #endif
         else
             MPI_Send(&tok, 1, MPI_INT, me - 1, 5, MPI_COMM_WORLD);
-        if (how == 3 || how == 4 || how == 6)
+        if (how == 4 || how == 5 || how == 7 || replace)
             check(got == me - 1, "message from below");
     }
+    MPI_Type_free(&vec);
     for (int i = 0; i < N; i++)
         check(b[i] == i * 3 + how, "bcast");
     free(b);
@@ -214,7 +242,7 @@ int main(int argc, char **argv)
         blocking_among(a, b, which);
     }
     /* Where the header is MPI 4, libvine-mpi wraps the _c forms too. */
-    int ways = MPI_VERSION >= 4 ? 7 : 5;
+    int ways = MPI_VERSION >= 4 ? 9 : 6;
     for (int how = 0; how < ways; how++) {
         alarm(ALARM_S);
         chain(how);
