@@ -55,8 +55,9 @@
  * requests costs vine's test of a count on top of MPI's own function.
  *
  * Only MPI functions are called here, through their PMPI names (and the
- * dynamic linker's, for from_f08), so that a second profiling tool layered
- * on top sees the application's calls only.  fortran.c, beside this file,
+ * dynamic linker's, for from_f08; and libvine's vine__say_comm_name, for
+ * VINE_VERBOSE's name of a communicator), so that a second profiling tool
+ * layered on top sees the application's calls only.  fortran.c, beside this file,
  * defines Open MPI's Fortran entry points.
  */
 #define _GNU_SOURCE /* dladdr1 */
