@@ -301,21 +301,26 @@ static void discover(vine_comm_state *st)
  */
 static int private_split(vine_comm_state *st)
 {
+    /* SimGrid's SMPI answers MPI_ERRHANDLER_NULL for a communicator whose
+     * handler was never set, and refuses it back: then nothing is swapped
+     * (nor is there a limit of communicators to meet there). */
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
-    int rc = MPI_Comm_get_errhandler(st->user, &eh);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_set_errhandler(st->user, MPI_ERRORS_RETURN);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    int swap = MPI_Comm_get_errhandler(st->user, &eh) == MPI_SUCCESS && eh != MPI_ERRHANDLER_NULL;
+    if (swap && MPI_Comm_set_errhandler(st->user, MPI_ERRORS_RETURN) != MPI_SUCCESS) {
+        MPI_Errhandler_free(&eh);
+        return MPI_ERR_OTHER;
+    }
     int split = MPI_Comm_split(st->user, 0, st->rank, &st->comm);
     if (split != MPI_SUCCESS)
         st->comm = MPI_COMM_NULL; /* undefined after an error */
     else
         split = MPI_Comm_set_errhandler(st->comm, MPI_ERRORS_RETURN);
     int ok = split == MPI_SUCCESS, all = 0;
-    rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, st->user);
-    MPI_Comm_set_errhandler(st->user, eh);
-    MPI_Errhandler_free(&eh);
+    int rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, st->user);
+    if (swap) {
+        MPI_Comm_set_errhandler(st->user, eh);
+        MPI_Errhandler_free(&eh);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     if (!all)
