@@ -127,6 +127,18 @@ typedef struct vine_shm_state {
     char msg[VINE_SHM_MSG_MAX]; /* what set-up found, for VINE_VERBOSE */
 } vine_shm_state;
 
+/*
+ * A persistent request's own node segment (shm.c, vine__shm_own_take): a
+ * window like the communicator's, which one request of this rank holds at a
+ * time (busy).
+ */
+typedef struct vine_shm_own {
+    vine_shm_state sh;
+    atomic_int busy;
+} vine_shm_own;
+/* The most own segments of one communicator. */
+#define VINE_SHM_OWN_MAX 64
+
 typedef struct vine_comm_state {
     MPI_Comm user; /* the user's communicator, which holds this state */
     MPI_Comm comm; /* vine's private copy of it: messages never match the user's */
@@ -177,6 +189,10 @@ typedef struct vine_comm_state {
     int nactive;     /* requests on it started and not yet finished */
     int nactive_mpi; /* of them, served by the MPI library's own (mpi) */
     int orphan;
+    /* Persistent requests' own segments, nown of them (taken in _init order:
+     * the same on every rank); an entry MPI_Comm_free freed is NULL. */
+    vine_shm_own **own;
+    int nown;
     struct vine_comm_state *prev, *next;
     vine_vmemo vmemo; /* last: it is large, and the hot fields above keep their places */
 } vine_comm_state;
@@ -349,6 +365,21 @@ static inline vine_exec_shm *vine__shm_exec(vine_comm_state *st)
 {
     return st->shm.ok ? &st->shm.x : NULL;
 }
+
+/*
+ * Persistent requests' own segments (shm.c).  vine__shm_own_take (collective
+ * over st->comm, in a persistent _init) returns the index of a segment this
+ * rank's request now holds, one that every rank's earlier holder has given
+ * back or a new one, or -1 where st has no segment or none can be made;
+ * vine__shm_own_give gives it back (local).  vine__shm_own_release, in
+ * MPI_Comm_free (collective), frees those that no rank holds, and
+ * vine__shm_own_drop forgets the rest as the state goes.
+ */
+int vine__shm_own_take(vine_comm_state *st);
+void vine__shm_own_give(vine_comm_state *st, int i);
+vine_exec_shm *vine__shm_own_exec(vine_comm_state *st, int i);
+void vine__shm_own_release(vine_comm_state *st);
+void vine__shm_own_drop(vine_comm_state *st);
 
 /* Releases st once its communicator is freed and no request points at it (comm.c). */
 void vine__comm_release(vine_comm_state *st);
@@ -567,11 +598,14 @@ int vine__nb_end(struct vine_nbreq *r, int rc, MPI_Request *request);
 /* Records the run of c's planned schedule in c->nb (vine__call_exec). */
 int vine__nb_launch(vine_call *c);
 /*
- * Whether r may not run on the node segment: a persistent request, which
- * MPI 4 lets the ranks start in different orders, unless VINE_PERSISTENT_SHM
- * promises one order (docs/api.md).
+ * Whether r may not run on its communicator's node segment: a persistent
+ * request, which MPI 4 lets the ranks start in different orders, unless
+ * VINE_PERSISTENT_SHM promises one order (docs/api.md); such a request may
+ * take a segment of its own (vine__nb_own).
  */
 int vine__nb_off_segment(const struct vine_nbreq *r);
+/* r, persistent, holds own segment i of st (vine__shm_own_take) until it is freed. */
+void vine__nb_own(struct vine_nbreq *r, vine_comm_state *st, int i);
 /* Whether r is a persistent request. */
 int vine__nb_persistent(const struct vine_nbreq *r);
 /* Leaves c to the MPI library's nonblocking collective, started with the request. */

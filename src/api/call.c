@@ -412,6 +412,17 @@ static int schedule(vine_call *c, vine_cache_entry **out)
     return MPI_SUCCESS;
 }
 
+/* The node segment's sizes in c->a, or none (seg 0). */
+static void seg_counts(vine_call *c, int seg)
+{
+    c->a.shm_count = seg ? vine__shm_count(c->st, &c->t) : 0;
+    c->a.shm_par_count = seg ? vine__shm_par_count(c->st, &c->t) : 0;
+    c->a.shm_node_count = seg ? vine__shm_node_count(c->st, &c->t) : 0;
+    /* Single copy reads peers' user buffers as bytes: the data-movement
+     * collectives, which run on bytes, use it. */
+    c->a.shm_single = c->a.shm_count && c->st->shm.x.single && c->t.dense && c->t.size == 1;
+}
+
 int vine__call_plan(vine_call *c)
 {
     if (!c->st)
@@ -420,18 +431,23 @@ int vine__call_plan(vine_call *c)
     c->a.levels = &c->st->levels;
     c->a.levels_full = c->st->levels_full.group ? &c->st->levels_full : NULL;
     c->a.remap = vine__choose_remap();
+    seg_counts(c, 1);
+    int rc = schedule(c, &c->e);
     /* MPI 4 lets the ranks start persistent collectives in different orders,
      * which the node segment cannot serve: its calls run one at a time, in
-     * the same order everywhere (request.c).  Persistent requests run the
-     * point-to-point algorithms, whose messages each request tags apart. */
-    int seg = !(c->nb && vine__nb_off_segment(c->nb));
-    c->a.shm_count = seg ? vine__shm_count(c->st, &c->t) : 0;
-    c->a.shm_par_count = seg ? vine__shm_par_count(c->st, &c->t) : 0;
-    c->a.shm_node_count = seg ? vine__shm_node_count(c->st, &c->t) : 0;
-    /* Single copy reads peers' user buffers as bytes: the data-movement
-     * collectives, which run on bytes, use it. */
-    c->a.shm_single = c->a.shm_count && c->st->shm.x.single && c->t.dense && c->t.size == 1;
-    int rc = schedule(c, &c->e);
+     * the same order everywhere (request.c).  A persistent request whose
+     * schedule would use it takes a segment of its own (collective: _init
+     * calls come in one order), or else runs the point-to-point algorithms,
+     * whose messages each request tags apart. */
+    if (rc == MPI_SUCCESS && c->nb && vine__nb_off_segment(c->nb) && c->e->sched.shm) {
+        int own = vine__shm_own_take(c->st);
+        if (own >= 0) {
+            vine__nb_own(c->nb, c->st, own);
+        } else {
+            seg_counts(c, 0);
+            rc = schedule(c, &c->e);
+        }
+    }
     /* A schedule would need the private communicator: only counts above
      * INT_MAX keep the MPI library's collective from serving such a call. */
     if (rc == MPI_SUCCESS && c->st->mpi_only && !(c->e->served->flags & VINE_ALGO_MPI))

@@ -73,6 +73,7 @@ static void state_free(vine_comm_state *st)
     vine__levels_free(&st->levels);
     vine__levels_free(&st->levels_full);
     vine__shm_free(st, mpi_usable());
+    vine__shm_own_drop(st);
     if (st->comm != MPI_COMM_NULL && mpi_usable())
         MPI_Comm_free(&st->comm);
     if (st->pcomm != MPI_COMM_NULL && mpi_usable())
@@ -88,6 +89,10 @@ static int state_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
     (void)keyval;
     (void)extra;
     vine_comm_state *st = attr;
+    if (st->nreqs > 0)
+        vine__nb_drain_comm(st);
+    /* Collective on every rank, whether it still has requests or not. */
+    vine__shm_own_release(st);
     if (st->nreqs > 0) {
         /* Requests point at it.  MPI lets pending operations complete after
          * MPI_Comm_free, and persistent requests start again: the running
@@ -95,8 +100,8 @@ static int state_delete(MPI_Comm comm, int keyval, void *attr, void *extra)
          * collective), and so does the collective free of the node segment.
          * The private communicators stay for the persistent requests, and go
          * with the last request (MPI_Comm_free there does not wait for the
-         * other ranks in Open MPI, MPICH or SimGrid). */
-        vine__nb_drain_comm(st);
+         * other ranks in Open MPI, MPICH or SimGrid), and so do the own
+         * segments of persistent requests that some rank still holds. */
         vine__shm_free(st, mpi_usable());
         st->orphan = 1;
         if (vine__last_state == st)

@@ -20,6 +20,9 @@
  * every rank.  Schedules of the shm family share the node segment and its
  * flags: they run one at a time per communicator, in start order (tickets),
  * and a blocking call of the family first lets the earlier ones finish.
+ * A persistent one runs on a segment of its own instead (vine__nb_own),
+ * with no ticket: MPI 4 lets the ranks start persistent requests in
+ * different orders.
  *
  * VINE_PROGRESS_THREAD=1 (with MPI_THREAD_MULTIPLE) adds a thread that
  * advances the outstanding requests while the program computes.  Under
@@ -79,6 +82,7 @@ typedef struct vine_nbreq {
     unsigned seq;  /* a nonblocking request's number on st (st->nb_seq when it was made) */
     MPI_Comm comm; /* of its messages: st's private communicator, or pcomm (take_tag) */
     int shm;       /* the schedule uses the node segment */
+    int own;       /* ... a persistent request's own one, st->own[own - 1] (0: st's) */
     int ticketed; /* this start holds ticket */
     uint64_t ticket;
     int started; /* the executor has started this start */
@@ -324,6 +328,8 @@ static void release(vine_nbreq *r)
     free(r->vtypes);
     if (r->op_held)
         vine__op_drop(r->a.op);
+    if (r->own)
+        vine__shm_own_give(r->st, r->own - 1);
     if (r->st)
         vine__comm_release(r->st);
     free(r);
@@ -653,6 +659,12 @@ int vine__nb_off_segment(const vine_nbreq *r)
     return !(v && *v && strcmp(v, "0") != 0);
 }
 
+void vine__nb_own(vine_nbreq *r, vine_comm_state *st, int i)
+{
+    attach(r, st);
+    r->own = i + 1;
+}
+
 int vine__nb_launch(vine_call *c)
 {
     vine_nbreq *r = c->nb;
@@ -920,12 +932,13 @@ static int tag_gated(const vine_nbreq *r)
 static int launch(vine_nbreq *r)
 {
     vine_cache_entry *e = r->e;
-    vine_exec_call xc = {&e->sched,   e->has_plan ? &e->plan : NULL,
-                         e->max_reqs, r->sendbuf,
-                         r->recvbuf,  &r->t,
-                         r->op,       r->commutative,
-                         r->comm,     vine__shm_exec(r->st),
-                         r->tag};
+    vine_exec_call xc = {
+        &e->sched,   e->has_plan ? &e->plan : NULL,
+        e->max_reqs, r->sendbuf,
+        r->recvbuf,  &r->t,
+        r->op,       r->commutative,
+        r->comm,     r->own ? vine__shm_own_exec(r->st, r->own - 1) : vine__shm_exec(r->st),
+        r->tag};
     r->started = 1;
     int rc = vine__exec_start(&r->x, &xc, &r->scr);
     /* A persistent request starts the same messages every time: it makes
@@ -1041,8 +1054,8 @@ static int start(vine_nbreq *r)
 {
     /* Its communicator was freed (MPI lets a persistent request start
      * again): vine's private copy stands in for it, but the node segment
-     * went with it. */
-    if (r->st && r->st->orphan && r->shm)
+     * went with it (a request's own segment stays). */
+    if (r->st && r->st->orphan && r->shm && !r->own)
         return MPI_ERR_COMM;
     if (r->st && r->st->orphan && r->mpi) {
         if (r->st->comm == MPI_COMM_NULL)
@@ -1075,7 +1088,9 @@ static int start(vine_nbreq *r)
             return MPI_SUCCESS;
         }
     }
-    if (r->shm) {
+    /* A request on its own segment waits for no other: every rank runs its
+     * starts one after the other, and nothing else uses that segment. */
+    if (r->shm && !r->own) {
         r->ticket = r->st->shm_tickets++;
         r->ticketed = 1;
     }

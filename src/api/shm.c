@@ -70,6 +70,35 @@ void vine__shm_free(vine_comm_state *st, int mpi_ok)
     (void)mpi_ok;
 }
 
+int vine__shm_own_take(vine_comm_state *st)
+{
+    (void)st;
+    return -1;
+}
+
+void vine__shm_own_give(vine_comm_state *st, int i)
+{
+    (void)st;
+    (void)i;
+}
+
+vine_exec_shm *vine__shm_own_exec(vine_comm_state *st, int i)
+{
+    (void)st;
+    (void)i;
+    return NULL;
+}
+
+void vine__shm_own_release(vine_comm_state *st)
+{
+    (void)st;
+}
+
+void vine__shm_own_drop(vine_comm_state *st)
+{
+    (void)st;
+}
+
 #else
 
 static int env_off(const char *name)
@@ -186,12 +215,11 @@ static int agree(int yes, MPI_Comm comm)
 }
 
 /*
- * Fills the per-rank tables of x (allocated) from the window, with who (nn
- * entries) for scratch; returns 0 on failure.  Collective over the node.
+ * Fills the per-rank tables of sh->x (allocated) from its window, with who
+ * (nn entries) for scratch; returns 0 on failure.  Collective over the node.
  */
-static int map_ranks(vine_comm_state *st, int nn, int *who)
+static int map_ranks(const vine_comm_state *st, vine_shm_state *sh, int nn, int *who)
 {
-    vine_shm_state *sh = &st->shm;
     if (PMPI_Allgather(&st->rank, 1, MPI_INT, who, 1, MPI_INT, sh->node) != MPI_SUCCESS)
         return 0;
     int ok = 1;
@@ -231,22 +259,54 @@ static int probe_single(vine_comm_state *st, int nn, int me)
     return n == (ssize_t)sizeof got && got == probe_word;
 }
 
-void vine__shm_setup(vine_comm_state *st)
+/* Frees sh's window (mpi_ok: the MPI library may still be called) and its tables. */
+static void segment_free(vine_shm_state *sh, int mpi_ok)
 {
-    vine_shm_state *sh = &st->shm;
-    int nn = 0, me = 0, rc;
-    sh->bytes = env_bytes("VINE_SHM_BYTES", SHM_BYTES_DEFAULT);
+    if (sh->win != MPI_WIN_NULL && mpi_ok) {
+        if (sh->locked)
+            PMPI_Win_unlock_all(sh->win);
+        PMPI_Win_free(&sh->win);
+    }
+    sh->locked = 0;
+    atomic_fetch_sub(&held_bytes, sh->held);
+    sh->held = 0;
+    if (sh->node != MPI_COMM_NULL && mpi_ok)
+        MPI_Comm_free(&sh->node);
+    sh->win = MPI_WIN_NULL;
+    sh->node = MPI_COMM_NULL;
+    free(sh->x.line);
+    free(sh->x.region);
+    sh->x.line = NULL;
+    sh->x.region = NULL;
+    sh->ok = sh->all = sh->nodes = 0;
+}
+
+/*
+ * Makes sh's window of sh->bytes a rank on st's nodes (the split by node,
+ * the room, VINE_SHM_MAX, the window, its pages, its lock, the ranks' map),
+ * every outcome agreed over st->comm; want 0 makes none (VINE_SHM=0).
+ * Returns 1 with sh->node still open, *nn and *me its size and this rank's
+ * rank there, and *all whether it holds all p ranks; 0 with sh->msg saying
+ * why and nothing left to free.  Collective over st->comm.
+ */
+static int segment_make(vine_comm_state *st, vine_shm_state *sh, int want, int *nn, int *me,
+                        int *all)
+{
     size_t max = env_bytes("VINE_SHM_MAX", SHM_MAX_DEFAULT), part = VINE_SHM_HEAD + sh->bytes;
-    int want = !env_off("VINE_SHM") && sh->bytes > 0 && max > 0;
+    want = want && sh->bytes > 0 && max > 0;
+    *nn = *me = 0;
+    sh->win = MPI_WIN_NULL;
+    sh->locked = 0;
     /* Every rank takes part in every collective below, whatever it found. */
-    rc = MPI_Comm_split_type(st->comm, MPI_COMM_TYPE_SHARED, st->rank, MPI_INFO_NULL, &sh->node);
+    int rc =
+        MPI_Comm_split_type(st->comm, MPI_COMM_TYPE_SHARED, st->rank, MPI_INFO_NULL, &sh->node);
     if (rc != MPI_SUCCESS)
         sh->node = MPI_COMM_NULL; /* undefined after an error */
     if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_size(sh->node, &nn);
+        rc = MPI_Comm_size(sh->node, nn);
     if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_rank(sh->node, &me);
-    int all = agree(rc == MPI_SUCCESS && nn == st->p, st->comm);
+        rc = MPI_Comm_rank(sh->node, me);
+    *all = agree(rc == MPI_SUCCESS && *nn == st->p, st->comm);
     int why = SHM_YES;
     if (!want)
         why = SHM_OFF;
@@ -254,7 +314,7 @@ void vine__shm_setup(vine_comm_state *st)
         why = SHM_SPLIT_FAILED;
     else if (atomic_load(&held_bytes) + part > max)
         why = SHM_AT_MAX;
-    else if (!room_for(part * (size_t)nn))
+    else if (!room_for(part * (size_t)*nn))
         why = SHM_NO_ROOM;
     why = agree_why(why, st->comm, SHM_SPLIT_FAILED);
     if (why != SHM_YES) {
@@ -267,7 +327,7 @@ void vine__shm_setup(vine_comm_state *st)
         snprintf(sh->msg, sizeof sh->msg, "none (%s)", text[why]);
         if (sh->node != MPI_COMM_NULL)
             MPI_Comm_free(&sh->node);
-        return;
+        return 0;
     }
     MPI_Info info;
     void *base = NULL;
@@ -281,7 +341,7 @@ void vine__shm_setup(vine_comm_state *st)
     /* A window's default error handler aborts: errors here are fallbacks. */
     if (made)
         made = PMPI_Win_set_errhandler(sh->win, MPI_ERRORS_RETURN) == MPI_SUCCESS;
-    int *who = malloc((size_t)nn * sizeof *who);
+    int *who = malloc((size_t)*nn * sizeof *who);
     sh->x.line = calloc((size_t)st->p, sizeof *sh->x.line);
     sh->x.region = calloc((size_t)st->p, sizeof *sh->x.region);
     int win = !made                                  ? WIN_NO_WINDOW
@@ -296,7 +356,7 @@ void vine__shm_setup(vine_comm_state *st)
     /* Agreed before map_ranks, which is collective over the node. */
     win = agree_why(win, st->comm, WIN_NO_WINDOW);
     /* The second agreement also orders the zeroed lines before anyone polls them. */
-    int mapped = win == WIN_YES && agree(map_ranks(st, nn, who), st->comm);
+    int mapped = win == WIN_YES && agree(map_ranks(st, sh, *nn, who), st->comm);
     free(who);
     if (!mapped) {
         if (win == WIN_NO_CLAIM)
@@ -309,8 +369,8 @@ void vine__shm_setup(vine_comm_state *st)
             snprintf(sh->msg, sizeof sh->msg, "none (%s of %zu bytes failed on a rank)",
                      win == WIN_NO_WINDOW ? "MPI_Win_allocate_shared" : "MPI_Win_shared_query",
                      part);
-        vine__shm_free(st, 1);
-        return;
+        segment_free(sh, 1);
+        return 0;
     }
     sh->held = part;
     atomic_fetch_add(&held_bytes, part);
@@ -318,7 +378,17 @@ void vine__shm_setup(vine_comm_state *st)
     sh->x.me = st->rank;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     /* More ranks than cores: a spinning rank would hold the core its peer needs. */
-    sh->x.spins = cores > 0 && nn > cores ? 0 : SHM_SPINS_DEFAULT;
+    sh->x.spins = cores > 0 && *nn > cores ? 0 : SHM_SPINS_DEFAULT;
+    return 1;
+}
+
+void vine__shm_setup(vine_comm_state *st)
+{
+    vine_shm_state *sh = &st->shm;
+    int nn, me, all;
+    sh->bytes = env_bytes("VINE_SHM_BYTES", SHM_BYTES_DEFAULT);
+    if (!segment_make(st, sh, !env_off("VINE_SHM"), &nn, &me, &all))
+        return;
     /* The hierarchical shm algorithms take level 0 of the level map for the
      * nodes: with pretend hosts it may differ from the real ones. */
     int nodes = st->levels_rc == MPI_SUCCESS && vine__levels_ready(&st->levels, st->p);
@@ -343,24 +413,100 @@ void vine__shm_setup(vine_comm_state *st)
 
 void vine__shm_free(vine_comm_state *st, int mpi_ok)
 {
-    vine_shm_state *sh = &st->shm;
-    if (sh->win != MPI_WIN_NULL && mpi_ok) {
-        if (sh->locked)
-            PMPI_Win_unlock_all(sh->win);
-        PMPI_Win_free(&sh->win);
+    segment_free(&st->shm, mpi_ok);
+}
+
+/*
+ * Persistent requests' own segments.  MPI 4 lets the ranks start persistent
+ * collectives in different orders, which the communicator's segment, whose
+ * calls run in one order everywhere, cannot serve; a persistent request whose
+ * schedule uses shared memory gets a window of its own at its _init instead
+ * (collective, in one order everywhere), with its own call numbers.  A window
+ * whose request every rank has freed goes to a later persistent request;
+ * MPI_Comm_free frees the rest that no rank holds.
+ */
+int vine__shm_own_take(vine_comm_state *st)
+{
+    if (!st->shm.ok)
+        return -1; /* agreed at set-up */
+    uint64_t mine = 0, free_all = 0;
+    for (int i = 0; i < st->nown; i++)
+        if (st->own[i] && !atomic_load(&st->own[i]->busy))
+            mine |= (uint64_t)1 << i;
+    if (PMPI_Allreduce(&mine, &free_all, 1, MPI_UINT64_T, MPI_BAND, st->comm) != MPI_SUCCESS)
+        return -1;
+    for (int i = 0; i < st->nown; i++)
+        if (free_all >> i & 1) {
+            atomic_store(&st->own[i]->busy, 1);
+            return i;
+        }
+    if (st->nown == VINE_SHM_OWN_MAX)
+        return -1; /* the same count on every rank */
+    if (!st->own)
+        st->own = calloc(VINE_SHM_OWN_MAX, sizeof *st->own);
+    vine_shm_own *o = st->own ? calloc(1, sizeof *o) : NULL;
+    vine_shm_state none = {0};
+    vine_shm_state *sh = o ? &o->sh : &none;
+    int nn, me, all;
+    sh->bytes = st->shm.bytes;
+    /* Out of memory on a rank: its want of 0 makes none anywhere. */
+    if (!segment_make(st, sh, o != NULL, &nn, &me, &all)) {
+        free(o);
+        return -1;
     }
-    sh->locked = 0;
-    atomic_fetch_sub(&held_bytes, sh->held);
-    sh->held = 0;
-    if (sh->node != MPI_COMM_NULL && mpi_ok)
-        MPI_Comm_free(&sh->node);
-    sh->win = MPI_WIN_NULL;
-    sh->node = MPI_COMM_NULL;
-    free(sh->x.line);
-    free(sh->x.region);
-    sh->x.line = NULL;
-    sh->x.region = NULL;
-    sh->ok = sh->all = sh->nodes = 0;
+    /* The communicator's segment found the same nodes, ranks and kernel. */
+    sh->x.line[st->rank]->pid = (uint64_t)getpid();
+    sh->x.single = st->shm.x.single;
+    sh->nodes = st->shm.nodes;
+    sh->all = st->shm.all;
+    MPI_Comm_free(&sh->node);
+    sh->ok = 1;
+    atomic_store(&o->busy, 1);
+    st->own[st->nown] = o;
+    return st->nown++;
+}
+
+void vine__shm_own_give(vine_comm_state *st, int i)
+{
+    if (i >= 0 && i < st->nown && st->own[i])
+        atomic_store(&st->own[i]->busy, 0);
+}
+
+vine_exec_shm *vine__shm_own_exec(vine_comm_state *st, int i)
+{
+    return &st->own[i]->sh.x;
+}
+
+void vine__shm_own_release(vine_comm_state *st)
+{
+    if (!st->nown)
+        return; /* the same count on every rank */
+    uint64_t mine = 0, free_all = 0;
+    for (int i = 0; i < st->nown; i++)
+        if (st->own[i] && !atomic_load(&st->own[i]->busy))
+            mine |= (uint64_t)1 << i;
+    if (PMPI_Allreduce(&mine, &free_all, 1, MPI_UINT64_T, MPI_BAND, st->comm) != MPI_SUCCESS)
+        free_all = 0;
+    for (int i = 0; i < st->nown; i++)
+        if (free_all >> i & 1) {
+            segment_free(&st->own[i]->sh, 1);
+            free(st->own[i]);
+            st->own[i] = NULL;
+        }
+}
+
+void vine__shm_own_drop(vine_comm_state *st)
+{
+    /* A window that some rank still held at MPI_Comm_free: freeing it would
+     * need every rank of the node, so it stays with the process. */
+    for (int i = 0; i < st->nown; i++)
+        if (st->own[i]) {
+            segment_free(&st->own[i]->sh, 0);
+            free(st->own[i]);
+        }
+    free(st->own);
+    st->own = NULL;
+    st->nown = 0;
 }
 
 #endif

@@ -166,16 +166,19 @@ if(vine_mpi_flavor STREQUAL "mpich")
   set(vine_nb_v_nps 1 2 3 4)
 endif()
 vine_mpi_test(nb_v NPS ${vine_nb_v_nps})
-# Persistent requests run on the node segment only with VINE_PERSISTENT_SHM=1
-# (docs/api.md, "Order"): nb_mix_shm sets it, and nb_persistent_shm runs nb
-# with it, so that persistent forms forced to shm run there.
-set(vine_nb_shm_env VINE_TEST_NB_ENV=shm VINE_TEST_NB_REPS=200 VINE_PERSISTENT_SHM=1)
+# Persistent requests run on segments of their own, or on the communicator's
+# node segment with VINE_PERSISTENT_SHM=1 (docs/api.md, "Order"): nb_mix_shm
+# runs both ways, and nb_persistent_shm runs nb the second way;
+# persistent_own starts persistent requests in different orders.
+set(vine_nb_shm_env VINE_TEST_NB_ENV=shm VINE_TEST_NB_REPS=200)
 foreach(coll BCAST REDUCE ALLREDUCE ALLGATHER REDUCE_SCATTER REDUCE_SCATTER_BLOCK
     ALLTOALL GATHER SCATTER BARRIER)
   list(APPEND vine_nb_shm_env VINE_${coll}_ALGORITHM=shm)
 endforeach()
-vine_mpi_test(nb_mix_shm PROGRAM nb_mix NPS 2 4 ENV ${vine_nb_shm_env})
+vine_mpi_test(nb_mix_shm PROGRAM nb_mix NPS 2 4 ENV ${vine_nb_shm_env} VINE_PERSISTENT_SHM=1)
+vine_mpi_test(nb_mix_shm_own PROGRAM nb_mix NPS 2 4 ENV ${vine_nb_shm_env})
 vine_mpi_test(nb_persistent_shm PROGRAM nb NPS 3 ENV VINE_PERSISTENT_SHM=1)
+vine_mpi_test(persistent_own NPS 1 2 3 4)
 # The same with the progress thread (MPI_THREAD_MULTIPLE, joined at MPI_Finalize).
 vine_mpi_test(nb_mix_thread PROGRAM nb_mix NPS 2 4 ENV VINE_PROGRESS_THREAD=1)
 vine_mpi_test(nb_thread PROGRAM nb NPS 3 ENV VINE_PROGRESS_THREAD=1)

@@ -542,26 +542,13 @@ void mt_check_unchanged(const void *now, const void *before, size_t bytes)
     }
 }
 
-int mt_persistent_shm(void)
-{
-    const char *v = getenv("VINE_PERSISTENT_SHM");
-    return v && *v && strcmp(v, "0") != 0;
-}
-
 void mt_check_served(vine_coll coll, const char *algo, int commutative, size_t total)
-{
-    mt_check_served_nb(coll, algo, commutative, total, 0);
-}
-
-void mt_check_served_nb(vine_coll coll, const char *algo, int commutative, size_t total,
-                        int persistent)
 {
     if (strcmp(algo, "auto") == 0 || total == 0)
         return;
     const vine_algo *a = vine__algo_find(coll, algo);
     int shm = 0;
-    if (!persistent || mt_persistent_shm())
-        vine_shm_info(MPI_COMM_WORLD, &shm, NULL, NULL, 0);
+    vine_shm_info(MPI_COMM_WORLD, &shm, NULL, NULL, 0);
     vine_args args = {.coll = coll,
                       .p = mt_size,
                       .rank = mt_rank,

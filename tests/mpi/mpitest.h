@@ -132,15 +132,6 @@ void mt_check_unchanged(const void *now, const void *before, size_t bytes);
  * (total elements 0) run no algorithm and are not checked.
  */
 void mt_check_served(vine_coll coll, const char *algo, int commutative, size_t total);
-/*
- * mt_check_served for the creation of a persistent request (persistent 1),
- * which does not run on the node segment unless mt_persistent_shm (docs/api.md,
- * "Order"), or of a nonblocking one (0, the same as mt_check_served).
- */
-void mt_check_served_nb(vine_coll coll, const char *algo, int commutative, size_t total,
-                        int persistent);
-/* Whether VINE_PERSISTENT_SHM lets persistent requests run on the node segment. */
-int mt_persistent_shm(void);
 /* Collective: fails unless n bytes at buf hash the same on every rank. */
 /*
  * One int/MPI_SUM call of coll on comm (at most 64 ranks) through vine

@@ -301,9 +301,8 @@ static void run_case(const nb_case *c, int *kc)
                 break;
             }
             size_t total = l.send > l.alloc ? l.send : l.alloc;
-            mt_check_served_nb(c->coll, c->algo, t->op->commutative,
-                               c->coll == VINE_COLL_BARRIER ? (size_t)(mt_size > 1) : total,
-                               persistent);
+            mt_check_served(c->coll, c->algo, t->op->commutative,
+                            c->coll == VINE_COLL_BARRIER ? (size_t)(mt_size > 1) : total);
         }
         if (persistent && !mt_check_rc(vine_start(&q), "vine_start"))
             break;

@@ -215,8 +215,7 @@ static void first_calls(vine_coll coll)
     mt_begin(&c);
     memset(ra, 0xff, big * sizeof *ra);
     mt_check_rc(call(coll, a, N_FIRST, in, ra, &q[0]), "a nonblocking call after the state");
-    mt_check_served_nb(coll, algo, 1, coll == VINE_COLL_BARRIER ? (size_t)(mt_size > 1) : N_FIRST,
-                       0);
+    mt_check_served(coll, algo, 1, coll == VINE_COLL_BARRIER ? (size_t)(mt_size > 1) : N_FIRST);
     wait_polled(&q[0], "a nonblocking call after the state");
     mt_check_equal(mt_type_int(), ra, want, len, "call on A after its state");
     mt_select(coll, "auto");

@@ -678,7 +678,7 @@ static int job_post(job *j)
     const char *want = j->algo;
     if (is_rooted(j->coll) && strcmp(want, "binomial") == 0)
         want = "linear";
-    mt_check_served_nb(j->coll, want, j->op ? j->op->commutative : 1, j->total, persistent(j));
+    mt_check_served(j->coll, want, j->op ? j->op->commutative : 1, j->total);
     return 1;
 }
 
