@@ -129,11 +129,13 @@ typedef struct vine_shm_state {
 
 /*
  * A persistent request's own node segment (shm.c, vine__shm_own_take): a
- * window like the communicator's, which one request of this rank holds at a
- * time (busy).
+ * window like the communicator's (full), or without its region for
+ * schedules that use only the flags and slots, which one request of this
+ * rank holds at a time (busy).
  */
 typedef struct vine_shm_own {
     vine_shm_state sh;
+    int full;
     atomic_int busy;
 } vine_shm_own;
 /* The most own segments of one communicator. */
@@ -370,12 +372,13 @@ static inline vine_exec_shm *vine__shm_exec(vine_comm_state *st)
  * Persistent requests' own segments (shm.c).  vine__shm_own_take (collective
  * over st->comm, in a persistent _init) returns the index of a segment this
  * rank's request now holds, one that every rank's earlier holder has given
- * back or a new one, or -1 where st has no segment or none can be made;
- * vine__shm_own_give gives it back (local).  vine__shm_own_release, in
+ * back or a new one, with the region of st's segment where any rank's
+ * schedule uses it (region), or -1 where st has no segment or none can be
+ * made; vine__shm_own_give gives it back (local).  vine__shm_own_release, in
  * MPI_Comm_free (collective), frees those that no rank holds, and
  * vine__shm_own_drop forgets the rest as the state goes.
  */
-int vine__shm_own_take(vine_comm_state *st);
+int vine__shm_own_take(vine_comm_state *st, int region);
 void vine__shm_own_give(vine_comm_state *st, int i);
 vine_exec_shm *vine__shm_own_exec(vine_comm_state *st, int i);
 void vine__shm_own_release(vine_comm_state *st);

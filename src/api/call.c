@@ -412,6 +412,17 @@ static int schedule(vine_call *c, vine_cache_entry **out)
     return MPI_SUCCESS;
 }
 
+/* Whether s reads or writes a rank's region of the node segment (not only flags and slots). */
+static int uses_region(const vine_sched *s)
+{
+    for (size_t i = 0; i < s->nops; i++) {
+        const vine_op *op = &s->ops[i];
+        if (op->buf == VINE_BUF_SHM || (vine__op_local(op->kind) && op->dbuf == VINE_BUF_SHM))
+            return 1;
+    }
+    return 0;
+}
+
 /* The node segment's sizes in c->a, or none (seg 0). */
 static void seg_counts(vine_call *c, int seg)
 {
@@ -440,7 +451,7 @@ int vine__call_plan(vine_call *c)
      * calls come in one order), or else runs the point-to-point algorithms,
      * whose messages each request tags apart. */
     if (rc == MPI_SUCCESS && c->nb && vine__nb_off_segment(c->nb) && c->e->sched.shm) {
-        int own = vine__shm_own_take(c->st);
+        int own = vine__shm_own_take(c->st, uses_region(&c->e->sched));
         if (own >= 0) {
             vine__nb_own(c->nb, c->st, own);
         } else {

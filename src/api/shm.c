@@ -70,9 +70,10 @@ void vine__shm_free(vine_comm_state *st, int mpi_ok)
     (void)mpi_ok;
 }
 
-int vine__shm_own_take(vine_comm_state *st)
+int vine__shm_own_take(vine_comm_state *st, int region)
 {
     (void)st;
+    (void)region;
     return -1;
 }
 
@@ -425,16 +426,23 @@ void vine__shm_free(vine_comm_state *st, int mpi_ok)
  * whose request every rank has freed goes to a later persistent request;
  * MPI_Comm_free frees the rest that no rank holds.
  */
-int vine__shm_own_take(vine_comm_state *st)
+/* The region of a segment whose schedules use only the flags and slots. */
+#define OWN_SMALL_BYTES 64
+
+int vine__shm_own_take(vine_comm_state *st, int region)
 {
     if (!st->shm.ok)
         return -1; /* agreed at set-up */
-    uint64_t mine = 0, free_all = 0;
+    /* The segments free here, full and small, and whether this rank's schedule
+     * leaves the region alone: one agreement (bitwise and) for all three. */
+    uint64_t mine[3] = {0, 0, !region}, all[3];
     for (int i = 0; i < st->nown; i++)
         if (st->own[i] && !atomic_load(&st->own[i]->busy))
-            mine |= (uint64_t)1 << i;
-    if (PMPI_Allreduce(&mine, &free_all, 1, MPI_UINT64_T, MPI_BAND, st->comm) != MPI_SUCCESS)
+            mine[st->own[i]->full ? 0 : 1] |= (uint64_t)1 << i;
+    if (PMPI_Allreduce(mine, all, 3, MPI_UINT64_T, MPI_BAND, st->comm) != MPI_SUCCESS)
         return -1;
+    int small = (int)(all[2] & 1);
+    uint64_t free_all = small && all[1] ? all[1] : all[0];
     for (int i = 0; i < st->nown; i++)
         if (free_all >> i & 1) {
             atomic_store(&st->own[i]->busy, 1);
@@ -447,10 +455,10 @@ int vine__shm_own_take(vine_comm_state *st)
     vine_shm_own *o = st->own ? calloc(1, sizeof *o) : NULL;
     vine_shm_state none = {0};
     vine_shm_state *sh = o ? &o->sh : &none;
-    int nn, me, all;
-    sh->bytes = st->shm.bytes;
+    int nn, me, all_ranks;
+    sh->bytes = small ? OWN_SMALL_BYTES : st->shm.bytes;
     /* Out of memory on a rank: its want of 0 makes none anywhere. */
-    if (!segment_make(st, sh, o != NULL, &nn, &me, &all)) {
+    if (!segment_make(st, sh, o != NULL, &nn, &me, &all_ranks)) {
         free(o);
         return -1;
     }
@@ -461,6 +469,7 @@ int vine__shm_own_take(vine_comm_state *st)
     sh->all = st->shm.all;
     MPI_Comm_free(&sh->node);
     sh->ok = 1;
+    o->full = !small;
     atomic_store(&o->busy, 1);
     st->own[st->nown] = o;
     return st->nown++;

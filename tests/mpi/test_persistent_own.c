@@ -15,7 +15,9 @@
  *   the starts and the completion on odd rounds.
  * - Reuse: 100 allreduces made persistent, started twice and freed one
  *   after the other, more than the 64 segments a communicator may hold, so
- *   the later ones take the segments the earlier ones gave back.
+ *   the later ones take the segments the earlier ones gave back; one int
+ *   and 512 KiB in turn, so that segments without a region (flags and slots
+ *   only) and with one are both made and taken again.
  * - Many at once: 70 requests alive together: those beyond what the pool
  *   and VINE_SHM_MAX allow run point-to-point, every result still right.
  * - After MPI_Comm_free: a request on its own segment starts again after
@@ -31,6 +33,8 @@
 #include <string.h>
 
 enum { ROUNDS = 60, NREQ = 5, NA = 6, NB = 100, NG = 3, REUSE = 100, MANY = 70, DEADLINE_S = 60 };
+/* Ints of the large calls: 512 KiB, which the shm allreduce moves through the regions. */
+#define BIG ((size_t)1 << 17)
 
 static int seg; /* vine_shm_info of MPI_COMM_WORLD: 2 when one segment holds every rank */
 
@@ -147,18 +151,26 @@ static void orders(const char *algo)
     select_all("auto");
 }
 
-/* An allreduce of n ints (rank + i + k at element 0 of start k) checked after each start. */
-static void run_allreduce(MPI_Request *q, int *in, int *out, int i, int starts, const char *what)
+/* An allreduce of n ints (rank + i + k + j at element j of start k) checked after each start. */
+static void run_allreduce(MPI_Request *q, int *in, int *out, size_t n, int i, int starts,
+                          const char *what)
 {
     for (int k = 0; k < starts; k++) {
-        in[0] = mt_rank + i + k;
-        out[0] = -1;
+        for (size_t j = 0; j < n; j++) {
+            in[j] = mt_rank + i + k + (int)(j % 1000);
+            out[j] = -1;
+        }
         if (!mt_check_rc(vine_start(q), "vine_start"))
             return;
         complete(1, q, what);
-        int want = mt_size * (mt_size - 1) / 2 + mt_size * (i + k);
-        if (out[0] != want)
-            mt_fail("%s %d, start %d: %d, expected %d", what, i, k, out[0], want);
+        for (size_t j = 0; j < n; j++) {
+            int want = mt_size * (mt_size - 1) / 2 + mt_size * (i + k + (int)(j % 1000));
+            if (out[j] != want) {
+                mt_fail("%s %d, start %d, element %zu: %d, expected %d", what, i, k, j, out[j],
+                        want);
+                return;
+            }
+        }
     }
 }
 
@@ -175,17 +187,21 @@ static void reuse(void)
 {
     MPI_Comm comm;
     begin_allreduce("persistent reuse", &comm);
-    int in, out;
+    /* Small calls (flags and slots only) and large ones (the regions) in turn. */
+    int *in = mt_xmalloc(BIG * sizeof *in), *out = mt_xmalloc(BIG * sizeof *out);
     for (int i = 0; i < REUSE; i++) {
+        size_t n = i % 2 ? BIG : 1;
         MPI_Request q;
         if (!mt_check_rc(
-                vine_allreduce_init(&in, &out, 1, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &q),
+                vine_allreduce_init(in, out, (int)n, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &q),
                 "vine_allreduce_init"))
             break;
         check_shm(VINE_COLL_ALLREDUCE, "shm", "reuse");
-        run_allreduce(&q, &in, &out, i, 2, "reuse");
+        run_allreduce(&q, in, out, n, i, 2, "reuse");
         mt_check_rc(vine_request_free(&q), "vine_request_free");
     }
+    free(in);
+    free(out);
     MPI_Comm_free(&comm);
     mt_select(VINE_COLL_ALLREDUCE, "auto");
 }
@@ -230,9 +246,9 @@ static void after_free(void)
     if (mt_check_rc(vine_allreduce_init(&in, &out, 1, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &q),
                     "vine_allreduce_init")) {
         check_shm(VINE_COLL_ALLREDUCE, "shm", "after free");
-        run_allreduce(&q, &in, &out, 0, 1, "before MPI_Comm_free");
+        run_allreduce(&q, &in, &out, 1, 0, 1, "before MPI_Comm_free");
         MPI_Comm_free(&comm);
-        run_allreduce(&q, &in, &out, 1, 3, "after MPI_Comm_free");
+        run_allreduce(&q, &in, &out, 1, 1, 3, "after MPI_Comm_free");
         mt_check_rc(vine_request_free(&q), "vine_request_free");
     }
     mt_select(VINE_COLL_ALLREDUCE, "auto");
